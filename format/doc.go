@@ -1,0 +1,9 @@
+// Package format turns profile bytes into a validated, analysis-ready
+// Profile: gzipped or plain profile.proto, legacy gperftools CPU profiles,
+// pprof's legacy text formats and Brendan Gregg's folded stacks, from a
+// file, stdin or a net/http/pprof URL. It also writes profiles back as
+// gzipped profile.proto.
+//
+// format knows bytes and nothing above them: it must not import analysis,
+// views, tui or any terminal package.
+package format

@@ -1,0 +1,207 @@
+package format
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// Options control reading a profile.
+type Options struct {
+	// MaxBytes caps the decompressed size; 0 means DefaultMaxBytes.
+	MaxBytes int64
+	// Progress, if set, is called now and then with the number of (possibly
+	// compressed) input bytes consumed so far.
+	Progress func(read int64)
+	// Seconds and Timeout (in seconds) apply to URL sources (see Fetch).
+	Seconds int
+	Timeout int
+	// Status, if set, receives one-line progress messages (fetching).
+	Status func(msg string)
+}
+
+func (o *Options) maxBytes() int64 {
+	if o.MaxBytes > 0 {
+		return o.MaxBytes
+	}
+	return DefaultMaxBytes
+}
+
+// Formats lists the input formats Parse recognises, for error messages.
+const Formats = "gzip, profile.proto, legacy gperftools CPU, pprof legacy text (heap, contention, thread, goroutine), folded stacks"
+
+// ErrUnknownFormat is returned (wrapped) when no decoder recognises the input.
+var ErrUnknownFormat = errors.New("unrecognized profile format")
+
+// memoryFormats are decoded from one in-memory copy of the input; they are
+// small in practice. profile.proto, the one format that gets big, streams.
+var memoryFormats = []struct {
+	name  string
+	sniff func(head []byte) bool
+	parse func(data []byte) (*Profile, error)
+}{
+	// TODO(legacy): {"legacy gperftools CPU profile", isLegacyCPU, parseLegacyCPU},
+	// TODO(legacy): {"legacy text profile", isLegacyText, parseLegacyText},
+	{"folded stacks", isFolded, parseFolded},
+}
+
+// Parse reads one profile in any supported format, gzipped or not.
+func Parse(r io.Reader, opt Options) (*Profile, error) {
+	if opt.Progress != nil {
+		r = &progressReader{r: r, fn: opt.Progress}
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	magic, _ := br.Peek(2)
+	var src io.Reader
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		pipe := newPipeReader(&gzipErrReader{gz}, opt.maxBytes())
+		defer pipe.Close()
+		src = pipe
+	} else {
+		src = &limitReader{r: br, max: opt.maxBytes()}
+	}
+	s := newByteStream(src)
+	head := s.peek(4096)
+	if len(head) == 0 {
+		if s.err != nil && s.err != io.EOF {
+			return nil, s.err
+		}
+		return nil, fmt.Errorf("empty profile")
+	}
+	for _, f := range memoryFormats {
+		if !f.sniff(head) {
+			continue
+		}
+		data, err := s.readAll()
+		if err != nil {
+			return nil, err
+		}
+		p, err := f.parse(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.name, err)
+		}
+		return p, nil
+	}
+	if !looksLikeProto(head) {
+		return nil, fmt.Errorf("%w: tried %s (input starts with %q)", ErrUnknownFormat, Formats, firstBytes(head))
+	}
+	p, err := decodeProto(s)
+	if err != nil {
+		return nil, fmt.Errorf("profile.proto: %w", err)
+	}
+	return p, nil
+}
+
+// looksLikeProto checks that the input starts with a plausible
+// profile.proto field: number 1..14 (or beyond, as unknown fields are
+// legal) with a wire type other than the deprecated groups.
+func looksLikeProto(head []byte) bool {
+	c := head[0]
+	num, typ := c>>3, c&7
+	return num >= 1 && (typ == 0 || typ == 1 || typ == 2 || typ == 5)
+}
+
+func firstBytes(b []byte) string {
+	if len(b) > 16 {
+		b = b[:16]
+	}
+	return string(b)
+}
+
+// gzipErrReader prefixes decompression errors so they are recognisable.
+type gzipErrReader struct{ r io.Reader }
+
+func (g *gzipErrReader) Read(b []byte) (int, error) {
+	n, err := g.r.Read(b)
+	if err != nil && err != io.EOF {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			err = errors.New("gzip: unexpected end of compressed data (truncated file?)")
+		} else {
+			err = fmt.Errorf("gzip: %w", err)
+		}
+	}
+	return n, err
+}
+
+type progressReader struct {
+	r    io.Reader
+	n    int64
+	last int64
+	fn   func(int64)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if p.n-p.last >= 1<<20 || err != nil {
+		p.last = p.n
+		p.fn(p.n)
+	}
+	return n, err
+}
+
+// Open reads a profile from a source: a file path, "-" for stdin, or an
+// http(s) URL of a net/http/pprof endpoint.
+func Open(ctx context.Context, source string, opt Options) (*Profile, error) {
+	switch {
+	case source == "-":
+		p, err := Parse(os.Stdin, opt)
+		if err != nil {
+			return nil, fmt.Errorf("stdin: %w", err)
+		}
+		return p, nil
+	case strings.HasPrefix(source, "http://") || strings.HasPrefix(source, "https://"):
+		return Fetch(ctx, source, opt)
+	}
+	f, err := os.Open(source)
+	if err != nil {
+		return nil, err // already names the path
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", source)
+	}
+	p, err := Parse(f, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	return p, nil
+}
+
+// isFolded recognises Brendan Gregg's collapsed stacks: text lines of
+// "frame;frame;frame count".
+func isFolded(head []byte) bool {
+	line, _, complete := bytes.Cut(head, []byte{'\n'})
+	line = bytes.TrimRight(line, "\r")
+	if len(line) == 0 || !isPrintableText(line) || !utf8.Valid(line) {
+		return false
+	}
+	if !complete {
+		// A first line longer than the sniffed head: text that ends in a
+		// count cannot be told yet, so take printable text with a space.
+		return bytes.IndexByte(line, ' ') > 0
+	}
+	_, _, ok := splitFoldedLine(string(line))
+	return ok
+}
+
+func isPrintableText(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 && c != '\t' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,177 @@
+package format
+
+// Profile is a decoded, validated profile laid out for analysis: every
+// reference is a dense index into a slice of this struct, the samples are
+// columns, and identical stacks and string-label sets are stored once.
+//
+// Indices are int32 throughout: a profile with more than 2³¹ locations,
+// stacks or samples is rejected at decode time.
+type Profile struct {
+	// SampleTypes describes each value of a sample, in order.
+	SampleTypes []ValueType
+	// DefaultSampleType is the Type of the preferred sample type, or "".
+	DefaultSampleType string
+
+	PeriodType    ValueType
+	Period        int64
+	TimeNanos     int64
+	DurationNanos int64
+	Comments      []string
+	// DropFrames and KeepFrames are the profile's own frame-pruning
+	// regexps ("" when unset), applied by analysis.
+	DropFrames string
+	KeepFrames string
+
+	Mappings  []Mapping
+	Locations []Location
+	Functions []Function
+
+	// Strings is the profile's string table, with Strings[0] == "".
+	// Label keys, values and units are indices into it.
+	Strings []string
+
+	Stacks    Stacks
+	LabelSets LabelSets
+	Samples   Samples
+}
+
+// ValueType names what a sample value measures and in which unit, such as
+// {"cpu", "nanoseconds"} or {"alloc_space", "bytes"}.
+type ValueType struct {
+	Type string
+	Unit string
+}
+
+// Mapping is a binary or library mapped into the profiled process.
+type Mapping struct {
+	ID              uint64 // the id in the source file
+	Start           uint64
+	Limit           uint64
+	Offset          uint64
+	File            string
+	BuildID         string
+	HasFunctions    bool
+	HasFilenames    bool
+	HasLineNumbers  bool
+	HasInlineFrames bool
+}
+
+// Location is one program counter, symbolized into zero or more lines.
+type Location struct {
+	ID      uint64 // the id in the source file
+	Mapping int32  // index into Profile.Mappings, or -1
+	Address uint64
+	// Lines holds the frames at this address when functions were inlined:
+	// Lines[0] is the innermost (leaf-most) function, the last entry the
+	// function the others were inlined into.
+	Lines    []Line
+	IsFolded bool
+}
+
+// Line is one frame of a Location.
+type Line struct {
+	Function int32 // index into Profile.Functions, or -1
+	Line     int64
+	Column   int64
+}
+
+// Function is a function of the profiled program.
+type Function struct {
+	ID         uint64 // the id in the source file
+	Name       string
+	SystemName string
+	Filename   string
+	StartLine  int64
+}
+
+// Stacks holds the distinct call stacks of the profile in one flat array.
+type Stacks struct {
+	// Stack i is Locs[Off[i]:Off[i+1]]: location indices, leaf first.
+	Off  []int32
+	Locs []int32
+}
+
+// Len returns the number of distinct stacks.
+func (s *Stacks) Len() int { return len(s.Off) - 1 }
+
+// At returns stack i, leaf first. The slice aliases the profile.
+func (s *Stacks) At(i int32) []int32 { return s.Locs[s.Off[i]:s.Off[i+1]] }
+
+// StrLabel is a string label: both fields index Profile.Strings.
+type StrLabel struct {
+	Key   int32
+	Value int32
+}
+
+// NumLabel is a numeric label; Key and Unit index Profile.Strings
+// (Unit is 0 when the file gives none).
+type NumLabel struct {
+	Key   int32
+	Unit  int32
+	Value int64
+}
+
+// LabelSets holds the distinct sets of string labels, each stored once.
+// Set 0 is always the empty set.
+type LabelSets struct {
+	// Set i is Pairs[Off[i]:Off[i+1]], in the order the file gave them.
+	Off   []int32
+	Pairs []StrLabel
+}
+
+// Len returns the number of distinct label sets.
+func (l *LabelSets) Len() int { return len(l.Off) - 1 }
+
+// At returns set i. The slice aliases the profile.
+func (l *LabelSets) At(i int32) []StrLabel { return l.Pairs[l.Off[i]:l.Off[i+1]] }
+
+// Samples holds the samples as columns: sample i has stack Stack[i],
+// values Values[t][i] and labels Labels[i] plus its numeric labels.
+type Samples struct {
+	Stack  []int32
+	Values [][]int64 // one column per sample type
+	Labels []int32   // index into Profile.LabelSets
+	// Sample i's numeric labels are Num[NumOff[i]:NumOff[i+1]]. NumOff is
+	// nil when no sample has a numeric label.
+	NumOff []uint32
+	Num    []NumLabel
+}
+
+// Len returns the number of samples.
+func (s *Samples) Len() int { return len(s.Stack) }
+
+// NumLabels returns sample i's numeric labels. The slice aliases the profile.
+func (s *Samples) NumLabels(i int) []NumLabel {
+	if s.NumOff == nil {
+		return nil
+	}
+	return s.Num[s.NumOff[i]:s.NumOff[i+1]]
+}
+
+// SampleTypeIndex returns the index of the sample type called name, or -1.
+func (p *Profile) SampleTypeIndex(name string) int {
+	for i, st := range p.SampleTypes {
+		if st.Type == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// DefaultSampleIndex is the sample type shown when the user picks none:
+// DefaultSampleType if set, else the last type, as pprof does.
+func (p *Profile) DefaultSampleIndex() int {
+	if i := p.SampleTypeIndex(p.DefaultSampleType); p.DefaultSampleType != "" && i >= 0 {
+		return i
+	}
+	return len(p.SampleTypes) - 1
+}
+
+// Total returns the sum of column t over all samples.
+func (p *Profile) Total(t int) int64 {
+	var sum int64
+	for _, v := range p.Samples.Values[t] {
+		sum += v
+	}
+	return sum
+}
