@@ -20,6 +20,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -154,12 +155,13 @@ func (c Config) withDefaults() (Config, error) {
 type function struct {
 	name, file string
 	startLine  int32
-	layer      int
+	layer      int    // -1 for hand-written functions off the layers
 	size       uint64 // bytes of machine code, for laying out addresses
 	inline     bool   // always inlined into its callers
 	recursive  bool
 	background bool // runtime housekeeping: its samples carry no labels
 	libc       bool // as a leaf, it has calls into libc on top of it
+	leaf       bool // C++ code: it calls nothing but libc
 	// callees[i] is called from line calls[i]; choice picks what happens
 	// next in a walk (see pick): choice slot 0 stops here, slot i+1 calls
 	// callees[i].
@@ -167,6 +169,10 @@ type function struct {
 	calls     []int32
 	choice    []uint32
 	leafLines [4]int32
+	// locs caches the location of this function's frame when nothing is
+	// inlined into it: locs[i] for calling callees[i], then one per leaf
+	// line. 0 until first used. It spares most walks the location map.
+	locs []uint64
 }
 
 // step is one frame of a walk: a function and the line it is at.
@@ -174,6 +180,10 @@ type step struct {
 	fn   int32
 	line int32
 }
+
+// leafSlot is the index in function.locs of a walk's last frame, at leaf
+// line i.
+func (f *function) leafSlot(i int) int32 { return int32(len(f.callees) + i) }
 
 // location is a symbolized address: lines innermost first. Main-mapping
 // addresses are laid out once all locations are known.
@@ -206,6 +216,7 @@ type generator struct {
 
 	// Per-sample scratch.
 	path   []step
+	slots  []int32 // slots[i] is path[i]'s index into its function's locs
 	key    []byte
 	ids    []uint64
 	packed []byte
@@ -280,26 +291,53 @@ func pick(cdf []uint32, u uint32) int {
 
 func (g *generator) draw(cdf []uint32) int { return pick(cdf, uint32(g.pcg.Uint64())) }
 
+// write generates the profile into buffers of about flushSize bytes and
+// compresses them on a second goroutine, in order: compression takes about
+// a third of the time, and this way it overlaps with generation.
 func (g *generator) write(zw io.Writer) error {
-	var out []byte
+	const buffers = 3
+	full := make(chan []byte, buffers)
+	free := make(chan []byte, buffers)
+	for range buffers {
+		free <- make([]byte, 0, flushSize+flushSize/4)
+	}
+	done := make(chan error, 1)
+	var failed atomic.Bool
+	go func() {
+		var err error
+		for b := range full {
+			if err == nil {
+				if _, err = zw.Write(b); err != nil {
+					failed.Store(true)
+				}
+			}
+			free <- b[:0]
+		}
+		done <- err
+	}()
+
+	out := <-free
 	for _, vt := range [][2]string{{"samples", "count"}, {"cpu", "nanoseconds"}} {
 		out = g.appendValueType(out, profSampleType, vt)
 	}
 	var cpu int64
-	for i := range g.cfg.Samples {
+	for range g.cfg.Samples {
 		var v int64
 		out, v = g.appendSample(out)
 		cpu += v
 		if len(out) >= flushSize {
-			if _, err := zw.Write(out); err != nil {
-				return fmt.Errorf("sample %d: %w", i, err)
+			if failed.Load() {
+				break
 			}
-			out = out[:0]
+			full <- out
+			out = <-free
 		}
 	}
-	out = g.appendTables(out, cpu)
-	_, err := zw.Write(out)
-	return err
+	if !failed.Load() {
+		full <- g.appendTables(out, cpu)
+	}
+	close(full)
+	return <-done
 }
 
 func (g *generator) appendValueType(b []byte, num protowire.Number, vt [2]string) []byte {
@@ -345,7 +383,7 @@ func (g *generator) appendSample(b []byte) ([]byte, int64) {
 // carries labels).
 func (g *generator) walk() (ids []uint64, labeled bool) {
 	maxDepth := g.cfg.MaxDepth
-	path := g.path[:0]
+	path, slots := g.path[:0], g.slots[:0]
 	f := g.roots[g.draw(g.rootChoice)]
 	background := g.fns[f].background
 	var x uint64
@@ -357,16 +395,19 @@ func (g *generator) walk() (ids []uint64, labeled bool) {
 			c = 1
 		}
 		if c == 0 || len(path)+1 >= maxDepth {
-			path = append(path, step{f, fn.leafLines[skewed(x>>32)]})
+			l := skewed(x >> 32)
+			path = append(path, step{f, fn.leafLines[l]})
+			slots = append(slots, fn.leafSlot(l))
 			break
 		}
 		path = append(path, step{f, fn.calls[c-1]})
+		slots = append(slots, int32(c-1))
 		f = fn.callees[c-1]
 		if len(path) < 2 {
 			background = background || g.fns[f].background
 		}
 	}
-	g.path = path
+	g.path, g.slots = path, slots
 
 	ids = g.ids[:0]
 	if leaf := &g.fns[f]; leaf.libc && len(path) < maxDepth {
@@ -382,9 +423,19 @@ func (g *generator) walk() (ids []uint64, labeled bool) {
 	end := len(path) - 1
 	for i := len(path) - 1; i >= 0; i-- {
 		s := path[i]
-		key = binary.LittleEndian.AppendUint32(key, uint32(s.fn))
-		key = binary.LittleEndian.AppendUint32(key, uint32(s.line))
-		if i > 0 && g.fns[s.fn].inline {
+		fn := &g.fns[s.fn]
+		if i == end && (i == 0 || !fn.inline) {
+			// A frame of its own, the common case.
+			id := &fn.locs[slots[i]]
+			if *id == 0 {
+				*id = g.location(g.frameKey(key[:0], s), path[i:i+1])
+			}
+			ids = append(ids, *id)
+			end = i - 1
+			continue
+		}
+		key = g.frameKey(key, s)
+		if i > 0 && fn.inline {
 			continue
 		}
 		ids = append(ids, g.location(key, path[i:end+1]))
@@ -394,6 +445,11 @@ func (g *generator) walk() (ids []uint64, labeled bool) {
 	g.key = key
 	g.ids = ids
 	return ids, !background
+}
+
+func (g *generator) frameKey(key []byte, s step) []byte {
+	key = binary.LittleEndian.AppendUint32(key, uint32(s.fn))
+	return binary.LittleEndian.AppendUint32(key, uint32(s.line))
 }
 
 // skewed maps random bits to 0..3 with probabilities 1/2, 1/4, 1/8, 1/8:
@@ -555,12 +611,12 @@ func appendMessage(b []byte, num protowire.Number, m []byte) []byte {
 // often belong to the same request (span), so labels change only when a
 // new span starts, and the encoded labels are reused until then.
 type labeler struct {
-	g                           *generator
-	service, endpoint, region   []int64 // string table indices of values
-	serviceC, endpointC, region_ []uint32
-	sizeC                       []uint32
-	keys                        struct{ service, endpoint, region, bytes, span, unit int64 }
-	encoded                     []byte
+	g                         *generator
+	service, endpoint, region []int64 // string table indices of values
+	serviceC, endpointC       []uint32
+	regionC, sizeC            []uint32
+	keys                      struct{ service, endpoint, region, bytes, span, unit int64 }
+	encoded                   []byte // the current span's labels
 }
 
 var (
@@ -599,7 +655,7 @@ func newLabeler(g *generator) labeler {
 	}
 	l.serviceC = zipfCDF(len(l.service), 1.3)
 	l.endpointC = zipfCDF(len(l.endpoint), 1.2)
-	l.region_ = zipfCDF(len(l.region), 1.5)
+	l.regionC = zipfCDF(len(l.region), 1.5)
 	l.sizeC = zipfCDF(16, 1.4)
 	return l
 }
@@ -618,7 +674,7 @@ func (l *labeler) next() []byte {
 	for _, kv := range [][2]int64{
 		{l.keys.service, l.service[g.draw(l.serviceC)]},
 		{l.keys.endpoint, l.endpoint[g.draw(l.endpointC)]},
-		{l.keys.region, l.region[g.draw(l.region_)]},
+		{l.keys.region, l.region[g.draw(l.regionC)]},
 	} {
 		m = appendVarintField(m[:0], labelKey, uint64(kv[0]))
 		m = appendVarintField(m, labelStr, uint64(kv[1]))
@@ -844,10 +900,11 @@ func (g *generator) buildGraph() {
 		frac := float64(k) / float64(layers-1)
 		var f function
 		if frac > 0.6 && r.Float64() < 0.03 {
-			f = g.cxxFunction(r, names)
+			f = cxxFunction(r, names)
+			f.leaf = true
 			f.libc = r.Float64() < 0.6
 		} else {
-			f = g.goFunction(r, names, frac)
+			f = goFunction(r, names, frac)
 			f.inline = r.Float64() < 0.16
 		}
 		f.layer = k
@@ -855,12 +912,14 @@ func (g *generator) buildGraph() {
 	}
 
 	// Line numbers and sizes.
+	bodies := make([]int, len(g.fns)) // lines in each function's body
 	for i := range g.fns {
 		f := &g.fns[i]
 		body := 5 + r.IntN(150)
 		if f.inline {
 			body = 2 + r.IntN(8)
 		}
+		bodies[i] = body
 		f.startLine = int32(20 + r.IntN(2500))
 		f.size = uint64(16 + body*(8+r.IntN(24)))
 		for j := range f.leafLines {
@@ -893,15 +952,17 @@ func (g *generator) buildGraph() {
 		popularity[k] = zipfCDF(len(members[k]), 1.1)
 	}
 	sinkCDF := zipfCDF(len(sinks), 1.0)
+	calleeCount := zipfCDF(8, 1.0)
 	for k := 1; k < layers-1; k++ {
 		for _, i := range members[k] {
 			f := &g.fns[i]
-			if len(f.callees) > 0 || f.name[0] != byte(strings.ToLower(f.name[:1])[0]) && strings.Contains(f.name, "::") {
+			if len(f.callees) > 0 || f.leaf {
 				continue
 			}
-			n := 1 + pick(zipfCDF(8, 1.0), r.Uint32())
+			n := 1 + pick(calleeCount, r.Uint32())
 			if f.inline {
-				n = r.IntN(3)
+				// Small, but layer 1 must call on: stacks are at least minDepth deep.
+				n = max(r.IntN(3), 2-k)
 			}
 			for range n {
 				t := k + 1
@@ -928,9 +989,11 @@ func (g *generator) buildGraph() {
 	// Give every generated function a caller, however cold.
 	for k := 2; k < layers; k++ {
 		for _, i := range members[k] {
-			if callers[i] == 0 {
-				above := members[k-1]
-				edge(above[r.IntN(len(above))], i)
+			above := members[k-1]
+			for try := 0; callers[i] == 0 && try < 20; try++ {
+				if c := above[r.IntN(len(above))]; !g.fns[c].leaf {
+					edge(c, i)
+				}
 			}
 		}
 	}
@@ -963,9 +1026,8 @@ func (g *generator) buildGraph() {
 	// Call lines and the walk's choices.
 	for i := range g.fns {
 		f := &g.fns[i]
-		body := max(1, int(f.leafLines[0]-f.startLine))
 		for range f.callees {
-			f.calls = append(f.calls, f.startLine+1+int32(r.IntN(body+20)))
+			f.calls = append(f.calls, f.startLine+1+int32(r.IntN(bodies[i])))
 		}
 		// Self time is rare near the roots and common near the leaves.
 		var stop float64
@@ -988,11 +1050,14 @@ func (g *generator) buildGraph() {
 			w = append(w, (1-stop)*math.Pow(float64(j+1), -1.2))
 		}
 		f.choice = cdf(w)
+		f.locs = make([]uint64, len(f.callees)+len(f.leafLines))
 	}
 	g.rootChoice = cdf([]float64{0.85, 0.15})
 
-	for range 10 {
-		g.libcPool = append(g.libcPool, libcStart+libcText+uint64(r.IntN(0x150000))&^0xf)
+	// Ten functions 0x13000 apart, so every address is distinct.
+	for i := range 10 {
+		off := uint64(i*0x13000 + r.IntN(0x12000))
+		g.libcPool = append(g.libcPool, libcStart+libcText+off&^0xf)
 	}
 	g.libcChoice = zipfCDF(len(g.libcPool), 1.3)
 	g.libcLocs = make([]uint64, len(g.libcPool))
@@ -1004,7 +1069,7 @@ func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 // goFunction makes up a Go function in an app, module or standard-library
 // package: app code near the roots, the standard library near the leaves.
-func (g *generator) goFunction(r *rand.Rand, names map[string]bool, frac float64) function {
+func goFunction(r *rand.Rand, names map[string]bool, frac float64) function {
 	var pkg goPackage
 	switch x := r.Float64(); {
 	case x < 0.7*(1-frac):
@@ -1044,17 +1109,19 @@ func (g *generator) goFunction(r *rand.Rand, names map[string]bool, frac float64
 		file = verb
 	}
 	if r.Float64() < 0.1 {
-		name += fmt.Sprintf(".func%d", 1+r.IntN(3))
+		name += fmt.Sprintf(".func%d", 1+r.IntN(3)) // a closure
 	}
-	for n := 1; names[name]; n++ {
-		name = fmt.Sprintf("%s.func%d", strings.TrimSuffix(name, fmt.Sprintf(".func%d", n-1)), n)
+	unique := name
+	for n := 1; names[unique]; n++ {
+		unique = fmt.Sprintf("%s.func%d", name, n)
 	}
+	name = unique
 	names[name] = true
 	return function{name: name, file: pkg.dir + "/" + file + ".go"}
 }
 
 // cxxFunction makes up a long C++ name from a cgo-linked library.
-func (g *generator) cxxFunction(r *rand.Rand, names map[string]bool) function {
+func cxxFunction(r *rand.Rand, names map[string]bool) function {
 	lib := cxxLibs[r.IntN(len(cxxLibs))]
 	cls := pickString(r, cxxClasses)
 	if r.Float64() < 0.3 {
