@@ -11,20 +11,16 @@ import (
 type builder struct {
 	p *Profile
 
-	stackIndex map[uint64]int32 // hash → stack, with linear probing on the hash
-	setIndex   map[uint64]int32 // hash → label set, likewise
-	strIndex   map[string]int32 // for decoders that produce strings, not indices
-	anyNum     bool
+	stacks   internTable
+	sets     internTable
+	strIndex map[string]int32 // for decoders that produce strings, not indices
+	anyNum   bool
 }
 
 func newBuilder(p *Profile) *builder {
 	p.Stacks.Off = append(p.Stacks.Off[:0], 0)
 	p.LabelSets.Off = append(p.LabelSets.Off[:0], 0, 0) // set 0: empty
-	return &builder{
-		p:          p,
-		stackIndex: make(map[uint64]int32),
-		setIndex:   make(map[uint64]int32),
-	}
+	return &builder{p: p}
 }
 
 // hash mixes 32-bit words; it only has to spread stacks over a Go map.
@@ -49,20 +45,58 @@ func equalInt32s(a, b []int32) bool {
 	return true
 }
 
+// internTable is an open-addressing hash set of items stored elsewhere
+// (stacks, label sets). A slot holds the item's 32-bit hash in its high
+// half and item+1 in its low half, so a probe touches one word before it
+// compares items. Several times smaller and faster than a Go map for a
+// million stacks.
+type internTable struct {
+	slots []uint64
+	n     int
+}
+
+// mask returns the probe mask, first growing the table so that it stays
+// at most half full.
+func (t *internTable) mask() int {
+	if 2*t.n >= len(t.slots) {
+		old := t.slots
+		size := max(1024, 2*len(old))
+		t.slots = make([]uint64, size)
+		for _, s := range old {
+			if s == 0 {
+				continue
+			}
+			for j := int(s>>32) & (size - 1); ; j = (j + 1) & (size - 1) {
+				if t.slots[j] == 0 {
+					t.slots[j] = s
+					break
+				}
+			}
+		}
+	}
+	return len(t.slots) - 1
+}
+
+func hash32(h uint64) uint32 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return uint32(h)
+}
+
 // stack returns the index of the stack with these locations, adding it
 // if it is new.
 func (b *builder) stack(locs []int32) (int32, error) {
 	st := &b.p.Stacks
-	h := hashInt32s(0xcbf29ce484222325^uint64(len(locs)), locs)
-	for {
-		i, ok := b.stackIndex[h]
-		if !ok {
-			break
+	h := hash32(hashInt32s(0xcbf29ce484222325^uint64(len(locs)), locs))
+	t := &b.stacks
+	mask := t.mask()
+	j := int(h) & mask
+	for ; t.slots[j] != 0; j = (j + 1) & mask {
+		s := t.slots[j]
+		if uint32(s>>32) == h && equalInt32s(st.At(int32(uint32(s))-1), locs) {
+			return int32(uint32(s)) - 1, nil
 		}
-		if equalInt32s(st.At(i), locs) {
-			return i, nil
-		}
-		h++
 	}
 	n := len(st.Off) - 1
 	if n >= math.MaxInt32-1 || len(st.Locs)+len(locs) >= math.MaxInt32 {
@@ -70,7 +104,8 @@ func (b *builder) stack(locs []int32) (int32, error) {
 	}
 	st.Locs = append(st.Locs, locs...)
 	st.Off = append(st.Off, int32(len(st.Locs)))
-	b.stackIndex[h] = int32(n)
+	t.slots[j] = uint64(h)<<32 | uint64(n+1)
+	t.n++
 	return int32(n), nil
 }
 
@@ -81,20 +116,20 @@ func (b *builder) labelSet(pairs []StrLabel) (int32, error) {
 		return 0, nil
 	}
 	ls := &b.p.LabelSets
-	h := uint64(0x9e3779b97f4a7c15) ^ uint64(len(pairs))
+	h64 := uint64(0x9e3779b97f4a7c15) ^ uint64(len(pairs))
 	for _, kv := range pairs {
-		h = (h ^ uint64(uint32(kv.Key))<<32 ^ uint64(uint32(kv.Value))) * 0x100000001b3
-		h ^= h >> 29
+		h64 = (h64 ^ uint64(uint32(kv.Key))<<32 ^ uint64(uint32(kv.Value))) * 0x100000001b3
+		h64 ^= h64 >> 29
 	}
-	for {
-		i, ok := b.setIndex[h]
-		if !ok {
-			break
+	h := hash32(h64)
+	t := &b.sets
+	mask := t.mask()
+	j := int(h) & mask
+	for ; t.slots[j] != 0; j = (j + 1) & mask {
+		s := t.slots[j]
+		if uint32(s>>32) == h && equalPairs(ls.At(int32(uint32(s))-1), pairs) {
+			return int32(uint32(s)) - 1, nil
 		}
-		if equalPairs(ls.At(i), pairs) {
-			return i, nil
-		}
-		h++
 	}
 	n := len(ls.Off) - 1
 	if len(ls.Pairs)+len(pairs) >= math.MaxInt32 {
@@ -102,7 +137,8 @@ func (b *builder) labelSet(pairs []StrLabel) (int32, error) {
 	}
 	ls.Pairs = append(ls.Pairs, pairs...)
 	ls.Off = append(ls.Off, int32(len(ls.Pairs)))
-	b.setIndex[h] = int32(n)
+	t.slots[j] = uint64(h)<<32 | uint64(n+1)
+	t.n++
 	return int32(n), nil
 }
 
@@ -144,6 +180,33 @@ func (b *builder) sample(stack int32, values []int64, labels int32, num []NumLab
 		s.NumOff = append(s.NumOff, uint32(len(s.Num)))
 	}
 	return nil
+}
+
+// reserve sizes the sample columns for about n samples with numPer
+// numeric labels each.
+func (b *builder) reserve(n, numPer int) {
+	s := &b.p.Samples
+	if n <= cap(s.Stack) {
+		return
+	}
+	s.Stack = grow(s.Stack, n)
+	s.Labels = grow(s.Labels, n)
+	for t := range s.Values {
+		s.Values[t] = grow(s.Values[t], n)
+	}
+	if b.anyNum {
+		s.NumOff = grow(s.NumOff, n+1)
+		s.Num = grow(s.Num, n*numPer)
+	}
+}
+
+func grow[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s
+	}
+	out := make([]T, len(s), n)
+	copy(out, s)
+	return out
 }
 
 // str interns s into the string table, for decoders that work with text.

@@ -55,6 +55,7 @@ var memoryFormats = []struct {
 
 // Parse reads one profile in any supported format, gzipped or not.
 func Parse(r io.Reader, opt Options) (*Profile, error) {
+	sizeHint := decompressedSize(r)
 	if opt.Progress != nil {
 		r = &progressReader{r: r, fn: opt.Progress}
 	}
@@ -97,11 +98,40 @@ func Parse(r io.Reader, opt Options) (*Profile, error) {
 	if !looksLikeProto(head) {
 		return nil, fmt.Errorf("%w: tried %s (input starts with %q)", ErrUnknownFormat, Formats, firstBytes(head))
 	}
-	p, err := decodeProto(s)
+	p, err := decodeProto(s, sizeHint)
 	if err != nil {
 		return nil, fmt.Errorf("profile.proto: %w", err)
 	}
 	return p, nil
+}
+
+// decompressedSize guesses the decompressed size of a file: its size, or
+// for gzip the trailer's ISIZE (the size mod 2³²). It returns 0 when r is
+// not a file or the guess is implausible. Only used to size buffers.
+func decompressedSize(r io.Reader) int64 {
+	f, ok := r.(interface {
+		io.ReaderAt
+		Stat() (os.FileInfo, error)
+	})
+	if !ok {
+		return 0
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() < 20 {
+		return 0
+	}
+	var b [4]byte
+	if _, err := f.ReadAt(b[:2], 0); err != nil || b[0] != 0x1f || b[1] != 0x8b {
+		return st.Size()
+	}
+	if _, err := f.ReadAt(b[:], st.Size()-4); err != nil {
+		return 0
+	}
+	isize := int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16 | int64(b[3])<<24
+	for isize < st.Size() && isize < 1<<40 {
+		isize += 1 << 32 // the size wrapped: gzip stores it mod 2^32
+	}
+	return isize
 }
 
 // looksLikeProto checks that the input starts with a plausible

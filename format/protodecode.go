@@ -1,6 +1,7 @@
 package format
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -80,10 +81,6 @@ type rawFunction struct {
 	name, systemName, filename int64
 }
 
-type rawNumLabelRef struct {
-	sample int32 // first sample using this label position (for errors)
-}
-
 // protoDecoder decodes profile.proto message by message. References may
 // precede their definitions (a file may hold samples before locations, and
 // the string table last), so ids get dense indices on first sight and
@@ -106,7 +103,11 @@ type protoDecoder struct {
 
 	nValues  int // values per sample, fixed by the first sample
 	nSamples int32
-	setFirst []int32 // label set → first sample using it
+	it       *interner    // the second stage, interning stacks and labels
+	cur      *sampleBatch // the batch being filled
+
+	sizeHint    int64 // decompressed size, or 0
+	sampleBytes int64 // bytes of the samples so far
 
 	// per-sample scratch
 	locs  []int32
@@ -115,10 +116,19 @@ type protoDecoder struct {
 	nums  []NumLabel
 }
 
-func decodeProto(s *byteStream) (*Profile, error) {
+// decodeProto decodes profile.proto from s. sizeHint is the decompressed
+// size if known (0 if not), used to size the sample columns once instead
+// of growing them.
+func decodeProto(s *byteStream, sizeHint int64) (*Profile, error) {
 	p := &Profile{}
-	d := &protoDecoder{p: p, b: newBuilder(p), defaultType: 0}
-	d.setFirst = append(d.setFirst, -1)
+	d := &protoDecoder{p: p, b: newBuilder(p), sizeHint: sizeHint}
+	d.it = newInterner(d.b)
+	stopped := false
+	defer func() {
+		if !stopped {
+			d.it.close(nil)
+		}
+	}()
 	for !s.atEOF() {
 		at := s.offset()
 		tag, err := s.varint("field tag")
@@ -132,6 +142,10 @@ func decodeProto(s *byteStream) (*Profile, error) {
 		if err := d.field(s, at, num, typ); err != nil {
 			return nil, err
 		}
+	}
+	stopped = true
+	if err := d.it.close(d.cur); err != nil {
+		return nil, err
 	}
 	if err := d.finish(); err != nil {
 		return nil, err
@@ -160,7 +174,7 @@ func (d *protoDecoder) field(s *byteStream, at int64, num protowire.Number, typ 
 		}
 		return d.scalar(num, name, at, v)
 	case protowire.BytesType:
-		n, err := s.varint(name + " length")
+		n, err := s.varint(name)
 		if err != nil {
 			return err
 		}
@@ -170,6 +184,12 @@ func (d *protoDecoder) field(s *byteStream, at int64, num protowire.Number, typ 
 		b, err := s.next(int(n), name)
 		if err != nil {
 			return err
+		}
+		if num == fProfileSample {
+			d.sampleBytes += int64(len(b)) + 4
+			if d.nSamples == reserveAfter && d.sizeHint > 0 {
+				d.reserve(s.offset())
+			}
 		}
 		return d.message(num, name, at, b)
 	default:
@@ -333,83 +353,115 @@ func decodeValueType(b []byte) (rawValueType, error) {
 	return vt, err
 }
 
+// reserveAfter is how many samples are read before the sample count is
+// estimated from their average size.
+const reserveAfter = 1024
+
+// reserve sizes the sample columns for the samples the rest of the input
+// probably holds, so a million-sample profile does not grow (and copy)
+// its columns a dozen times on the way.
+func (d *protoDecoder) reserve(offset int64) {
+	avg := d.sampleBytes / int64(d.nSamples)
+	left := d.sizeHint - offset
+	if avg <= 0 || left <= 0 {
+		return
+	}
+	est := int64(d.nSamples) + left/avg + left/avg/50 + 16
+	if est > 1<<31-2 {
+		return
+	}
+	if d.cur == nil {
+		d.cur = d.it.batch(d.nSamples, d.nValues)
+	}
+	d.cur.reserve = int(est)
+}
+
+// uvarint decodes a varint from b, returning the value and its length,
+// or a length <= 0 when b is truncated or the varint malformed. The
+// one-byte case, most location ids and counts, is inlined by the caller.
+func uvarint(b []byte) (uint64, int) {
+	if len(b) > 0 && b[0] < 0x80 {
+		return uint64(b[0]), 1
+	}
+	return protowire.ConsumeVarint(b)
+}
+
 // sample decodes one Sample. It is the hot path: a million-sample profile
-// spends most of its decode time here.
+// spends most of its decode time here, so it avoids closures and maps.
 func (d *protoDecoder) sample(b []byte) error {
 	si := d.nSamples
 	if si == math.MaxInt32-1 {
 		return fmt.Errorf("too many samples")
 	}
 	locs, vals, pairs, nums := d.locs[:0], d.vals[:0], d.pairs[:0], d.nums[:0]
-	var err error
-	for len(b) > 0 && err == nil {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+	for len(b) > 0 {
+		tag, n := uvarint(b)
+		if n <= 0 {
 			return fmt.Errorf("sample %d: %w", si, protowire.ParseError(n))
 		}
 		b = b[n:]
+		num, typ := protowire.Number(tag>>3), protowire.Type(tag&7)
 		switch {
-		case num == 1 && typ == protowire.BytesType:
-			var data []byte
-			data, n = protowire.ConsumeBytes(b)
-			for len(data) > 0 && n >= 0 {
-				v, m := protowire.ConsumeVarint(data)
-				if m < 0 {
-					n = m
-					break
-				}
-				data = data[m:]
-				locs = append(locs, d.locIndex(v, si))
+		case (num == 1 || num == 2 || num == 3) && typ == protowire.BytesType:
+			l, n := uvarint(b)
+			if n <= 0 || l > uint64(len(b)-n) {
+				return fmt.Errorf("sample %d: field %d: %w", si, num, errTruncated)
 			}
-		case num == 1 && typ == protowire.VarintType:
-			var v uint64
-			v, n = protowire.ConsumeVarint(b)
-			locs = append(locs, d.locIndex(v, si))
-		case num == 2 && typ == protowire.BytesType:
-			var data []byte
-			data, n = protowire.ConsumeBytes(b)
-			for len(data) > 0 && n >= 0 {
-				v, m := protowire.ConsumeVarint(data)
-				if m < 0 {
-					n = m
-					break
+			data := b[n : n+int(l)]
+			b = b[n+int(l):]
+			switch num {
+			case 1:
+				for len(data) > 0 {
+					v, m := uvarint(data)
+					if m <= 0 {
+						return fmt.Errorf("sample %d: location_id: %w", si, errTruncated)
+					}
+					data = data[m:]
+					locs = append(locs, d.locIndex(v, si))
 				}
-				data = data[m:]
+			case 2:
+				for len(data) > 0 {
+					v, m := uvarint(data)
+					if m <= 0 {
+						return fmt.Errorf("sample %d: value: %w", si, errTruncated)
+					}
+					data = data[m:]
+					vals = append(vals, int64(v))
+				}
+			case 3:
+				var err error
+				if pairs, nums, err = decodeLabel(data, pairs, nums); err != nil {
+					return fmt.Errorf("sample %d: label %d: %w", si, len(pairs)+len(nums), err)
+				}
+			}
+		case (num == 1 || num == 2) && typ == protowire.VarintType:
+			v, n := uvarint(b)
+			if n <= 0 {
+				return fmt.Errorf("sample %d: field %d: %w", si, num, errTruncated)
+			}
+			b = b[n:]
+			if num == 1 {
+				locs = append(locs, d.locIndex(v, si))
+			} else {
 				vals = append(vals, int64(v))
 			}
-		case num == 2 && typ == protowire.VarintType:
-			var v uint64
-			v, n = protowire.ConsumeVarint(b)
-			vals = append(vals, int64(v))
-		case num == 3 && typ == protowire.BytesType:
-			var data []byte
-			data, n = protowire.ConsumeBytes(b)
-			if n >= 0 {
-				pairs, nums, err = d.label(data, si, len(pairs)+len(nums), pairs, nums)
-			}
-		case num <= 3:
+		case num >= 1 && num <= 3:
 			return fmt.Errorf("sample %d: field %d has wire type %d", si, num, typ)
 		default:
-			n = protowire.ConsumeFieldValue(num, typ, b)
+			n := protowire.ConsumeFieldValue(num, typ, b)
+			if n < 0 {
+				return fmt.Errorf("sample %d: %w", si, protowire.ParseError(n))
+			}
+			b = b[n:]
 		}
-		if n < 0 {
-			return fmt.Errorf("sample %d: %w", si, protowire.ParseError(n))
-		}
-		b = b[n:]
-	}
-	if err != nil {
-		return err
 	}
 	for _, l := range locs {
 		if l < 0 {
 			return fmt.Errorf("sample %d: location_id 0 (ids must be non-zero)", si)
 		}
 	}
-	d.locs, d.vals, d.pairs, d.nums = locs, vals, pairs, nums
-
 	if si == 0 {
 		d.nValues = len(vals)
-		d.p.Samples.Values = make([][]int64, len(vals))
 		if len(d.sampleTypes) > 0 && len(vals) != len(d.sampleTypes) {
 			return fmt.Errorf("sample 0: %d values, want %d (one per sample_type)", len(vals), len(d.sampleTypes))
 		}
@@ -420,55 +472,70 @@ func (d *protoDecoder) sample(b []byte) error {
 		}
 		return fmt.Errorf("sample %d: %d values, want %d (one per sample_type)", si, len(vals), want)
 	}
-	st, err := d.b.stack(locs)
-	if err != nil {
-		return err
+	bt := d.cur
+	if bt == nil {
+		bt = d.it.batch(si, d.nValues)
+		d.cur = bt
 	}
-	set, err := d.b.labelSet(pairs)
-	if err != nil {
-		return err
-	}
-	if int(set) == len(d.setFirst) {
-		d.setFirst = append(d.setFirst, si)
-	}
-	if err := d.b.sample(st, vals, set, nums); err != nil {
-		return err
-	}
+	bt.locs = append(bt.locs, locs...)
+	bt.vals = append(bt.vals, vals...)
+	bt.pairs = append(bt.pairs, pairs...)
+	bt.nums = append(bt.nums, nums...)
+	bt.endSample()
+	d.locs, d.vals, d.pairs, d.nums = locs, vals, pairs, nums
 	d.nSamples++
+	if bt.len() == batchSize {
+		d.it.in <- bt
+		d.cur = nil
+	}
 	return nil
 }
 
-// label decodes one Label of sample si into the string or numeric list.
-func (d *protoDecoder) label(b []byte, si int32, li int, pairs []StrLabel, nums []NumLabel) ([]StrLabel, []NumLabel, error) {
+var errTruncated = errors.New("truncated or malformed")
+
+// decodeLabel decodes one Label into the string or numeric list.
+func decodeLabel(b []byte, pairs []StrLabel, nums []NumLabel) ([]StrLabel, []NumLabel, error) {
 	var key, str, num, unit uint64
-	var hasStr, hasNum bool
-	err := fields(b, func(n protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
-		if n < 1 || n > 4 {
-			return nil
+	var hasNum bool
+	for len(b) > 0 {
+		tag, n := uvarint(b)
+		if n <= 0 {
+			return nil, nil, errTruncated
 		}
-		if err := wantVarint(n, typ); err != nil {
-			return err
+		b = b[n:]
+		f, typ := tag>>3, protowire.Type(tag&7)
+		if f >= 1 && f <= 4 {
+			if typ != protowire.VarintType {
+				return nil, nil, fmt.Errorf("field %d: wire type %d, want 0 (varint)", f, typ)
+			}
+			v, n := uvarint(b)
+			if n <= 0 {
+				return nil, nil, errTruncated
+			}
+			b = b[n:]
+			switch f {
+			case 1:
+				key = v
+			case 2:
+				str = v
+			case 3:
+				num, hasNum = v, true
+			case 4:
+				unit = v
+			}
+			continue
 		}
-		switch n {
-		case 1:
-			key = v
-		case 2:
-			str, hasStr = v, true
-		case 3:
-			num, hasNum = v, true
-		case 4:
-			unit = v
+		n = protowire.ConsumeFieldValue(protowire.Number(f), typ, b)
+		if n < 0 {
+			return nil, nil, protowire.ParseError(n)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("sample %d: label %d: %w", si, li, err)
+		b = b[n:]
 	}
 	if key > math.MaxInt32 || str > math.MaxInt32 || unit > math.MaxInt32 {
-		return nil, nil, fmt.Errorf("sample %d: label %d: string index out of range", si, li)
+		return nil, nil, fmt.Errorf("string index out of range")
 	}
-	if hasStr && str != 0 && hasNum && num != 0 {
-		return nil, nil, fmt.Errorf("sample %d: label %d: has both str and num (at most one may be set)", si, li)
+	if str != 0 && num != 0 {
+		return nil, nil, fmt.Errorf("has both str and num (at most one may be set)")
 	}
 	// As pprof reads it: a non-empty str makes a string label; otherwise a
 	// num or a unit makes a numeric one; a label with neither is dropped.
@@ -484,6 +551,11 @@ func (d *protoDecoder) label(b []byte, si int32, li int, pairs []StrLabel, nums 
 // locIndex returns the dense index of location id, reserving one if the
 // Location has not been seen yet. Id 0 yields -1 (an error for the caller).
 func (d *protoDecoder) locIndex(id uint64, from int32) int32 {
+	if id < uint64(len(d.locIDs.small)) {
+		if i := d.locIDs.small[id]; i != 0 {
+			return i - 1
+		}
+	}
 	if id == 0 {
 		return -1
 	}
@@ -800,7 +872,7 @@ func (d *protoDecoder) finish() error {
 		for _, kv := range ls.At(int32(set)) {
 			if int64(kv.Key) >= nstr || int64(kv.Value) >= nstr {
 				return fmt.Errorf("sample %d: label string index %d out of range (string_table has %d entries)",
-					d.setFirst[set], max(kv.Key, kv.Value), nstr)
+					d.it.setFirst[set], max(kv.Key, kv.Value), nstr)
 			}
 		}
 	}
