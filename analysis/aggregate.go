@@ -1,0 +1,243 @@
+package analysis
+
+import (
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// query is one set of options resolved against a profile: the selected
+// value, the compiled filters and the location view. Top, trees, peek and
+// traces all start from one.
+type query struct {
+	e      *Engine
+	opt    Options
+	vi     int // value index
+	mean   bool
+	c      *compiled
+	nodes  *nodeTable
+	view   *locView
+	keep   func(i int) bool // tag filters; nil keeps every sample
+	hidden bool             // some location is hidden
+	names  bool             // focus/ignore/hide/show in use
+	drop   bool             // drop_frames in use
+}
+
+func (e *Engine) newQuery(opt Options) (*query, error) {
+	p := e.p
+	if opt.Granularity == "" {
+		opt.Granularity = "functions"
+	}
+	if !validGranularity(opt.Granularity) {
+		return nil, optErr("granularity", "%q is not one of functions, filefunctions, files, lines, addresses", opt.Granularity)
+	}
+	if opt.Sort != "" && opt.Sort != "flat" && opt.Sort != "cum" {
+		return nil, optErr("sort", "%q is not flat or cum", opt.Sort)
+	}
+	vi, err := SampleIndex(p, opt.SampleIndex)
+	if err != nil {
+		return nil, err
+	}
+	c, err := compileOptions(&opt)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := e.sampleFilter(&opt)
+	if err != nil {
+		return nil, err
+	}
+	q := &query{
+		e: e, opt: opt, vi: vi, mean: opt.Mean, c: c, keep: keep,
+		nodes: e.nodeTable(opt.Granularity, opt.NoInlines),
+		names: c.focus != nil || c.ignore != nil || c.hide != nil || c.show != nil,
+	}
+	q.view = e.buildLocView(c, opt.NoInlines)
+	q.drop = e.dropFrames() != nil
+	for _, fl := range q.view.flags {
+		if fl&fHidden != 0 {
+			q.hidden = true
+			break
+		}
+	}
+	return q, nil
+}
+
+// stackWeights sums the selected value (and the count, for mean) of the
+// samples that pass the tag filters, per distinct stack, and the
+// percentage denominator over all samples.
+func (q *query) stackWeights() (w, dw []int64, total, totalDiv int64) {
+	p := q.e.p
+	n := p.Stacks.Len()
+	w = make([]int64, n)
+	if q.mean {
+		dw = make([]int64, n)
+	}
+	vals := p.Samples.Values[q.vi]
+	var counts []int64
+	if q.mean {
+		counts = p.Samples.Values[0]
+	}
+	for i, s := range p.Samples.Stack {
+		v := vals[i]
+		total += abs64(v)
+		if q.mean {
+			totalDiv += counts[i]
+		}
+		if q.keep != nil && !q.keep(i) {
+			continue
+		}
+		w[s] += v
+		if q.mean {
+			dw[s] += counts[i]
+		}
+	}
+	return w, dw, total, totalDiv
+}
+
+// frames calls fn for each frame of stack s that survives the filters,
+// root first, with the frame's node and whether it is an inlined frame
+// (not the outermost line of its location). It reports false if the
+// stack is filtered out.
+func (q *query) frames(locs []int32, fn func(node int32, inlined bool)) bool {
+	lo, hi, ok := q.view.stackRange(locs, q.c, q.hidden, q.names, q.drop)
+	if !ok {
+		return false
+	}
+	v := q.view
+	slotNode := q.nodes.slotNode
+	off := q.e.lt.off
+	for i := hi - 1; i >= lo; i-- {
+		l := locs[i]
+		if v.flags[l]&fHidden != 0 {
+			continue
+		}
+		lines := v.lines[v.off[l]:v.off[l+1]]
+		if len(lines) == 0 {
+			fn(slotNode[off[l]], false)
+			continue
+		}
+		for k := len(lines) - 1; k >= 0; k-- {
+			fn(slotNode[off[l]+int32(lines[k])], k != len(lines)-1)
+		}
+	}
+	return true
+}
+
+// aggregate is the flat and cum of every node under one query.
+type aggregate struct {
+	q                        *query
+	flat, cum                []int64
+	flatDiv, cumDiv          []int64
+	total                    int64 // percentage denominator
+	stackW, stackDW          []int64
+	kept                     []bool // per stack: survives the filters
+	present                  []bool // per node: appears in a kept stack
+	filteredTotal, filterDiv int64
+}
+
+func (q *query) aggregate() *aggregate {
+	p := q.e.p
+	nn := len(q.nodes.nodes)
+	a := &aggregate{q: q, flat: make([]int64, nn), cum: make([]int64, nn), present: make([]bool, nn)}
+	if q.mean {
+		a.flatDiv, a.cumDiv = make([]int64, nn), make([]int64, nn)
+	}
+	w, dw, total, totalDiv := q.stackWeights()
+	a.stackW, a.stackDW = w, dw
+	a.kept = make([]bool, p.Stacks.Len())
+	stamp := make([]int32, nn)
+	for s := 0; s < p.Stacks.Len(); s++ {
+		sw := w[s]
+		var sdw int64
+		if dw != nil {
+			sdw = dw[s]
+		}
+		if sw == 0 && sdw == 0 {
+			// pprof skips such samples when building nodes; they still
+			// count for relative percentages if they pass the filters.
+			a.kept[s] = q.filtersPass(p.Stacks.At(int32(s)))
+			continue
+		}
+		leaf := int32(-1)
+		mark := int32(s + 1)
+		ok := q.frames(p.Stacks.At(int32(s)), func(n int32, _ bool) {
+			if stamp[n] != mark {
+				stamp[n] = mark
+				a.cum[n] += sw
+				if a.cumDiv != nil {
+					a.cumDiv[n] += sdw
+				}
+				a.present[n] = true
+			}
+			leaf = n
+		})
+		a.kept[s] = ok
+		if ok && leaf >= 0 {
+			a.flat[leaf] += sw
+			if a.flatDiv != nil {
+				a.flatDiv[leaf] += sdw
+			}
+		}
+	}
+	a.total = total
+	if q.opt.RelativePercentages {
+		a.total, totalDiv = a.survivingTotal()
+	}
+	if q.mean && totalDiv != 0 {
+		a.total /= totalDiv
+	}
+	return a
+}
+
+// filtersPass reports whether a stack survives the filters.
+func (q *query) filtersPass(locs []int32) bool {
+	_, _, ok := q.view.stackRange(locs, q.c, q.hidden, q.names, q.drop)
+	return ok
+}
+
+// survivingTotal is Σ|v| (and the count sum) over samples that pass every
+// filter: the denominator under relative_percentages.
+func (a *aggregate) survivingTotal() (total, div int64) {
+	p := a.q.e.p
+	vals := p.Samples.Values[a.q.vi]
+	for i, s := range p.Samples.Stack {
+		if !a.kept[s] || (a.q.keep != nil && !a.q.keep(i)) {
+			continue
+		}
+		total += abs64(vals[i])
+		if a.q.mean {
+			div += p.Samples.Values[0][i]
+		}
+	}
+	return total, div
+}
+
+// flatValue and cumValue apply mean, as pprof's FlatValue/CumValue.
+func (a *aggregate) flatValue(n int32) int64 {
+	if a.flatDiv != nil && a.flatDiv[n] != 0 {
+		return a.flat[n] / a.flatDiv[n]
+	}
+	return a.flat[n]
+}
+
+func (a *aggregate) cumValue(n int32) int64 {
+	if a.cumDiv != nil && a.cumDiv[n] != 0 {
+		return a.cum[n] / a.cumDiv[n]
+	}
+	return a.cum[n]
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// sampleFilter compiles the tag filters into a per-sample predicate.
+func (e *Engine) sampleFilter(opt *Options) (func(i int) bool, error) {
+	if opt.TagFocus == "" && opt.TagIgnore == "" {
+		return nil, nil
+	}
+	return nil, optErr("tagfocus", "tag filters are not supported yet")
+}
+
+var _ = format.ValueType{}

@@ -1,0 +1,394 @@
+package analysis
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// Engine answers queries about one profile. It caches what does not
+// depend on the options (frame slots, node tables per granularity), so
+// changing a filter or the sample type re-aggregates without re-reading.
+// An Engine is safe for concurrent use.
+type Engine struct {
+	p  *format.Profile
+	lt lineTable
+
+	mu     sync.Mutex
+	tables map[tableKey]*nodeTable
+	drop   *dropFrames // the profile's drop_frames/keep_frames, applied once
+}
+
+type tableKey struct {
+	granularity string
+	noInlines   bool
+}
+
+// NewEngine prepares p for queries. p must not change afterwards.
+func NewEngine(p *format.Profile) *Engine {
+	return &Engine{p: p, lt: newLineTable(p), tables: map[tableKey]*nodeTable{}}
+}
+
+// Profile returns the engine's profile.
+func (e *Engine) Profile() *format.Profile { return e.p }
+
+func (e *Engine) nodeTable(granularity string, noInlines bool) *nodeTable {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	k := tableKey{granularity, noInlines}
+	if t := e.tables[k]; t != nil {
+		return t
+	}
+	t := newNodeTable(e.p, e.lt, granularity, noInlines)
+	e.tables[k] = t
+	return t
+}
+
+// locView is what remains of each location after the options' line
+// filters: a list of line indices (into Location.Lines, innermost first)
+// and flags for the per-sample filters.
+type locView struct {
+	off   []int32 // location l's lines are lines[off[l]:off[l+1]]
+	lines []int16
+	flags []uint8
+}
+
+const (
+	fFocus          uint8 = 1 << iota // matches focus (or focus unset)
+	fIgnore                           // matches ignore
+	fHidden                           // every line hidden by hide/show
+	fShowFrom                         // matches show_from
+	fPruneFrom                        // prune_from cuts beneath it
+	fDropPrune                        // drop_frames removes it
+	fDropPruneBelow                   // drop_frames cuts beneath it
+)
+
+// compiled holds an Options' regexps.
+type compiled struct {
+	focus, ignore, hide, show, showFrom, pruneFrom *regexp.Regexp
+}
+
+func compileOptions(opt *Options) (*compiled, error) {
+	var c compiled
+	var err error
+	for _, r := range []struct {
+		name string
+		expr string
+		dst  **regexp.Regexp
+	}{
+		{"focus", opt.Focus, &c.focus}, {"ignore", opt.Ignore, &c.ignore},
+		{"hide", opt.Hide, &c.hide}, {"show", opt.Show, &c.show},
+		{"show_from", opt.ShowFrom, &c.showFrom}, {"prune_from", opt.PruneFrom, &c.pruneFrom},
+	} {
+		if *r.dst, err = compileRegexp(r.name, r.expr); err != nil {
+			return nil, err
+		}
+	}
+	return &c, nil
+}
+
+// funcMatcher memoises a regexp over function names and files.
+type funcMatcher struct {
+	re    *regexp.Regexp
+	p     *format.Profile
+	cache []int8 // per function: 0 unknown, 1 no, 2 yes
+	maps  []int8 // per mapping
+}
+
+func newFuncMatcher(p *format.Profile, re *regexp.Regexp) *funcMatcher {
+	if re == nil {
+		return nil
+	}
+	return &funcMatcher{re: re, p: p, cache: make([]int8, len(p.Functions)), maps: make([]int8, len(p.Mappings))}
+}
+
+// fn reports whether function f's name or file matches (pprof's
+// matchesName for one line).
+func (m *funcMatcher) fn(f int32) bool {
+	if m.cache[f] == 0 {
+		fn := &m.p.Functions[f]
+		m.cache[f] = 1
+		if m.re.MatchString(fn.Name) || m.re.MatchString(fn.Filename) {
+			m.cache[f] = 2
+		}
+	}
+	return m.cache[f] == 2
+}
+
+func (m *funcMatcher) mapping(mi int32) bool {
+	if mi < 0 {
+		return false
+	}
+	if m.maps[mi] == 0 {
+		m.maps[mi] = 1
+		if m.re.MatchString(m.p.Mappings[mi].File) {
+			m.maps[mi] = 2
+		}
+	}
+	return m.maps[mi] == 2
+}
+
+// location reports pprof's Location.matchesName over the given lines.
+func (m *funcMatcher) location(loc *format.Location, lines []int16) bool {
+	for _, k := range lines {
+		if f := loc.Lines[k].Function; f >= 0 && m.fn(f) {
+			return true
+		}
+	}
+	return m.mapping(loc.Mapping)
+}
+
+// buildLocView applies, location by location and in pprof's order, the
+// profile's drop_frames, then hide and show, show_from, prune_from and
+// noinlines, recording what the sample filters need.
+func (e *Engine) buildLocView(c *compiled, noInlines bool) *locView {
+	p := e.p
+	v := &locView{off: make([]int32, len(p.Locations)+1), flags: make([]uint8, len(p.Locations))}
+	drop := e.dropFrames()
+	focus := newFuncMatcher(p, c.focus)
+	ignore := newFuncMatcher(p, c.ignore)
+	hide := newFuncMatcher(p, c.hide)
+	show := newFuncMatcher(p, c.show)
+	var buf, tmp []int16
+	for li := range p.Locations {
+		loc := &p.Locations[li]
+		buf = buf[:0]
+		for k := range loc.Lines {
+			buf = append(buf, int16(k))
+		}
+		var fl uint8
+		if drop != nil {
+			if i := drop.cut[li]; i >= 0 {
+				fl |= fDropPruneBelow
+				if int(i) == len(buf)-1 {
+					fl |= fDropPrune
+				} else {
+					buf = buf[i+1:]
+				}
+			}
+		}
+		if ignore != nil && ignore.location(loc, buf) {
+			fl |= fIgnore
+		} else if focus == nil || focus.location(loc, buf) {
+			fl |= fFocus
+		}
+		if hide != nil && hide.location(loc, buf) {
+			tmp = tmp[:0]
+			if !hide.mapping(loc.Mapping) {
+				for _, k := range buf {
+					if f := loc.Lines[k].Function; f >= 0 && hide.fn(f) {
+						continue
+					}
+					tmp = append(tmp, k)
+				}
+			}
+			buf = append(buf[:0], tmp...)
+			if len(buf) == 0 {
+				fl |= fHidden
+			}
+		}
+		if show != nil {
+			if !show.mapping(loc.Mapping) {
+				tmp = tmp[:0]
+				for _, k := range buf {
+					if f := loc.Lines[k].Function; f >= 0 && !show.fn(f) {
+						continue
+					}
+					tmp = append(tmp, k)
+				}
+				buf = append(buf[:0], tmp...)
+			}
+			if len(buf) == 0 {
+				fl |= fHidden
+			}
+		}
+		if c.showFrom != nil {
+			if loc.Mapping >= 0 && c.showFrom.MatchString(p.Mappings[loc.Mapping].File) {
+				fl |= fShowFrom
+			} else {
+				for i := len(buf) - 1; i >= 0; i-- {
+					if f := loc.Lines[buf[i]].Function; f >= 0 && c.showFrom.MatchString(p.Functions[f].Name) {
+						buf = buf[:i+1]
+						fl |= fShowFrom
+						break
+					}
+				}
+			}
+		}
+		if c.pruneFrom != nil {
+			for i, k := range buf {
+				if f := loc.Lines[k].Function; f >= 0 && p.Functions[f].Name != "" &&
+					c.pruneFrom.MatchString(simplifyFunc(p.Functions[f].Name)) {
+					fl |= fPruneFrom
+					buf = buf[i:]
+					break
+				}
+			}
+		}
+		if noInlines && len(buf) > 1 {
+			buf = buf[len(buf)-1:]
+		}
+		v.flags[li] = fl
+		v.lines = append(v.lines, buf...)
+		v.off[li+1] = int32(len(v.lines))
+	}
+	return v
+}
+
+// dropFrames is the profile's own drop_frames/keep_frames, as pprof's
+// Profile.Prune applies them when it reads a profile.
+type dropFrames struct {
+	cut []int16 // per location: the outermost line matching, or -1
+}
+
+func (e *Engine) dropFrames() *dropFrames {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.drop != nil || e.p.DropFrames == "" {
+		return e.drop
+	}
+	p := e.p
+	dropRx, err := regexp.Compile("^(" + p.DropFrames + ")$")
+	if err != nil {
+		return nil // format validated it; unreachable
+	}
+	var keepRx *regexp.Regexp
+	if p.KeepFrames != "" {
+		keepRx, _ = regexp.Compile("^(" + p.KeepFrames + ")$")
+	}
+	prune := make([]int8, len(p.Functions))
+	d := &dropFrames{cut: make([]int16, len(p.Locations))}
+	for li := range p.Locations {
+		loc := &p.Locations[li]
+		d.cut[li] = -1
+		for i := len(loc.Lines) - 1; i >= 0; i-- {
+			f := loc.Lines[i].Function
+			if f < 0 || p.Functions[f].Name == "" {
+				continue
+			}
+			if prune[f] == 0 {
+				name := simplifyFunc(p.Functions[f].Name)
+				prune[f] = 1
+				if dropRx.MatchString(name) && (keepRx == nil || !keepRx.MatchString(name)) {
+					prune[f] = 2
+				}
+			}
+			if prune[f] == 2 {
+				d.cut[li] = int16(i)
+				break
+			}
+		}
+	}
+	e.drop = d
+	return d
+}
+
+// simplifyFunc strips a C++ argument list from a function name, keeping
+// the parenthesised names that are part of it, as pprof does before
+// matching drop_frames and prune_from.
+func simplifyFunc(f string) string {
+	name := strings.TrimPrefix(f, ".")
+	for i := 0; i < len(name); i++ {
+		if name[i] != '(' && name[i] != 'o' {
+			continue
+		}
+		rest := name[i:]
+		if strings.HasPrefix(rest, "(anonymous namespace)") {
+			i += len("(anonymous namespace)") - 1
+			continue
+		}
+		if strings.HasPrefix(rest, "operator()") {
+			i += len("operator()") - 1
+			continue
+		}
+		if name[i] == '(' {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+// stackRange applies the per-sample filters to stack locs (leaf first):
+// drop_frames pruning, focus/ignore, hidden locations, show_from and
+// prune_from. It returns the part of the stack that remains, as [lo, hi)
+// over locs with hidden locations still to be skipped, and ok=false when
+// the sample is filtered out.
+func (v *locView) stackRange(locs []int32, c *compiled, anyHidden, nameFilters, dropping bool) (lo, hi int, ok bool) {
+	lo, hi = 0, len(locs)
+	if dropping {
+		foundUser := false
+		for i := len(locs) - 1; i >= 0; i-- {
+			fl := v.flags[locs[i]]
+			if fl&(fDropPrune|fDropPruneBelow) == 0 {
+				foundUser = true
+				continue
+			}
+			if !foundUser {
+				continue
+			}
+			if fl&fDropPrune != 0 {
+				lo = i + 1
+			} else {
+				lo = i
+			}
+			break
+		}
+	}
+	if nameFilters {
+		focused := false
+		for _, l := range locs[lo:hi] {
+			fl := v.flags[l]
+			if fl&fIgnore != 0 {
+				return 0, 0, false
+			}
+			if fl&fFocus != 0 {
+				focused = true
+			}
+		}
+		if !focused {
+			return 0, 0, false
+		}
+		if anyHidden {
+			visible := false
+			for _, l := range locs[lo:hi] {
+				if v.flags[l]&fHidden == 0 {
+					visible = true
+					break
+				}
+			}
+			if !visible {
+				return 0, 0, false
+			}
+		}
+	}
+	if c.showFrom != nil {
+		found := false
+		for i := hi - 1; i >= lo; i-- {
+			fl := v.flags[locs[i]]
+			if fl&fShowFrom != 0 && fl&fHidden == 0 {
+				hi, found = i+1, true
+				break
+			}
+		}
+		if !found {
+			return 0, 0, false
+		}
+	}
+	if c.pruneFrom != nil {
+		// The leaf-most match keeps itself and its callers.
+		for i := lo; i < hi; i++ {
+			fl := v.flags[locs[i]]
+			if fl&fPruneFrom != 0 && fl&fHidden == 0 {
+				lo = i
+				break
+			}
+		}
+	}
+	return lo, hi, true
+}
+
+// errNoSamples is returned when nothing is left to report.
+var errNoSamples = fmt.Errorf("no samples")

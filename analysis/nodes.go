@@ -1,0 +1,144 @@
+package analysis
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// NodeInfo identifies a node of the report at some granularity: the
+// fields pprof keeps for it, the rest zero. Two frames are one node when
+// their NodeInfos are equal.
+type NodeInfo struct {
+	Name      string
+	File      string
+	Line      int64
+	Column    int64
+	Address   uint64
+	Objfile   string // the mapping, named when nothing else is known
+	StartLine int64
+}
+
+// PrintableName is the node's name as pprof prints it in -top.
+func (n *NodeInfo) PrintableName() string {
+	var parts []string
+	if n.Address != 0 {
+		parts = append(parts, fmt.Sprintf("%016x", n.Address))
+	}
+	if n.Name != "" {
+		parts = append(parts, n.Name)
+	}
+	switch {
+	case n.Line != 0:
+		s := fmt.Sprintf("%s:%d", n.File, n.Line)
+		if n.Column != 0 {
+			s += fmt.Sprintf(":%d", n.Column)
+		}
+		parts = append(parts, s)
+	case n.File != "":
+		parts = append(parts, n.File)
+	case n.Name != "":
+	case n.Objfile != "":
+		parts = append(parts, "["+filepath.Base(n.Objfile)+"]")
+	default:
+		parts = append(parts, "<unknown>")
+	}
+	return strings.Join(parts, " ")
+}
+
+// lineTable numbers every frame slot of the profile: each Line of each
+// Location, and one slot for a Location without lines.
+type lineTable struct {
+	off []int32 // location l's slots are off[l]:off[l+1], innermost first
+}
+
+func newLineTable(p *format.Profile) lineTable {
+	off := make([]int32, len(p.Locations)+1)
+	n := int32(0)
+	for i := range p.Locations {
+		off[i] = n
+		n += int32(max(1, len(p.Locations[i].Lines)))
+	}
+	off[len(p.Locations)] = n
+	return lineTable{off: off}
+}
+
+// nodeTable maps every frame slot to its node at one granularity.
+type nodeTable struct {
+	granularity string
+	noInlines   bool
+	nodes       []NodeInfo
+	names       []string // PrintableName of each node
+	slotNode    []int32  // frame slot → node
+}
+
+// newNodeTable builds the nodes as pprof's Aggregate and nodeInfo do:
+// granularity decides which of name, file, line and address survive.
+func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines bool) *nodeTable {
+	keepFunc, keepFile, keepLine, keepAddr, keepCol := true, false, false, false, false
+	switch granularity {
+	case "filefunctions":
+		keepFile = true
+	case "files":
+		keepFunc, keepFile = false, true
+	case "lines":
+		keepFile, keepLine = true, true
+	case "addresses":
+		keepFile, keepLine, keepAddr = true, true, true
+		// pprof skips aggregation entirely for addresses with inlines,
+		// so columns survive there only.
+		keepCol = !noInlines
+	}
+	t := &nodeTable{granularity: granularity, noInlines: noInlines, slotNode: make([]int32, lt.off[len(lt.off)-1])}
+	index := make(map[NodeInfo]int32)
+	for li := range p.Locations {
+		loc := &p.Locations[li]
+		var objfile string
+		if loc.Mapping >= 0 {
+			objfile = p.Mappings[loc.Mapping].File
+		}
+		addr := uint64(0)
+		if keepAddr {
+			addr = loc.Address
+		}
+		base := lt.off[li]
+		n := max(1, len(loc.Lines))
+		for k := 0; k < n; k++ {
+			var ni NodeInfo
+			if len(loc.Lines) == 0 || loc.Lines[k].Function < 0 {
+				ni = NodeInfo{Address: addr, Objfile: objfile}
+			} else {
+				ln := loc.Lines[k]
+				fn := &p.Functions[ln.Function]
+				ni.Address = addr
+				if keepLine {
+					ni.Line = ln.Line
+				}
+				if keepCol {
+					ni.Column = ln.Column
+				}
+				if keepFunc {
+					ni.Name = fn.Name
+				}
+				if keepFile && fn.Filename != "" {
+					ni.File = filepath.Clean(fn.Filename)
+				}
+				if ni.Name == "" {
+					ni.Objfile = objfile
+					ni.StartLine = fn.StartLine
+				}
+			}
+			id, ok := index[ni]
+			if !ok {
+				id = int32(len(t.nodes))
+				t.nodes = append(t.nodes, ni)
+				t.names = append(t.names, ni.PrintableName())
+				index[ni] = id
+			}
+			t.slotNode[base+int32(k)] = id
+		}
+	}
+	return t
+}

@@ -1,0 +1,254 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// Row is one line of the top table.
+type Row struct {
+	Node   int32  // node id, stable for the Engine and granularity
+	Name   string // as pprof prints it, without the inline marker
+	Flat   int64
+	Cum    int64
+	Inline string // "", "inline" or "partial-inline"
+}
+
+// Top is pprof's -top report.
+type Top struct {
+	SampleType format.ValueType
+	// Total is the percentage denominator: the sum of |value| over all
+	// samples (over the filtered ones with RelativePercentages).
+	Total int64
+	Rows  []Row
+	// ShownTotal is the sum of the rows' flat values.
+	ShownTotal int64
+	// DroppedNodes were below NodeCutoff (by |cum|); NodeCutoff is 0 when
+	// NodeFraction is 0.
+	DroppedNodes int
+	NodeCutoff   int64
+	// AllNodes is the node count after NodeFraction, before NodeCount.
+	AllNodes int
+	Nodes    *NodeSet
+}
+
+// NodeSet names the nodes of a result; row.Node indexes it.
+type NodeSet struct{ t *nodeTable }
+
+// Info returns node n's identity.
+func (s *NodeSet) Info(n int32) NodeInfo { return s.t.nodes[n] }
+
+// Name returns node n's printable name.
+func (s *NodeSet) Name(n int32) string { return s.t.names[n] }
+
+// Len returns the number of nodes.
+func (s *NodeSet) Len() int { return len(s.t.nodes) }
+
+// Top computes pprof's -top report.
+func (e *Engine) Top(opt Options) (*Top, error) {
+	q, err := e.newQuery(opt)
+	if err != nil {
+		return nil, err
+	}
+	a := q.aggregate()
+	return a.top(), nil
+}
+
+func (a *aggregate) top() *Top {
+	q := a.q
+	t := &Top{SampleType: q.e.p.SampleTypes[q.vi], Total: a.total, Nodes: &NodeSet{q.nodes}}
+	var all []int32
+	var flatSum int64
+	for n := range a.flat {
+		if a.flat[n] == 0 && a.cum[n] == 0 {
+			continue
+		}
+		if q.opt.DropNegative && (a.flat[n] < 0 || (a.flat[n] == 0 && a.cum[n] < 0)) {
+			continue
+		}
+		all = append(all, int32(n))
+		flatSum += a.flat[n]
+	}
+	// pprof's nodefraction is taken of the graph's own total (Σ flat), not
+	// of the denominator.
+	kept := all
+	if f := q.opt.NodeFraction; f > 0 {
+		cutoff := abs64(int64(float64(flatSum) * f))
+		t.NodeCutoff = cutoff
+		if cutoff > 0 {
+			kept = kept[:0:0]
+			for _, n := range all {
+				if abs64(a.cum[n]) >= cutoff {
+					kept = append(kept, n)
+				}
+			}
+			t.DroppedNodes = len(all) - len(kept)
+		}
+	}
+	t.AllNodes = len(kept)
+	a.sortNodes(kept, q.opt.Sort == "cum")
+	if c := q.opt.NodeCount; c > 0 && c < len(kept) {
+		kept = kept[:c]
+	}
+	edgeCutoff := abs64(int64(float64(flatSum) * q.opt.EdgeFraction))
+	markers := a.inlineMarkers(kept, edgeCutoff)
+	t.Rows = make([]Row, len(kept))
+	for i, n := range kept {
+		t.Rows[i] = Row{Node: n, Name: q.nodes.names[n], Flat: a.flatValue(n), Cum: a.cumValue(n), Inline: markers[i]}
+		t.ShownTotal += t.Rows[i].Flat
+	}
+	return t
+}
+
+// sortNodes orders nodes as pprof's FlatNameOrder / CumNameOrder.
+func (a *aggregate) sortNodes(ns []int32, byCum bool) {
+	names := a.q.nodes.names
+	infos := a.q.nodes.nodes
+	sort.Slice(ns, func(i, j int) bool {
+		l, r := ns[i], ns[j]
+		lf, rf := abs64(a.flat[l]), abs64(a.flat[r])
+		lc, rc := abs64(a.cum[l]), abs64(a.cum[r])
+		if byCum {
+			if lc != rc {
+				return lc > rc
+			}
+			if names[l] != names[r] || infos[l].Address != infos[r].Address {
+				_, less := compareNames(&infos[l], &infos[r], names[l], names[r])
+				return less
+			}
+			if lf != rf {
+				return lf > rf
+			}
+		} else {
+			if lf != rf {
+				return lf > rf
+			}
+			if names[l] != names[r] || infos[l].Address != infos[r].Address {
+				_, less := compareNames(&infos[l], &infos[r], names[l], names[r])
+				return less
+			}
+			if lc != rc {
+				return lc > rc
+			}
+		}
+		return lessInfo(&infos[l], &infos[r])
+	})
+}
+
+// compareNames orders two nodes by printable name as pprof does:
+// addresses numerically when both have one, else the names as strings.
+func compareNames(l, r *NodeInfo, ln, rn string) (equal, less bool) {
+	if *l == *r {
+		return true, false
+	}
+	if l.Address != 0 && r.Address != 0 && l.Address != r.Address {
+		return false, l.Address < r.Address
+	}
+	return false, ln < rn
+}
+
+// lessInfo breaks the last ties between distinct nodes with one printable
+// name (files granularity keeps a node per function start line): pprof
+// compares the nodes' fields printed as one string.
+func lessInfo(l, r *NodeInfo) bool {
+	return infoString(l) < infoString(r)
+}
+
+func infoString(n *NodeInfo) string {
+	return fmt.Sprintf("{%s %s %d %s %d %d %d %s}", n.Name, "", n.Address, n.File, n.StartLine, n.Line, n.Column, n.Objfile)
+}
+
+// inlineMarkers computes pprof's "(inline)" / "(partial-inline)" for the
+// given nodes: a node is inline when every call edge into it is an inlined
+// call, partial when some are. Edges are counted as pprof builds them:
+// once per sample, between consecutive frames of kept nodes.
+func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []string {
+	q := a.q
+	out := make([]string, len(nodes))
+	nn := len(q.nodes.nodes)
+	// Only nodes that appear as an inlined frame somewhere can be marked.
+	candidate := make([]bool, nn)
+	anyCandidate := false
+	v := q.view
+	off := q.e.lt.off
+	for l := range q.e.p.Locations {
+		lines := v.lines[v.off[l]:v.off[l+1]]
+		for k := 0; k < len(lines)-1; k++ {
+			candidate[q.nodes.slotNode[off[l]+int32(lines[k])]] = true
+			anyCandidate = true
+		}
+	}
+	if !anyCandidate {
+		return out
+	}
+	kept := make([]bool, nn)
+	for _, n := range nodes {
+		kept[n] = true
+	}
+	type edge struct{ from, to int32 }
+	type edgeInfo struct {
+		weight    int64
+		allInline bool
+	}
+	edges := map[edge]*edgeInfo{}
+	var seen []edge
+	p := q.e.p
+	for s := 0; s < p.Stacks.Len(); s++ {
+		if !a.kept[s] || (a.stackW[s] == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
+			continue
+		}
+		seen = seen[:0]
+		parent := int32(-1)
+		sw := a.stackW[s]
+		q.frames(p.Stacks.At(int32(s)), func(n int32, inlined bool) {
+			if !kept[n] {
+				return
+			}
+			if candidate[n] && parent >= 0 && parent != n {
+				e := edge{parent, n}
+				dup := false
+				for _, x := range seen {
+					if x == e {
+						dup = true
+						break
+					}
+				}
+				if !dup {
+					seen = append(seen, e)
+					if info := edges[e]; info != nil {
+						info.weight += sw
+						info.allInline = info.allInline && inlined
+					} else {
+						edges[e] = &edgeInfo{sw, inlined}
+					}
+				}
+			}
+			parent = n
+		})
+	}
+	inl := make([]bool, nn)
+	non := make([]bool, nn)
+	for e, info := range edges {
+		// pprof drops light edges (|weight| < edgefraction of the total)
+		// before it looks at them.
+		if abs64(info.weight) < edgeCutoff {
+			continue
+		}
+		if info.allInline {
+			inl[e.to] = true
+		} else {
+			non[e.to] = true
+		}
+	}
+	for i, n := range nodes {
+		switch {
+		case inl[n] && non[n]:
+			out[i] = "partial-inline"
+		case inl[n]:
+			out[i] = "inline"
+		}
+	}
+	return out
+}
