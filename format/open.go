@@ -48,8 +48,8 @@ var memoryFormats = []struct {
 	sniff func(head []byte) bool
 	parse func(data []byte) (*Profile, error)
 }{
-	// TODO(legacy): {"legacy gperftools CPU profile", isLegacyCPU, parseLegacyCPU},
-	// TODO(legacy): {"legacy text profile", isLegacyText, parseLegacyText},
+	{"", isLegacyCPU, parseLegacyCPU}, // its errors name the format
+	{"legacy text profile", isLegacyText, parseLegacyText},
 	{"folded stacks", isFolded, parseFolded},
 }
 
@@ -90,8 +90,11 @@ func Parse(r io.Reader, opt Options) (*Profile, error) {
 			return nil, err
 		}
 		p, err := f.parse(data)
-		if err != nil {
+		if err != nil && f.name != "" {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
+		}
+		if err != nil {
+			return nil, err
 		}
 		return p, nil
 	}
