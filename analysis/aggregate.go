@@ -75,11 +75,19 @@ func (q *query) stackWeights() (w, dw []int64, total, totalDiv int64) {
 	if q.mean {
 		counts = p.Samples.Values[0]
 	}
+	base := q.e.baseSets()
+	var baseTotal, baseDiv int64
 	for i, s := range p.Samples.Stack {
 		v := vals[i]
 		total += abs64(v)
 		if q.mean {
 			totalDiv += counts[i]
+		}
+		if base != nil && base[p.Samples.Labels[i]] {
+			baseTotal += abs64(v)
+			if q.mean {
+				baseDiv += counts[i]
+			}
 		}
 		if q.keep != nil && !q.keep(i) {
 			continue
@@ -89,7 +97,40 @@ func (q *query) stackWeights() (w, dw []int64, total, totalDiv int64) {
 			dw[s] += counts[i]
 		}
 	}
+	if baseTotal > 0 {
+		// With -diff_base the base profile's total is the denominator.
+		total, totalDiv = baseTotal, baseDiv
+	}
 	return w, dw, total, totalDiv
+}
+
+// baseSets flags the label sets that mark -diff_base samples, or returns
+// nil when the profile has none.
+func (e *Engine) baseSets() []bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.base != nil {
+		if len(e.base) == 0 {
+			return nil
+		}
+		return e.base
+	}
+	p := e.p
+	flags := make([]bool, p.LabelSets.Len())
+	any := false
+	for set := range flags {
+		for _, kv := range p.LabelSets.At(int32(set)) {
+			if p.Strings[kv.Key] == format.BaseLabel {
+				flags[set], any = true, true
+			}
+		}
+	}
+	if !any {
+		e.base = []bool{}
+		return nil
+	}
+	e.base = flags
+	return flags
 }
 
 // frames calls fn for each frame of stack s that survives the filters,
@@ -198,6 +239,8 @@ func (q *query) filtersPass(locs []int32) bool {
 func (a *aggregate) survivingTotal() (total, div int64) {
 	p := a.q.e.p
 	vals := p.Samples.Values[a.q.vi]
+	base := a.q.e.baseSets()
+	var baseTotal, baseDiv int64
 	for i, s := range p.Samples.Stack {
 		if !a.kept[s] || (a.q.keep != nil && !a.q.keep(i)) {
 			continue
@@ -206,6 +249,15 @@ func (a *aggregate) survivingTotal() (total, div int64) {
 		if a.q.mean {
 			div += p.Samples.Values[0][i]
 		}
+		if base != nil && base[p.Samples.Labels[i]] {
+			baseTotal += abs64(vals[i])
+			if a.q.mean {
+				baseDiv += p.Samples.Values[0][i]
+			}
+		}
+	}
+	if baseTotal > 0 {
+		return baseTotal, baseDiv
 	}
 	return total, div
 }
@@ -239,5 +291,3 @@ func (e *Engine) sampleFilter(opt *Options) (func(i int) bool, error) {
 	}
 	return nil, optErr("tagfocus", "tag filters are not supported yet")
 }
-
-var _ = format.ValueType{}

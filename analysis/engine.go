@@ -20,6 +20,7 @@ type Engine struct {
 	mu     sync.Mutex
 	tables map[tableKey]*nodeTable
 	drop   *dropFrames // the profile's drop_frames/keep_frames, applied once
+	base   []bool      // label sets marking -diff_base samples; empty if none
 }
 
 type tableKey struct {

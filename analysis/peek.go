@@ -1,0 +1,126 @@
+package analysis
+
+import (
+	"regexp"
+	"sort"
+)
+
+// Edge is a caller→callee edge of the call graph, weighted as pprof
+// weighs it: the value of the samples whose stack contains the call,
+// counted once per sample.
+type Edge struct {
+	Node   int32 // the caller (for In) or the callee (for Out)
+	Weight int64
+	// Inline is true when every such call was inlined.
+	Inline bool
+}
+
+// PeekEntry is one function with its callers and callees.
+type PeekEntry struct {
+	Row
+	In, Out []Edge // heaviest first
+}
+
+// Peek is pprof's -peek report: the callers and callees of every node
+// whose name matches a regexp, in top-table order.
+type Peek struct {
+	Top     *Top
+	Entries []PeekEntry
+}
+
+// Peek computes the callers and callees of the nodes matching re.
+func (e *Engine) Peek(opt Options, re *regexp.Regexp) (*Peek, error) {
+	q, err := e.newQuery(opt)
+	if err != nil {
+		return nil, err
+	}
+	a := q.aggregate()
+	top := a.top()
+	matched := make(map[int32]bool)
+	for _, r := range top.Rows {
+		if re.MatchString(r.Name) {
+			matched[r.Node] = true
+		}
+	}
+	in, out := a.edges(func(n int32) bool { return matched[n] })
+	pk := &Peek{Top: top}
+	for _, r := range top.Rows {
+		if !matched[r.Node] {
+			continue
+		}
+		pk.Entries = append(pk.Entries, PeekEntry{Row: r, In: sortEdges(in[r.Node], q.nodes.names), Out: sortEdges(out[r.Node], q.nodes.names)})
+	}
+	return pk, nil
+}
+
+type edgeKey struct{ from, to int32 }
+
+// edges collects the call edges touching the nodes for which want is
+// true: in[n] are the callers of n, out[n] its callees.
+func (a *aggregate) edges(want func(int32) bool) (in, out map[int32]map[int32]*Edge) {
+	q := a.q
+	p := q.e.p
+	in, out = map[int32]map[int32]*Edge{}, map[int32]map[int32]*Edge{}
+	add := func(m map[int32]map[int32]*Edge, at, other int32, w int64, inlined bool) {
+		es := m[at]
+		if es == nil {
+			es = map[int32]*Edge{}
+			m[at] = es
+		}
+		if e := es[other]; e != nil {
+			e.Weight += w
+			e.Inline = e.Inline && inlined
+			return
+		}
+		es[other] = &Edge{Node: other, Weight: w, Inline: inlined}
+	}
+	var seen []edgeKey
+	for s := 0; s < p.Stacks.Len(); s++ {
+		sw := a.stackW[s]
+		if !a.kept[s] || (sw == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
+			continue
+		}
+		seen = seen[:0]
+		parent := int32(-1)
+		q.frames(p.Stacks.At(int32(s)), func(n int32, inlined bool) {
+			if parent >= 0 && parent != n && (want(n) || want(parent)) {
+				k := edgeKey{parent, n}
+				dup := false
+				for _, x := range seen {
+					if x == k {
+						dup = true
+						break
+					}
+				}
+				if !dup {
+					seen = append(seen, k)
+					if want(n) {
+						add(in, n, parent, sw, inlined)
+					}
+					if want(parent) {
+						add(out, parent, n, sw, inlined)
+					}
+				}
+			}
+			parent = n
+		})
+	}
+	return in, out
+}
+
+// sortEdges orders one node's edges as pprof: by |weight|, then by the
+// other end's name.
+func sortEdges(m map[int32]*Edge, names []string) []Edge {
+	out := make([]Edge, 0, len(m))
+	for _, e := range m {
+		out = append(out, *e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Weight != b.Weight {
+			return abs64(a.Weight) > abs64(b.Weight)
+		}
+		return names[a.Node] < names[b.Node]
+	})
+	return out
+}

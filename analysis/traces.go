@@ -1,0 +1,72 @@
+package analysis
+
+import (
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// Frame is one frame of a trace.
+type Frame struct {
+	Node    int32
+	Inlined bool // inlined into the next frame (its caller)
+}
+
+// Trace is one sample as pprof -traces prints it.
+type Trace struct {
+	Sample int   // index into the profile's samples
+	Value  int64 // the selected value (divided by the count under mean)
+	Frames []Frame
+}
+
+// Traces is pprof's -traces report: every sample that survives the
+// filters, in file order, with its stack leaf first.
+type Traces struct {
+	SampleType format.ValueType
+	Traces     []Trace
+	Nodes      *NodeSet
+}
+
+// Traces computes pprof's -traces report.
+func (e *Engine) Traces(opt Options) (*Traces, error) {
+	q, err := e.newQuery(opt)
+	if err != nil {
+		return nil, err
+	}
+	p := e.p
+	out := &Traces{SampleType: p.SampleTypes[q.vi], Nodes: &NodeSet{q.nodes}}
+	// Frames per distinct stack, computed once.
+	type stackFrames struct {
+		frames []Frame
+		ok     bool
+		done   bool
+	}
+	cache := make([]stackFrames, p.Stacks.Len())
+	vals := p.Samples.Values[q.vi]
+	for i, s := range p.Samples.Stack {
+		if q.keep != nil && !q.keep(i) {
+			continue
+		}
+		sf := &cache[s]
+		if !sf.done {
+			sf.done = true
+			var root []Frame
+			sf.ok = q.frames(p.Stacks.At(s), func(n int32, inlined bool) {
+				root = append(root, Frame{Node: n, Inlined: inlined})
+			})
+			for l, r := 0, len(root)-1; l < r; l, r = l+1, r-1 {
+				root[l], root[r] = root[r], root[l]
+			}
+			sf.frames = root
+		}
+		if !sf.ok || len(sf.frames) == 0 {
+			continue
+		}
+		v := vals[i]
+		if q.mean {
+			if d := p.Samples.Values[0][i]; d != 0 {
+				v /= d
+			}
+		}
+		out.Traces = append(out.Traces, Trace{Sample: i, Value: v, Frames: sf.frames})
+	}
+	return out, nil
+}

@@ -1,0 +1,195 @@
+package analysis
+
+import (
+	"sort"
+
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// Tree is a call tree: a trie of the filtered stacks, root first
+// (top-down) or leaf first (inverted: who calls the hot functions). It is
+// expanded lazily: building it walks the stacks once, and each node's
+// children are grouped only when asked for, so the first screen of a
+// million-sample profile costs one pass, not the whole trie.
+type Tree struct {
+	SampleType format.ValueType
+	Total      int64 // the percentage denominator, as Top's
+	Inverted   bool
+	Nodes      *NodeSet
+
+	// The filtered stacks as node paths: path i is
+	// frames[off[i]:off[i+1]], in tree order (root first, or leaf first
+	// when inverted), with direct recursion folded when asked.
+	off    []int32
+	frames []int32
+	w, dw  []int64 // per path
+	mean   bool
+	roots  []*TreeNode
+}
+
+// TreeNode is one node of a Tree.
+type TreeNode struct {
+	Node   int32 // into Tree.Nodes
+	Depth  int
+	Parent *TreeNode
+	// Self is the value of the paths that end here; Total of all paths
+	// through here (mean-divided under Options.Mean).
+	Self, Total int64
+
+	self, total, selfDiv, totalDiv int64
+	paths                          []int32 // the paths through this node
+	children                       []*TreeNode
+	expanded                       bool
+}
+
+// TreeOptions adds tree-only choices to Options.
+type TreeOptions struct {
+	Inverted bool
+	// FoldRecursion shows direct recursion A→A→A as one A.
+	FoldRecursion bool
+}
+
+// Tree builds the call tree for opt.
+func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
+	q, err := e.newQuery(opt)
+	if err != nil {
+		return nil, err
+	}
+	p := e.p
+	w, dw, total, totalDiv := q.stackWeights()
+	t := &Tree{SampleType: p.SampleTypes[q.vi], Inverted: to.Inverted, Nodes: &NodeSet{q.nodes}, mean: q.mean}
+	t.off = append(t.off, 0)
+	var path []int32
+	for s := 0; s < p.Stacks.Len(); s++ {
+		if w[s] == 0 && (dw == nil || dw[s] == 0) {
+			continue
+		}
+		path = path[:0]
+		ok := q.frames(p.Stacks.At(int32(s)), func(n int32, _ bool) { path = append(path, n) })
+		if !ok || len(path) == 0 {
+			continue
+		}
+		if to.Inverted {
+			for l, r := 0, len(path)-1; l < r; l, r = l+1, r-1 {
+				path[l], path[r] = path[r], path[l]
+			}
+		}
+		if to.FoldRecursion {
+			k := 0
+			for i, n := range path {
+				if i > 0 && n == path[k-1] {
+					continue
+				}
+				path[k] = n
+				k++
+			}
+			path = path[:k]
+		}
+		t.frames = append(t.frames, path...)
+		t.off = append(t.off, int32(len(t.frames)))
+		t.w = append(t.w, w[s])
+		if dw != nil {
+			t.dw = append(t.dw, dw[s])
+		}
+	}
+	t.Total = total
+	if q.mean && totalDiv != 0 {
+		t.Total = total / totalDiv
+	}
+	all := make([]int32, len(t.w))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	t.roots = t.group(nil, all, 0)
+	return t, nil
+}
+
+// Roots returns the top-level nodes, heaviest first.
+func (t *Tree) Roots() []*TreeNode { return t.roots }
+
+// Children returns n's children, heaviest first, grouping them on first use.
+func (t *Tree) Children(n *TreeNode) []*TreeNode {
+	if !n.expanded {
+		n.children = t.group(n, n.paths, n.Depth+1)
+		n.expanded = true
+		n.paths = nil // the children hold them now
+	}
+	return n.children
+}
+
+// Leaf reports whether n has no children (without expanding it).
+func (t *Tree) Leaf(n *TreeNode) bool {
+	if n.expanded {
+		return len(n.children) == 0
+	}
+	for _, pi := range n.paths {
+		if t.off[pi+1]-t.off[pi] > int32(n.Depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// group splits paths by their frame at depth into nodes under parent.
+func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
+	byNode := map[int32]*TreeNode{}
+	var out []*TreeNode
+	for _, pi := range paths {
+		start, end := t.off[pi], t.off[pi+1]
+		if int32(depth) >= end-start {
+			continue // ends at the parent
+		}
+		n := t.frames[start+int32(depth)]
+		c := byNode[n]
+		if c == nil {
+			c = &TreeNode{Node: n, Depth: depth, Parent: parent}
+			byNode[n] = c
+			out = append(out, c)
+		}
+		c.paths = append(c.paths, pi)
+		c.total += t.w[pi]
+		if t.dw != nil {
+			c.totalDiv += t.dw[pi]
+		}
+		if int32(depth) == end-start-1 {
+			c.self += t.w[pi]
+			if t.dw != nil {
+				c.selfDiv += t.dw[pi]
+			}
+		}
+	}
+	for _, c := range out {
+		c.Self, c.Total = c.self, c.total
+		if t.mean {
+			if c.selfDiv != 0 {
+				c.Self = c.self / c.selfDiv
+			}
+			if c.totalDiv != 0 {
+				c.Total = c.total / c.totalDiv
+			}
+		}
+	}
+	names := t.Nodes.t.names
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if x, y := abs64(a.total), abs64(b.total); x != y {
+			return x > y
+		}
+		return names[a.Node] < names[b.Node]
+	})
+	return out
+}
+
+// HeaviestPath expands from n down the heaviest child at each level and
+// returns the nodes on the way (n first).
+func (t *Tree) HeaviestPath(n *TreeNode) []*TreeNode {
+	out := []*TreeNode{n}
+	for {
+		cs := t.Children(n)
+		if len(cs) == 0 {
+			return out
+		}
+		n = cs[0]
+		out = append(out, n)
+	}
+}

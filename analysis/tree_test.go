@@ -1,0 +1,92 @@
+package analysis
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// walk visits every node of the tree (expanding all of it).
+func walk(t *Tree, nodes []*TreeNode, fn func(*TreeNode)) {
+	for _, n := range nodes {
+		fn(n)
+		walk(t, t.Children(n), fn)
+	}
+}
+
+// TestTreeAgreesWithTop checks the trie against the top table, which is
+// checked against pprof: per function, the self values of all its tree
+// nodes add up to its flat, and the totals of its outermost occurrences
+// (no ancestor of the same function) add up to its cum.
+func TestTreeAgreesWithTop(t *testing.T) {
+	cases := []struct {
+		profile string
+		set     map[string]string
+	}{
+		{"go/cpu_labels.pb.gz", nil},
+		{"go/cpu_labels.pb.gz", map[string]string{"focus": "quicksort", "lines": "true"}},
+		{"go/heap.pb.gz", map[string]string{"sample_index": "alloc_space", "hide": "runtime"}},
+		{"go/heap.pb.gz", map[string]string{"sample_index": "alloc_space", "mean": "true"}},
+		{"synthetic/bigprof_10k.pb.gz", map[string]string{"noinlines": "true"}},
+		{"pprof/large.cpu", nil},
+	}
+	for _, c := range cases {
+		e := engineFor(t, filepath.Join("../testdata", c.profile))
+		opt := DefaultOptions()
+		opt.NodeFraction = 0
+		for k, v := range c.set {
+			if err := opt.Set(k, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		top, err := e.Top(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, inverted := range []bool{false, true} {
+			tr, err := e.Tree(opt, TreeOptions{Inverted: inverted})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Total != top.Total {
+				t.Errorf("%s %v: tree total %d, top total %d", c.profile, c.set, tr.Total, top.Total)
+			}
+			self := map[int32]int64{}
+			cum := map[int32]int64{}
+			var rootSum int64
+			for _, r := range tr.Roots() {
+				rootSum += r.total
+			}
+			walk(tr, tr.Roots(), func(n *TreeNode) {
+				self[n.Node] += n.self
+				for a := n.Parent; a != nil; a = a.Parent {
+					if a.Node == n.Node {
+						return
+					}
+				}
+				cum[n.Node] += n.total
+			})
+			var flatSum int64
+			for _, r := range top.Rows {
+				flatSum += r.Flat
+				if opt.Mean {
+					continue // per-node means do not add up; sums are checked without mean
+				}
+				wantSelf := r.Flat
+				if inverted {
+					// Bottom-up, a node's self is the value of paths that
+					// end at it, i.e. stacks whose root it is.
+					wantSelf = -1
+				}
+				if wantSelf >= 0 && self[r.Node] != wantSelf {
+					t.Errorf("%s %v inverted=%v: %s self %d, flat %d", c.profile, c.set, inverted, r.Name, self[r.Node], r.Flat)
+				}
+				if cum[r.Node] != r.Cum {
+					t.Errorf("%s %v inverted=%v: %s cum %d, want %d", c.profile, c.set, inverted, r.Name, cum[r.Node], r.Cum)
+				}
+			}
+			if !opt.Mean && rootSum != flatSum {
+				t.Errorf("%s %v inverted=%v: roots add up to %d, flats to %d", c.profile, c.set, inverted, rootSum, flatSum)
+			}
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package format
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// Sources names what to load, as pprof's command line does: several
+// sources are merged into one profile; Base profiles are subtracted
+// (-base); DiffBase profiles are subtracted and give the percentage
+// denominator (-diff_base). Normalize scales the sources to the base's
+// totals first.
+type Sources struct {
+	Sources   []string
+	Base      []string
+	DiffBase  []string
+	Normalize bool
+}
+
+// Load reads, merges and subtracts the sources.
+func Load(ctx context.Context, s Sources, opt Options) (*Profile, error) {
+	if len(s.Sources) == 0 {
+		return nil, fmt.Errorf("no profile source")
+	}
+	if len(s.Base) > 0 && len(s.DiffBase) > 0 {
+		return nil, fmt.Errorf("-base and -diff_base cannot be used together")
+	}
+	all := append(append(append([]string(nil), s.Sources...), s.Base...), s.DiffBase...)
+	profiles := make([]*Profile, len(all))
+	errs := make([]error, len(all))
+	var wg sync.WaitGroup
+	for i, src := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o := opt
+			if i > 0 {
+				o.Progress = nil // one progress report: the first source
+			}
+			profiles[i], errs[i] = Open(ctx, src, o)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	p, err := Merge(profiles[:len(s.Sources)])
+	if err != nil {
+		return nil, err
+	}
+	bases := profiles[len(s.Sources):]
+	if len(bases) == 0 {
+		return p, nil
+	}
+	base, err := Merge(bases)
+	if err != nil {
+		return nil, fmt.Errorf("base: %w", err)
+	}
+	if s.Normalize {
+		if err := Normalize(p, base); err != nil {
+			return nil, fmt.Errorf("normalize: %w", err)
+		}
+	}
+	Scale(base, -1)
+	if len(s.DiffBase) > 0 {
+		if err := MarkBase(base); err != nil {
+			return nil, err
+		}
+	}
+	merged, err := Merge([]*Profile{p, base})
+	if err != nil {
+		return nil, fmt.Errorf("base: %w", err)
+	}
+	return merged, nil
+}
