@@ -183,8 +183,8 @@ func (b *builder) sample(stack int32, values []int64, labels int32, num []NumLab
 }
 
 // reserve sizes the sample columns for about n samples with numPer
-// numeric labels each.
-func (b *builder) reserve(n, numPer int) {
+// numeric labels each on average.
+func (b *builder) reserve(n int, numPer float64) {
 	s := &b.p.Samples
 	if n <= cap(s.Stack) {
 		return
@@ -196,7 +196,7 @@ func (b *builder) reserve(n, numPer int) {
 	}
 	if b.anyNum {
 		s.NumOff = grow(s.NumOff, n+1)
-		s.Num = grow(s.Num, n*numPer)
+		s.Num = grow(s.Num, int(float64(n)*numPer))
 	}
 }
 

@@ -81,9 +81,9 @@ func (it *interner) add(bt *sampleBatch) error {
 		s.Values = make([][]int64, bt.nv)
 	}
 	if bt.reserve > 0 {
-		numPer := 0
-		if it.b.anyNum {
-			numPer = len(s.Num)/max(1, s.Len()) + 1
+		numPer := 0.0
+		if it.b.anyNum && s.Len() > 0 {
+			numPer = float64(len(s.Num)) / float64(s.Len()) * 1.02
 		}
 		it.b.reserve(bt.reserve, numPer)
 	}
