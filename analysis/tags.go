@@ -1,0 +1,444 @@
+package analysis
+
+// Labels (pprof calls them tags): the -tagfocus/-tagignore sample filters,
+// the -tagshow/-taghide key filters and the -tags report, with pprof's
+// rules, which were worked out by running `go tool pprof` (the goldens in
+// testdata/tags pin them):
+//
+//   - A numeric label's unit is the first non-empty unit any sample gives
+//     its key; a key that never has one gets "bytes" if it is "request" or
+//     "alignment", else the key itself. Every value of a key is read in the
+//     key's unit, whatever unit that value carried.
+//   - A numeric label with value 0 and no unit does not exist for pprof
+//     (its decoder drops it), though format keeps it.
+//   - A tag filter is "key=value" or "value". A value that is exactly a
+//     number with an optional unit ("64", "16b"), or "N:", ":N" or "N:M",
+//     is a range over numeric labels; anything else is a comma-separated
+//     list of regexps over string labels.
+//   - Numbers compare after scaling the label into the filter's unit, and
+//     only when pprof can: a label in a unit it knows (bytes, time, GCU)
+//     matches a filter in the same family only, so a bare "16" misses a
+//     16-byte label ("16b" finds it); a label in a unit it does not know
+//     (span_id) matches any filter, unscaled.
+//   - Values are compared as float64, as pprof does: span_id=N also
+//     matches ids within float64 rounding of N.
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// sampleFilter reports whether sample i passes.
+type sampleFilter func(i int) bool
+
+// TagValue is one value of a label key in the -tags report.
+type TagValue struct {
+	Value string // as pprof prints it: numeric values scaled ("1.50kB")
+	Total int64
+}
+
+// TagKey is one label key in the -tags report: its values, largest first.
+type TagKey struct {
+	Key    string
+	Total  int64 // the sum of Values' totals
+	Values []TagValue
+}
+
+// numLabelLive reports whether pprof sees numeric label l at all: pprof's
+// decoder drops a label that has neither a string, a number nor a unit.
+func numLabelLive(l format.NumLabel) bool { return l.Value != 0 || l.Unit != 0 }
+
+// numLabelUnits returns the unit of each numeric label key, as pprof
+// infers it.
+func numLabelUnits(p *format.Profile) map[string]string {
+	units := map[string]string{}
+	for _, l := range p.Samples.Num {
+		if !numLabelLive(l) {
+			continue
+		}
+		key := p.Strings[l.Key]
+		if u := p.Strings[l.Unit]; u != "" && units[key] == "" {
+			units[key] = u
+		} else if _, ok := units[key]; !ok {
+			units[key] = ""
+		}
+	}
+	for key, u := range units {
+		if u != "" {
+			continue
+		}
+		switch key {
+		case "request", "alignment":
+			units[key] = "bytes"
+		default:
+			units[key] = key
+		}
+	}
+	return units
+}
+
+// tagRangeRx finds the numbers of a numeric tag filter, each with its unit.
+var tagRangeRx = regexp.MustCompile(`([+-]?[0-9]+)([A-Za-z]*)`)
+
+// tagRange is a parsed numeric tag filter: values in [lo, hi] of unit.
+type tagRange struct {
+	lo, hi float64
+	unit   string
+}
+
+// parseTagRange parses value as a numeric range. ok is false when value is
+// not one, and then it is a regexp; err is set only for a number too large
+// for int64 (where pprof panics).
+func parseTagRange(value string) (r tagRange, ok bool, err error) {
+	m := tagRangeRx.FindAllStringSubmatch(value, 2)
+	if len(m) == 0 {
+		return r, false, nil
+	}
+	n, err := strconv.ParseInt(m[0][1], 10, 64)
+	if err != nil {
+		return r, false, fmt.Errorf("%s is out of range", m[0][1])
+	}
+	v, unit := ScaleValue(n, m[0][2], m[0][2])
+	r = tagRange{lo: math.Inf(-1), hi: math.Inf(1), unit: unit}
+	if len(m) == 1 {
+		switch value {
+		case m[0][0]:
+			r.lo, r.hi = v, v
+		case m[0][0] + ":":
+			r.lo = v
+		case ":" + m[0][0]:
+			r.hi = v
+		default:
+			return r, false, nil
+		}
+		return r, true, nil
+	}
+	if value != m[0][0]+":"+m[1][0] {
+		return r, false, nil
+	}
+	n2, err := strconv.ParseInt(m[1][1], 10, 64)
+	if err != nil {
+		return r, false, fmt.Errorf("%s is out of range", m[1][1])
+	}
+	v2, unit2 := ScaleValue(n2, m[1][2], unit)
+	if unit2 != unit {
+		return r, false, nil
+	}
+	r.lo, r.hi = v, v2
+	return r, true, nil
+}
+
+// compileTagFilter compiles a -tagfocus or -tagignore value (name is the
+// option, for errors) into a filter; "" gives a nil filter. units is
+// numLabelUnits(p).
+func compileTagFilter(p *format.Profile, name, value string, units map[string]string) (sampleFilter, error) {
+	if value == "" {
+		return nil, nil
+	}
+	// As pprof, the key ends at the first "="; an empty key is no key.
+	wantKey, expr, hasKey := strings.Cut(value, "=")
+	if !hasKey {
+		wantKey, expr = "", value
+	}
+	r, isRange, err := parseTagRange(expr)
+	if err != nil {
+		return nil, optErr(name, "invalid range %q: %v", expr, err)
+	}
+	if isRange {
+		return numTagFilter(p, wantKey, r, units), nil
+	}
+	var rxs []*regexp.Regexp
+	for _, part := range strings.Split(expr, ",") {
+		rx, err := regexp.Compile(part)
+		if err != nil {
+			return nil, optErr(name, "invalid regexp %q: %v", part, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		}
+		rxs = append(rxs, rx)
+	}
+	return strTagFilter(p, wantKey, rxs), nil
+}
+
+// numTagFilter keeps the samples with a numeric label of key wantKey (any
+// key if "") in range r.
+func numTagFilter(p *format.Profile, wantKey string, r tagRange, units map[string]string) sampleFilter {
+	// The conversion into the filter's unit of each key that can match.
+	type conv struct{ mul, div float64 }
+	convs := map[int32]conv{}
+	seen := map[int32]bool{}
+	for _, l := range p.Samples.Num {
+		if seen[l.Key] {
+			continue
+		}
+		seen[l.Key] = true
+		key := p.Strings[l.Key]
+		if wantKey != "" && key != wantKey {
+			continue
+		}
+		if mul, div, unit := unitConversion(units[key], r.unit); unit == r.unit {
+			convs[l.Key] = conv{mul, div}
+		}
+	}
+	s := &p.Samples
+	return func(i int) bool {
+		for _, l := range s.NumLabels(i) {
+			c, ok := convs[l.Key]
+			if !ok || !numLabelLive(l) {
+				continue
+			}
+			if v := float64(l.Value) * c.mul / c.div; v >= r.lo && v <= r.hi {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// strTagFilter keeps the samples whose string labels match: with a key,
+// any regexp matching any value of that key; without, every regexp
+// matching some "key:value" of the sample.
+func strTagFilter(p *format.Profile, wantKey string, rxs []*regexp.Regexp) sampleFilter {
+	// Decide once per label set, through a per-pair cache of which regexps
+	// match: sets share pairs, and regexps are the cost.
+	words := (len(rxs) + 63) / 64
+	pairBits := map[format.StrLabel][]uint64{}
+	bitsOf := func(l format.StrLabel) []uint64 {
+		if b, ok := pairBits[l]; ok {
+			return b
+		}
+		b := make([]uint64, words)
+		key, val := p.Strings[l.Key], p.Strings[l.Value]
+		subject := val
+		if wantKey == "" {
+			subject = key + ":" + val
+		}
+		if wantKey == "" || key == wantKey {
+			for j, rx := range rxs {
+				if rx.MatchString(subject) {
+					b[j/64] |= 1 << (j % 64)
+				}
+			}
+		}
+		pairBits[l] = b
+		return b
+	}
+	sets := &p.LabelSets
+	pass := make([]bool, sets.Len())
+	got := make([]uint64, words)
+	for s := range pass {
+		clear(got)
+		for _, l := range sets.At(int32(s)) {
+			for w, b := range bitsOf(l) {
+				got[w] |= b
+			}
+		}
+		if wantKey != "" {
+			pass[s] = slices.ContainsFunc(got, func(w uint64) bool { return w != 0 })
+			continue
+		}
+		pass[s] = true
+		for j := range rxs {
+			if got[j/64]&(1<<(j%64)) == 0 {
+				pass[s] = false
+				break
+			}
+		}
+	}
+	labels := p.Samples.Labels
+	return func(i int) bool { return pass[labels[i]] }
+}
+
+// tagFilterSamples combines -tagfocus and -tagignore: a sample passes if
+// focus (when set) matches it and ignore (when set) does not. It returns
+// nil when both are nil.
+func tagFilterSamples(focus, ignore sampleFilter) sampleFilter {
+	switch {
+	case focus == nil && ignore == nil:
+		return nil
+	case ignore == nil:
+		return focus
+	case focus == nil:
+		return func(i int) bool { return !ignore(i) }
+	}
+	return func(i int) bool { return focus(i) && !ignore(i) }
+}
+
+// labelKeyFilter compiles -tagshow and -taghide, each one regexp over
+// label keys (commas are literal). A key is kept if show (when set)
+// matches it and hide (when set) does not. It returns nil when both are
+// empty.
+func labelKeyFilter(show, hide string) (func(key string) bool, error) {
+	s, err := compileRegexp("tagshow", show)
+	if err != nil {
+		return nil, err
+	}
+	h, err := compileRegexp("taghide", hide)
+	if err != nil {
+		return nil, err
+	}
+	if s == nil && h == nil {
+		return nil, nil
+	}
+	return func(key string) bool {
+		return (s == nil || s.MatchString(key)) && (h == nil || !h.MatchString(key))
+	}, nil
+}
+
+// Tags computes pprof's -tags report over value vi of the samples keep
+// passes (nil: all), for the label keys keyOK accepts (nil: all). A sample
+// adds its value once per label it carries, so a key with two values in
+// one sample counts that sample twice, as in pprof. Keys are sorted by
+// name; values by |total|, largest first, then by name. (pprof leaves
+// values of equal |total| and opposite sign in no fixed order.)
+func Tags(p *format.Profile, vi int, keep sampleFilter, keyOK func(string) bool) []TagKey {
+	sets := &p.LabelSets
+	vals := p.Samples.Values[vi]
+	setSum := make([]int64, sets.Len())
+	setSeen := make([]bool, sets.Len())
+	type numKey struct {
+		key   int32
+		value int64
+	}
+	numSum := map[numKey]int64{}
+	for i, v := range vals {
+		if keep != nil && !keep(i) {
+			continue
+		}
+		s := p.Samples.Labels[i]
+		setSum[s] += v
+		setSeen[s] = true
+		for _, l := range p.Samples.NumLabels(i) {
+			if numLabelLive(l) {
+				numSum[numKey{l.Key, l.Value}] += v
+			}
+		}
+	}
+
+	acc := map[string]map[string]int64{}
+	add := func(key, value string, v int64) {
+		if keyOK != nil && !keyOK(key) {
+			return
+		}
+		m := acc[key]
+		if m == nil {
+			m = map[string]int64{}
+			acc[key] = m
+		}
+		m[value] += v
+	}
+	for s, seen := range setSeen {
+		if !seen {
+			continue
+		}
+		for _, l := range sets.At(int32(s)) {
+			add(p.Strings[l.Key], p.Strings[l.Value], setSum[s])
+		}
+	}
+	units := numLabelUnits(p)
+	for k, v := range numSum {
+		key := p.Strings[k.key]
+		add(key, ScaledLabel(k.value, units[key], "minimum"), v)
+	}
+
+	tags := make([]TagKey, 0, len(acc))
+	for key, m := range acc {
+		tk := TagKey{Key: key, Values: make([]TagValue, 0, len(m))}
+		for value, v := range m {
+			tk.Total += v
+			tk.Values = append(tk.Values, TagValue{value, v})
+		}
+		slices.SortFunc(tk.Values, func(a, b TagValue) int {
+			if a, b := abs64(a.Total), abs64(b.Total); a != b {
+				if a > b {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a.Value, b.Value)
+		})
+		tags = append(tags, tk)
+	}
+	slices.SortFunc(tags, func(a, b TagKey) int { return strings.Compare(a.Key, b.Key) })
+	return tags
+}
+
+// tagsTotal is the percentage denominator of the -tags report, as pprof
+// computes a report's total: the sum of |value vi| over the samples keep
+// passes (nil: all), or, if some of them are a diff base (label
+// pprof::base=true) and that sum is not 0, over those only. pprof uses
+// every sample unless -relative_percentages is set.
+func tagsTotal(p *format.Profile, vi int, keep sampleFilter) int64 {
+	base := make([]bool, p.LabelSets.Len())
+	for s := range base {
+		for _, l := range p.LabelSets.At(int32(s)) {
+			if p.Strings[l.Key] == "pprof::base" && p.Strings[l.Value] == "true" {
+				base[s] = true
+				break
+			}
+		}
+	}
+	var total, baseTotal int64
+	for i, v := range p.Samples.Values[vi] {
+		if keep != nil && !keep(i) {
+			continue
+		}
+		total += abs64(v)
+		if base[p.Samples.Labels[i]] {
+			baseTotal += abs64(v)
+		}
+	}
+	if baseTotal > 0 {
+		return baseTotal
+	}
+	return total
+}
+
+// formatTagsText writes tags as `go tool pprof -tags` prints them: unit is
+// the sample type's unit, total the report total (tagsTotal).
+func formatTagsText(w io.Writer, tags []TagKey, unit string, total int64) error {
+	value := func(v int64) string { return ScaledLabel(v, unit, "minimum") }
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
+	for _, k := range tags {
+		if total > 0 {
+			fmt.Fprintf(tw, "%s:\t Total %s of %s (%s)\n", k.Key, value(k.Total), value(total), Percentage(k.Total, total))
+		} else {
+			fmt.Fprintf(tw, "%s:\t Total %s of %s\n", k.Key, value(k.Total), value(total))
+		}
+		for _, v := range k.Values {
+			if total > 0 {
+				fmt.Fprintf(tw, " \t%s (%s):\t %s\n", value(v.Total), Percentage(v.Total, total), v.Value)
+			} else {
+				fmt.Fprintf(tw, " \t%s:\t %s\n", value(v.Total), v.Value)
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
+
+// unitConversion returns how pprof's ScaleValue converts a value in unit
+// from into unit to (not "minimum"): float64(v)*mul/div, in unit. Filters
+// resolve it once per label key rather than once per label.
+func unitConversion(from, to string) (mul, div float64, unit string) {
+	for i := range measureKinds {
+		k := &measureKinds[i]
+		f, ok := k.find(from)
+		if !ok {
+			continue
+		}
+		t, ok := k.find(to)
+		if !ok {
+			t = k.fallback
+		}
+		return f.size, t.size, t.name
+	}
+	_, unit = ScaleValue(1, from, to) // a unit pprof does not know: v as it is
+	return 1, 1, unit
+}

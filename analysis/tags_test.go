@@ -1,0 +1,432 @@
+package analysis
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+var writeTagFixtures = flag.Bool("write-tag-fixtures", false, "rewrite testdata/tags/*.pb.gz from tagFixtures (regen.sh does)")
+
+// tagFixtures are small profiles for the label rules the real test
+// profiles do not exercise. One line per sample:
+//
+//	values (one per type, comma-separated) | key=value ... | key=num[:unit] ...
+var tagFixtures = []struct {
+	file  string
+	types []string
+	spec  string
+}{
+	{"edge.pb.gz", []string{"samples/count", "cpu/nanoseconds", "space/bytes", "widgets/widgets"}, `
+1,1000,100,1       | k=a          | x=2048:bytes t=1500:nanoseconds
+2,2000,200,2       | k=b k=b2     | x=5:ms t=2500000:ns
+3,3000,300,3       | k=c k=c      | x=7 t=5400000000000
+4,4000,-450,4      | j=y          | request=2048 t=-7:s
+5,5000,500,5       | j=z          | bytes=3000 request=4096 alignment=8
+6,6000,600,-16     | k=d          | mem=3:KB mem=1536:KB
+7,7000,700,7       | k=日本       | gcu=3000:gcu w=12345:widgets
+8,8000,800,8       | k=é          | id=9007199254740993 id=-5
+9,9000,900,9       |              | id=9007199254740992 dead=0 zero=0:bytes
+10,10000,1000,10   | k=3          | k=3 k=4
+11,11000,-1100,11  |              |
+12,12000,1200,12   | k=a j=y      |
+0,0,0,0            | k=zero-value |
+`},
+	{"diffbase.pb.gz", []string{"samples/count", "zeros/count"}, `
+10,0 | pprof::base=true k=a |
+-4,0 | k=a                  |
+7,0  | k=b                  | n=5
+`},
+}
+
+// buildTagFixture builds a one-function profile from a tagFixtures spec.
+func buildTagFixture(types []string, spec string) (*format.Profile, error) {
+	p := &format.Profile{
+		Strings:   []string{""},
+		Functions: []format.Function{{ID: 1, Name: "main.f"}},
+		Locations: []format.Location{{ID: 1, Mapping: -1, Lines: []format.Line{{Function: 0}}}},
+		Stacks:    format.Stacks{Off: []int32{0, 1}, Locs: []int32{0}},
+		LabelSets: format.LabelSets{Off: []int32{0, 0}},
+	}
+	strIndex := map[string]int32{"": 0}
+	str := func(s string) int32 {
+		i, ok := strIndex[s]
+		if !ok {
+			i = int32(len(p.Strings))
+			strIndex[s] = i
+			p.Strings = append(p.Strings, s)
+		}
+		return i
+	}
+	for _, t := range types {
+		typ, unit, _ := strings.Cut(t, "/")
+		p.SampleTypes = append(p.SampleTypes, format.ValueType{Type: typ, Unit: unit})
+	}
+	s := &p.Samples
+	s.Values = make([][]int64, len(types))
+	s.NumOff = []uint32{0}
+	sets := map[string]int32{"": 0}
+	for _, line := range strings.Split(strings.TrimSpace(spec), "\n") {
+		fields := strings.Split(line, "|")
+		if len(fields) != 3 {
+			return nil, errors.New("want 3 fields: " + line)
+		}
+		values := strings.Split(strings.TrimSpace(fields[0]), ",")
+		if len(values) != len(types) {
+			return nil, errors.New("want one value per type: " + line)
+		}
+		for t, v := range values {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return nil, err
+			}
+			s.Values[t] = append(s.Values[t], n)
+		}
+		pairs := strings.Fields(fields[1])
+		set, ok := sets[strings.Join(pairs, " ")]
+		if !ok {
+			for _, kv := range pairs {
+				k, v, _ := strings.Cut(kv, "=")
+				p.LabelSets.Pairs = append(p.LabelSets.Pairs, format.StrLabel{Key: str(k), Value: str(v)})
+			}
+			p.LabelSets.Off = append(p.LabelSets.Off, int32(len(p.LabelSets.Pairs)))
+			set = int32(p.LabelSets.Len() - 1)
+			sets[strings.Join(pairs, " ")] = set
+		}
+		s.Labels = append(s.Labels, set)
+		for _, kv := range strings.Fields(fields[2]) {
+			k, v, _ := strings.Cut(kv, "=")
+			num, unit, _ := strings.Cut(v, ":")
+			n, err := strconv.ParseInt(num, 10, 64)
+			if err != nil {
+				return nil, err
+			}
+			s.Num = append(s.Num, format.NumLabel{Key: str(k), Unit: str(unit), Value: n})
+		}
+		s.NumOff = append(s.NumOff, uint32(len(s.Num)))
+		s.Stack = append(s.Stack, 0)
+	}
+	return p, nil
+}
+
+// TestTagFixtures checks that the committed fixtures are what tagFixtures
+// describe (or rewrites them with -write-tag-fixtures).
+func TestTagFixtures(t *testing.T) {
+	for _, fx := range tagFixtures {
+		p, err := buildTagFixture(fx.types, fx.spec)
+		if err != nil {
+			t.Fatalf("%s: %v", fx.file, err)
+		}
+		var buf bytes.Buffer
+		if err := format.Write(&buf, p); err != nil {
+			t.Fatalf("%s: %v", fx.file, err)
+		}
+		path := filepath.Join("testdata/tags", fx.file)
+		if *writeTagFixtures {
+			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, buf.Bytes()) {
+			t.Errorf("%s is stale: run testdata/tags/regen.sh", path)
+		}
+	}
+}
+
+var tagProfiles sync.Map // path → *format.Profile
+
+func tagProfile(t *testing.T, path string) *format.Profile {
+	t.Helper()
+	if p, ok := tagProfiles.Load(path); ok {
+		return p.(*format.Profile)
+	}
+	p, err := format.Open(context.Background(), path, format.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tagProfiles.Store(path, p)
+	return p
+}
+
+type tagCase struct {
+	name, profile string
+	flags         map[string]string
+}
+
+func readTagCases(t *testing.T) []tagCase {
+	t.Helper()
+	data, err := os.ReadFile("testdata/tags/cases.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []tagCase
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		c := tagCase{name: f[0], profile: f[1], flags: map[string]string{}}
+		for _, fl := range f[2:] {
+			name, value, _ := strings.Cut(strings.TrimPrefix(fl, "-"), "=")
+			c.flags[name] = value
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// tagReport is what our code makes of one case: the -tags text and the
+// per-sample-type totals of the samples kept.
+func tagReport(t *testing.T, c tagCase) (text string, totals []int64) {
+	t.Helper()
+	p := tagProfile(t, filepath.Join("../testdata", c.profile))
+	vi, err := SampleIndex(p, c.flags["sample_index"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	units := numLabelUnits(p)
+	focus, err := compileTagFilter(p, "tagfocus", c.flags["tagfocus"], units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ignore, err := compileTagFilter(p, "tagignore", c.flags["tagignore"], units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := tagFilterSamples(focus, ignore)
+	keyOK, err := labelKeyFilter(c.flags["tagshow"], c.flags["taghide"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var totalKeep sampleFilter
+	if _, ok := c.flags["relative_percentages"]; ok {
+		totalKeep = keep
+	}
+	var buf bytes.Buffer
+	tags := Tags(p, vi, keep, keyOK)
+	if err := formatTagsText(&buf, tags, p.SampleTypes[vi].Unit, tagsTotal(p, vi, totalKeep)); err != nil {
+		t.Fatal(err)
+	}
+	totals = make([]int64, len(p.SampleTypes))
+	for i := range p.Samples.Len() {
+		if keep == nil || keep(i) {
+			for ti, col := range p.Samples.Values {
+				totals[ti] += col[i]
+			}
+		}
+	}
+	return buf.String(), totals
+}
+
+// readTagTotals reads NAME.totals.txt: "type/unit sum" per sample type.
+func readTagTotals(t *testing.T, path string) []int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var totals []int64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) != 2 {
+			t.Fatalf("%s: bad line %q", path, sc.Text())
+		}
+		n, err := strconv.ParseInt(fields[1], 10, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		totals = append(totals, n)
+	}
+	return totals
+}
+
+// TestTagsMatchPprof compares, for every case in testdata/tags/cases.txt,
+// our -tags text with pprof's byte for byte, and the totals of the
+// samples our tag filters keep with those of the samples pprof keeps.
+func TestTagsMatchPprof(t *testing.T) {
+	for _, c := range readTagCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			text, totals := tagReport(t, c)
+			want, err := os.ReadFile(filepath.Join("testdata/tags", c.name+".tags.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text != string(want) {
+				t.Errorf("-tags differs from pprof\n--- ours\n%s--- pprof\n%s", text, want)
+			}
+			wantTotals := readTagTotals(t, filepath.Join("testdata/tags", c.name+".totals.txt"))
+			if len(wantTotals) != len(totals) {
+				t.Fatalf("%d sample types, pprof has %d", len(totals), len(wantTotals))
+			}
+			for i := range totals {
+				if totals[i] != wantTotals[i] {
+					t.Errorf("kept samples' %s total %d, pprof %d", tagProfile(t, filepath.Join("../testdata", c.profile)).SampleTypes[i].Type, totals[i], wantTotals[i])
+				}
+			}
+		})
+	}
+}
+
+// TestTagFilterErrors: the values pprof rejects (errors.golden, from
+// regen.sh, records how) are errors naming the option.
+func TestTagFilterErrors(t *testing.T) {
+	data, err := os.ReadFile("testdata/tags/errors.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := tagProfile(t, "../testdata/go/heap.pb.gz")
+	units := numLabelUnits(p)
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		// "option value<TAB>pprof: exit status and first line of stderr"
+		arg, pprofSays, _ := strings.Cut(line, "\t")
+		option, value, _ := strings.Cut(arg, " ")
+		if !strings.HasPrefix(pprofSays, "exit ") || strings.HasPrefix(pprofSays, "exit 0") {
+			t.Errorf("%s=%s: pprof accepted it (%s)", option, value, pprofSays)
+		}
+		var err error
+		switch option {
+		case "tagfocus", "tagignore":
+			_, err = compileTagFilter(p, option, value, units)
+		case "tagshow":
+			_, err = labelKeyFilter(value, "")
+		case "taghide":
+			_, err = labelKeyFilter("", value)
+		default:
+			t.Fatalf("unknown option %q", option)
+		}
+		var oe *OptionError
+		switch {
+		case err == nil:
+			t.Errorf("%s=%s: no error; pprof: %s", option, value, pprofSays)
+		case !errors.As(err, &oe) || oe.Option != option || !strings.HasPrefix(err.Error(), option+": "):
+			t.Errorf("%s=%s: error %q does not name the option", option, value, err)
+		default:
+			t.Logf("%s=%s: %v", option, value, err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no error cases")
+	}
+}
+
+func TestTagFilterNil(t *testing.T) {
+	p := tagProfile(t, "../testdata/go/cpu_labels.pb.gz")
+	f, err := compileTagFilter(p, "tagfocus", "", numLabelUnits(p))
+	if f != nil || err != nil {
+		t.Errorf(`compileTagFilter("") = %v, %v; want nil, nil`, f != nil, err)
+	}
+	if tagFilterSamples(nil, nil) != nil {
+		t.Error("tagFilterSamples(nil, nil) != nil")
+	}
+	k, err := labelKeyFilter("", "")
+	if k != nil || err != nil {
+		t.Errorf(`labelKeyFilter("", "") = %v, %v; want nil, nil`, k != nil, err)
+	}
+}
+
+// TestNumLabelUnits pins the units pprof's -tags shows for the fixtures'
+// keys: first explicit unit wins, request/alignment default to bytes,
+// other keys to themselves, and a 0 without unit is no label at all.
+func TestNumLabelUnits(t *testing.T) {
+	tests := []struct {
+		profile string
+		want    map[string]string
+	}{
+		{"go/heap.pb.gz", map[string]string{"bytes": "bytes"}},
+		{"synthetic/bigprof_10k.pb.gz", map[string]string{"request_bytes": "bytes", "span_id": "span_id"}},
+		{"go/cpu_labels.pb.gz", map[string]string{}},
+		{"../analysis/testdata/tags/edge.pb.gz", map[string]string{
+			"x": "bytes", "t": "nanoseconds", "request": "bytes", "alignment": "bytes", "bytes": "bytes",
+			"mem": "KB", "gcu": "gcu", "w": "widgets", "id": "id", "zero": "bytes", "k": "k",
+		}},
+	}
+	for _, tt := range tests {
+		got := numLabelUnits(tagProfile(t, filepath.Join("../testdata", tt.profile)))
+		if len(got) != len(tt.want) {
+			t.Errorf("%s: units %v, want %v", tt.profile, got, tt.want)
+			continue
+		}
+		for k, u := range tt.want {
+			if got[k] != u {
+				t.Errorf("%s: unit of %q is %q, want %q", tt.profile, k, got[k], u)
+			}
+		}
+	}
+}
+
+// TestTagValueLabels pins numeric label values as `go tool pprof -tags`
+// prints them (each row was checked against pprof's output).
+func TestTagValueLabels(t *testing.T) {
+	tests := []struct {
+		v    int64
+		unit string
+		want string
+	}{
+		{0, "bytes", "0"},
+		{1536, "bytes", "1.50kB"},
+		{1048575, "b", "1024kB"},
+		{-2048, "b", "-2kB"},
+		{3, "KB", "3kB"},
+		{3, "kbs", "3kB"},
+		{3, "bs", "3"},
+		{3, "KiB", "3"},
+		{1125899906842624, "pb", "1125899906842624PB"},
+		{1500, "nanoseconds", "1.50us"},
+		{3, "nss", "3ns"},
+		{3, "ss", "3"},
+		{3, "μs", "3"},
+		{3540, "s", "3540s"},
+		{86400, "secs", "24hrs"},
+		{3, "hours", "3hrs"},
+		{3, "minute", "3"},
+		{3000, "gcu", "3k*GCU"},
+		{3000000000000000000, "GCUs", "3000P*GCU"},
+		{9007199254740993, "span_id", "9007199254740992"},
+		{12345, "requests", "12345"},
+	}
+	for _, tt := range tests {
+		if got := ScaledLabel(tt.v, tt.unit, "minimum"); got != tt.want {
+			t.Errorf("ScaledLabel(%d, %q, minimum) = %q, want %q", tt.v, tt.unit, got, tt.want)
+		}
+	}
+}
+
+func BenchmarkTags(b *testing.B) {
+	p, err := format.Open(context.Background(), "../testdata/synthetic/bigprof_10k.pb.gz", format.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	units := numLabelUnits(p)
+	focus, err := compileTagFilter(p, "tagfocus", "request_bytes=1kb:", units)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ignore, err := compileTagFilter(p, "tagignore", "service=frontend,checkout", units)
+	if err != nil {
+		b.Fatal(err)
+	}
+	keep := tagFilterSamples(focus, ignore)
+	b.ReportAllocs()
+	for b.Loop() {
+		Tags(p, 1, keep, nil)
+	}
+}
