@@ -284,10 +284,30 @@ func abs64(v int64) int64 {
 	return v
 }
 
-// sampleFilter compiles the tag filters into a per-sample predicate.
+// sampleFilter compiles tagfocus and tagignore into a per-sample
+// predicate (nil when neither is set).
 func (e *Engine) sampleFilter(opt *Options) (func(i int) bool, error) {
 	if opt.TagFocus == "" && opt.TagIgnore == "" {
 		return nil, nil
 	}
-	return nil, optErr("tagfocus", "tag filters are not supported yet")
+	units := e.numLabelUnits()
+	focus, err := compileTagFilter(e.p, "tagfocus", opt.TagFocus, units)
+	if err != nil {
+		return nil, err
+	}
+	ignore, err := compileTagFilter(e.p, "tagignore", opt.TagIgnore, units)
+	if err != nil {
+		return nil, err
+	}
+	return tagFilterSamples(focus, ignore), nil
+}
+
+// numLabelUnits caches the units pprof infers for numeric label keys.
+func (e *Engine) numLabelUnits() map[string]string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.units == nil {
+		e.units = numLabelUnits(e.p)
+	}
+	return e.units
 }

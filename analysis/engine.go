@@ -21,6 +21,7 @@ type Engine struct {
 	tables map[tableKey]*nodeTable
 	drop   *dropFrames // the profile's drop_frames/keep_frames, applied once
 	base   []bool      // label sets marking -diff_base samples; empty if none
+	units  map[string]string
 }
 
 type tableKey struct {

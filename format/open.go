@@ -98,7 +98,7 @@ func Parse(r io.Reader, opt Options) (*Profile, error) {
 		}
 		return p, nil
 	}
-	if !looksLikeProto(head) {
+	if !looksLikeProto(head) || looksLikeText(head) {
 		return nil, fmt.Errorf("%w: tried %s (input starts with %q)", ErrUnknownFormat, Formats, firstBytes(head))
 	}
 	p, err := decodeProto(s, sizeHint)
@@ -144,6 +144,22 @@ func looksLikeProto(head []byte) bool {
 	c := head[0]
 	num, typ := c>>3, c&7
 	return num >= 1 && (typ == 0 || typ == 1 || typ == 2 || typ == 5)
+}
+
+// looksLikeText reports whether the input starts with a line or more of
+// printable text, which a profile.proto never does (its field lengths and
+// varints are binary) but a mistaken source file or log does.
+func looksLikeText(head []byte) bool {
+	n := min(len(head), 256)
+	if n < 16 || !utf8.Valid(head[:n-utf8.UTFMax]) {
+		return false
+	}
+	for _, c := range head[:n] {
+		if c < 0x20 && c != '\n' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 func firstBytes(b []byte) string {

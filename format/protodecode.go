@@ -496,7 +496,6 @@ var errTruncated = errors.New("truncated or malformed")
 // decodeLabel decodes one Label into the string or numeric list.
 func decodeLabel(b []byte, pairs []StrLabel, nums []NumLabel) ([]StrLabel, []NumLabel, error) {
 	var key, str, num, unit uint64
-	var hasNum bool
 	for len(b) > 0 {
 		tag, n := uvarint(b)
 		if n <= 0 {
@@ -519,7 +518,7 @@ func decodeLabel(b []byte, pairs []StrLabel, nums []NumLabel) ([]StrLabel, []Num
 			case 2:
 				str = v
 			case 3:
-				num, hasNum = v, true
+				num = v
 			case 4:
 				unit = v
 			}
@@ -538,11 +537,12 @@ func decodeLabel(b []byte, pairs []StrLabel, nums []NumLabel) ([]StrLabel, []Num
 		return nil, nil, fmt.Errorf("has both str and num (at most one may be set)")
 	}
 	// As pprof reads it: a non-empty str makes a string label; otherwise a
-	// num or a unit makes a numeric one; a label with neither is dropped.
+	// non-zero num or a unit makes a numeric one; a label with neither is
+	// dropped.
 	switch {
 	case str != 0:
 		pairs = append(pairs, StrLabel{Key: int32(key), Value: int32(str)})
-	case num != 0 || unit != 0 || hasNum:
+	case num != 0 || unit != 0:
 		nums = append(nums, NumLabel{Key: int32(key), Unit: int32(unit), Value: int64(num)})
 	}
 	return pairs, nums, nil

@@ -133,7 +133,7 @@ type byteStream struct {
 }
 
 func newByteStream(src io.Reader) *byteStream {
-	return &byteStream{src: src, buf: make([]byte, 1<<20)}
+	return &byteStream{src: src, buf: make([]byte, 256<<10)}
 }
 
 // offset is the stream position of the next unread byte.

@@ -1,0 +1,127 @@
+package format
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// FuzzParse feeds arbitrary bytes to Parse (every format, gzipped or
+// not). It must return a profile or an error: never panic, never hang.
+// Run it for minutes whenever a decoder changes:
+//
+//	go test ./format -run XXX -fuzz FuzzParse -fuzztime 5m
+//
+// Crashers it finds land in testdata/fuzz/FuzzParse and stay there as
+// regression cases.
+func FuzzParse(f *testing.F) {
+	for _, name := range protoCorpus {
+		if name == "pprof/large.cpu" || name == "synthetic/bigprof_10k.pb.gz" {
+			continue // too big to mutate usefully
+		}
+		data, err := os.ReadFile(filepath.Join("..", "testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+		if raw, err := gunzip(data); err == nil {
+			f.Add(raw) // plain protobuf: mutations reach the decoder directly
+		}
+	}
+	f.Add([]byte("main;foo;bar 10\nmain;baz 3\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse(bytes.NewReader(data), Options{MaxBytes: 16 << 20})
+		if err != nil {
+			return
+		}
+		checkInvariants(t, p)
+		// What we decoded we can write, and it reads back the same.
+		var buf bytes.Buffer
+		if err := Write(&buf, p); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+		if _, err := Parse(&buf, Options{}); err != nil {
+			t.Fatalf("re-reading our own output: %v", err)
+		}
+	})
+}
+
+func gunzip(data []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
+}
+
+// checkInvariants verifies that every index in p is in range: what
+// analysis relies on without checking.
+func checkInvariants(t *testing.T, p *Profile) {
+	t.Helper()
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf(format, args...)
+	}
+	if len(p.Strings) == 0 || p.Strings[0] != "" {
+		fail("string table must start with \"\"")
+	}
+	for i, l := range p.Locations {
+		if l.Mapping < -1 || int(l.Mapping) >= len(p.Mappings) {
+			fail("location %d: mapping %d out of range", i, l.Mapping)
+		}
+		for _, ln := range l.Lines {
+			if ln.Function < -1 || int(ln.Function) >= len(p.Functions) {
+				fail("location %d: function %d out of range", i, ln.Function)
+			}
+		}
+	}
+	if p.Stacks.Off[0] != 0 || int(p.Stacks.Off[len(p.Stacks.Off)-1]) != len(p.Stacks.Locs) {
+		fail("stack offsets do not cover the locations")
+	}
+	for _, l := range p.Stacks.Locs {
+		if l < 0 || int(l) >= len(p.Locations) {
+			fail("stack location %d out of range", l)
+		}
+	}
+	n := p.Samples.Len()
+	if len(p.Samples.Values) != len(p.SampleTypes) {
+		fail("%d value columns for %d sample types", len(p.Samples.Values), len(p.SampleTypes))
+	}
+	for _, col := range p.Samples.Values {
+		if len(col) != n {
+			fail("value column of %d for %d samples", len(col), n)
+		}
+	}
+	if len(p.Samples.Labels) != n {
+		fail("label column of %d for %d samples", len(p.Samples.Labels), n)
+	}
+	for i := 0; i < n; i++ {
+		if s := p.Samples.Stack[i]; s < 0 || int(s) >= p.Stacks.Len() {
+			fail("sample %d: stack %d out of range", i, s)
+		}
+		if s := p.Samples.Labels[i]; s < 0 || int(s) >= p.LabelSets.Len() {
+			fail("sample %d: label set %d out of range", i, s)
+		}
+		for _, nl := range p.Samples.NumLabels(i) {
+			if nl.Key < 0 || int(nl.Key) >= len(p.Strings) || nl.Unit < 0 || int(nl.Unit) >= len(p.Strings) {
+				fail("sample %d: numeric label string out of range", i)
+			}
+		}
+	}
+	if p.Samples.NumOff != nil && len(p.Samples.NumOff) != n+1 {
+		fail("%d numeric label offsets for %d samples", len(p.Samples.NumOff), n)
+	}
+	for _, kv := range p.LabelSets.Pairs {
+		if kv.Key < 0 || int(kv.Key) >= len(p.Strings) || kv.Value < 0 || int(kv.Value) >= len(p.Strings) {
+			fail("label string out of range")
+		}
+	}
+	if p.DefaultSampleType != "" && p.SampleTypeIndex(p.DefaultSampleType) < 0 {
+		fail("default sample type %q names no type", p.DefaultSampleType)
+	}
+}
+
