@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Regenerates the goldens of analysis/report from `go tool pprof`, the
+# reference implementation: one NAME.txt per line of cases.txt, made by
+# `go tool pprof -REPORT -symbolize=none FLAGS PROFILE` in UTC. The Go
+# release whose pprof made them is recorded in GO_VERSION.
+# Run from anywhere: bash analysis/report/testdata/regen.sh
+set -euo pipefail
+cd "$(dirname "$0")"
+export TZ=UTC
+profiles=../../../testdata
+go version > GO_VERSION
+while read -r name report profile flags; do
+  case "$name" in ''|'#'*) continue ;; esac
+  # shellcheck disable=SC2086 # flags are separate words
+  go tool pprof "-$report" -symbolize=none $flags "$profiles/$profile" > "$name.txt" 2>/dev/null
+done < cases.txt

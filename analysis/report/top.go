@@ -1,0 +1,70 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// Top writes top as `go tool pprof -top` prints it for profile p and the
+// options top was computed with. unit is pprof's -unit: "minimum" (the
+// default; "" means it too) picks one unit for the whole table, "auto"
+// one per value, anything else converts every value into that unit.
+func Top(w io.Writer, p *format.Profile, top *analysis.Top, opt analysis.Options, unit string) error {
+	if top == nil {
+		return fmt.Errorf("writing top: no report")
+	}
+	sampleUnit := top.SampleType.Unit
+	if unit == "" || unit == "minimum" {
+		unit = analysis.OutputUnit(top, sampleUnit)
+	}
+	value := valueFormatter(sampleUnit, unit)
+	total := top.Total
+
+	lines := header(p, sampleTypeName(top.SampleType, opt), sampleUnit, total, value)
+	lines = append(lines, activeFilters(opt)...)
+	lines = append(lines, fmt.Sprintf("Showing nodes accounting for %s, %s of %s total",
+		value(top.ShownTotal), strings.TrimSpace(analysis.Percentage(top.ShownTotal, total)), value(total)))
+	if total != 0 {
+		if n := top.DroppedNodes; n > 0 {
+			// pprof reports the cutoff as a fraction of the report total,
+			// though it cut at that fraction of the graph's flat sum.
+			cut := abs64(int64(float64(total) * opt.NodeFraction))
+			lines = append(lines, fmt.Sprintf("Dropped %d %s (cum <= %s)", n, plural(n, "node"), value(cut)))
+		}
+		if n := len(top.Rows); n > 0 && n < top.AllNodes {
+			lines = append(lines, fmt.Sprintf("Showing top %d nodes out of %d", n, top.AllNodes))
+		}
+	}
+
+	bw := bufio.NewWriter(w)
+	bw.WriteString(strings.Join(lines, "\n"))
+	bw.WriteString("\n")
+	fmt.Fprintf(bw, "%10s %5s%% %5s%% %10s %5s%%\n", "flat", "flat", "sum", "cum", "cum")
+	var sum int64
+	for _, r := range top.Rows {
+		sum += r.Flat
+		var inline string
+		if r.Inline != "" {
+			inline = " (" + r.Inline + ")"
+		}
+		fmt.Fprintf(bw, "%10s %s %s %10s %s  %s%s\n",
+			value(r.Flat), analysis.Percentage(r.Flat, total), analysis.Percentage(sum, total),
+			value(r.Cum), analysis.Percentage(r.Cum, total), r.Name, inline)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing top: %w", err)
+	}
+	return nil
+}
+
+func plural(n int, noun string) string {
+	if n > 1 {
+		return noun + "s"
+	}
+	return noun
+}

@@ -1,0 +1,217 @@
+package analysis
+
+// Units: how pprof scales and prints sample values. pprof knows three
+// kinds of unit (bytes, time and Google Compute Units); a value in a unit
+// of one kind converts to any unit of the same kind, and "minimum" or
+// "auto" picks the largest unit of the kind that keeps the value at least
+// 1. Units pprof does not know are never converted. These functions are
+// exported so that reports and the TUI print numbers exactly as
+// `go tool pprof` does.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// measureUnit is one unit pprof knows: the name it prints, the spellings
+// it accepts (lower case, see unitSpelling) and its size in the smallest
+// unit of its kind.
+type measureUnit struct {
+	name      string
+	spellings []string
+	size      float64
+}
+
+// measureKind is a family of interconvertible units. fallback is the unit
+// used when the target unit is not of this kind, or when no unit keeps an
+// auto-scaled value at least 1 (zero, negative overflow).
+type measureKind struct {
+	units    []measureUnit
+	fallback measureUnit
+}
+
+var measureKinds = []measureKind{
+	{
+		// pprof's byte units are powers of 1024, though named kB, MB...
+		units: []measureUnit{
+			{"B", []string{"b", "byte"}, 1},
+			{"kB", []string{"kb", "kbyte", "kilobyte"}, 1 << 10},
+			{"MB", []string{"mb", "mbyte", "megabyte"}, 1 << 20},
+			{"GB", []string{"gb", "gbyte", "gigabyte"}, 1 << 30},
+			{"TB", []string{"tb", "tbyte", "terabyte"}, 1 << 40},
+			{"PB", []string{"pb", "pbyte", "petabyte"}, 1 << 50},
+		},
+		fallback: measureUnit{name: "B", size: 1},
+	},
+	{
+		// "μs" is listed as pprof lists it, though unitSpelling turns it
+		// into "μ" (it is three bytes long), so it never matches there
+		// either.
+		units: []measureUnit{
+			{"ns", []string{"ns", "nanosecond"}, 1},
+			{"us", []string{"μs", "us", "microsecond"}, 1e3},
+			{"ms", []string{"ms", "millisecond"}, 1e6},
+			{"s", []string{"s", "sec", "second"}, 1e9},
+			{"hrs", []string{"hour", "hr"}, 3600e9},
+		},
+		fallback: measureUnit{name: "s", size: 1e9},
+	},
+	{
+		units: []measureUnit{
+			{"n*GCU", []string{"nanogcu"}, 1e-9},
+			{"u*GCU", []string{"microgcu"}, 1e-6},
+			{"m*GCU", []string{"milligcu"}, 1e-3},
+			{"GCU", []string{"gcu"}, 1},
+			{"k*GCU", []string{"kilogcu"}, 1e3},
+			{"M*GCU", []string{"megagcu"}, 1e6},
+			{"G*GCU", []string{"gigagcu"}, 1e9},
+			{"T*GCU", []string{"teragcu"}, 1e12},
+			{"P*GCU", []string{"petagcu"}, 1e15},
+		},
+		fallback: measureUnit{name: "GCU", size: 1},
+	},
+}
+
+// unitSpelling is the form pprof looks a unit up by: lower case, and
+// without one trailing "s" when longer than two bytes, so that
+// "Bytes", "nanoseconds" and "hrs" find "byte", "nanosecond" and "hr".
+func unitSpelling(u string) string {
+	u = strings.ToLower(u)
+	if len(u) > 2 {
+		u = strings.TrimSuffix(u, "s")
+	}
+	return u
+}
+
+// find returns the unit of k spelled u.
+func (k *measureKind) find(u string) (measureUnit, bool) {
+	u = unitSpelling(u)
+	for _, m := range k.units {
+		if slices.Contains(m.spellings, u) {
+			return m, true
+		}
+	}
+	return measureUnit{}, false
+}
+
+// best is the largest unit of k in which x (in the smallest unit) is at
+// least 1; ok is false when there is none.
+func (k *measureKind) best(x float64) (m measureUnit, ok bool) {
+	for _, u := range k.units {
+		if x/u.size >= 1 && (!ok || u.size >= m.size) {
+			m, ok = u, true
+		}
+	}
+	return m, ok
+}
+
+// ScaleValue converts v from fromUnit to toUnit as pprof does and returns
+// the value and the unit name to print after it. toUnit "minimum" or
+// "auto" picks the largest unit that keeps |v| at least 1. A fromUnit
+// pprof does not know leaves v as it is, with toUnit as the unit name, or
+// "" when toUnit is "count", "sample", "unit", "minimum" or "auto".
+func ScaleValue(v int64, fromUnit, toUnit string) (float64, string) {
+	// Scale the magnitude; math.MinInt64 has none that fits and goes
+	// through as it is, as in pprof.
+	if v < 0 && -v > 0 {
+		x, u := ScaleValue(-v, fromUnit, toUnit)
+		return -x, u
+	}
+	for i := range measureKinds {
+		k := &measureKinds[i]
+		from, ok := k.find(fromUnit)
+		if !ok {
+			continue
+		}
+		x := float64(v) * from.size
+		to := k.fallback
+		if toUnit == "minimum" || toUnit == "auto" {
+			if b, ok := k.best(x); ok {
+				to = b
+			}
+		} else if t, ok := k.find(toUnit); ok {
+			to = t
+		}
+		return x / to.size, to.name
+	}
+	switch toUnit {
+	case "count", "sample", "unit", "minimum", "auto":
+		return float64(v), ""
+	}
+	return float64(v), toUnit
+}
+
+// ScaledLabel formats v, in fromUnit, scaled to toUnit: two decimals
+// unless both are zero, then the unit ("0.75s", "116.21MB", "284"); a
+// value that rounds to zero is "0", without unit.
+func ScaledLabel(v int64, fromUnit, toUnit string) string {
+	x, u := ScaleValue(v, fromUnit, toUnit)
+	s := strings.TrimSuffix(fmt.Sprintf("%.2f", x), ".00")
+	if s == "0" || s == "-0" {
+		return "0"
+	}
+	return s + u
+}
+
+// Label formats v, in unit, in the unit that suits it best, as pprof
+// labels single measurements (durations, numeric labels).
+func Label(v int64, unit string) string {
+	return ScaledLabel(v, unit, "auto")
+}
+
+// Percentage formats |v/total| as a six-character percentage the way
+// pprof's reports do: "26.41%", "  100%" when within 0.05 of 100, and two
+// significant digits below 1% ("0.0068%", "    0%" for zero; a zero
+// total counts as 0%).
+func Percentage(v, total int64) string {
+	var pct float64
+	if total != 0 {
+		pct = math.Abs(float64(v)/float64(total)) * 100
+	}
+	if pct >= 99.95 && pct <= 100.05 {
+		return "  100%"
+	}
+	if pct >= 1 {
+		return fmt.Sprintf("%5.2f%%", pct)
+	}
+	return fmt.Sprintf("%5.2g%%", pct)
+}
+
+// OutputUnit is the unit pprof prints top's values in under -unit=minimum,
+// the default: the unit of the smallest non-zero row (its flat, else its
+// cum), unless that is a smaller unit than the total's and the value is
+// below 1% of the total, when the unit of 100 times it is taken so that
+// small rows print as 0.01 of a larger unit. It returns sampleUnit when
+// pprof does not know the unit, and "minimum" when there are no rows (then
+// every value picks its own unit).
+func OutputUnit(top *Top, sampleUnit string) string {
+	if top == nil || len(top.Rows) == 0 {
+		return "minimum"
+	}
+	var lo int64
+	for _, r := range top.Rows {
+		x := abs64(r.Flat)
+		if x == 0 {
+			x = abs64(r.Cum)
+		}
+		if x > 0 && (lo == 0 || x < lo) {
+			lo = x
+		}
+	}
+	hi := top.Total
+	if lo == 0 {
+		lo = hi
+	}
+	_, loUnit := ScaleValue(lo, sampleUnit, "minimum")
+	_, hiUnit := ScaleValue(hi, sampleUnit, "minimum")
+	unit := loUnit
+	if loUnit != hiUnit && lo*100 < hi {
+		_, unit = ScaleValue(100*lo, sampleUnit, "minimum")
+	}
+	if unit == "" {
+		return sampleUnit
+	}
+	return unit
+}

@@ -1,0 +1,158 @@
+package analysis
+
+import (
+	"math"
+	"testing"
+)
+
+// The expectations below are what pprof's measurement package returns
+// for the same arguments (go1.26.8's vendored pprof).
+
+func TestScaleValue(t *testing.T) {
+	for _, c := range []struct {
+		v        int64
+		from, to string
+		want     float64
+		unit     string
+		label    string
+	}{
+		// Zero picks the kind's fallback unit, but prints bare.
+		{0, "nanoseconds", "minimum", 0, "s", "0"},
+		{0, "bytes", "minimum", 0, "B", "0"},
+		{0, "count", "minimum", 0, "", "0"},
+		{750000000, "nanoseconds", "minimum", 750, "ms", "750ms"},
+		{2840000000, "nanoseconds", "ms", 2840, "ms", "2840ms"},
+		// Byte units are powers of 1024.
+		{121859072, "bytes", "minimum", 116.2138671875, "MB", "116.21MB"},
+		{121859072, "bytes", "MB", 116.2138671875, "MB", "116.21MB"},
+		{1536, "bytes", "auto", 1.5, "kB", "1.50kB"},
+		{1023, "bytes", "kB", 0.9990234375, "kB", "1kB"},
+		{1, "Bytes", "KB", 0.0009765625, "kB", "0"},
+		// A target of another kind falls back to the source kind's unit.
+		{1, "bytes", "ms", 1, "B", "1B"},
+		{1000000000, "ns", "bytes", 1, "s", "1s"},
+		{10, "bytes", "nosuchunit", 10, "B", "10B"},
+		// Unknown source units are not converted.
+		{284, "count", "minimum", 284, "", "284"},
+		{284, "count", "ms", 284, "ms", "284ms"},
+		{284, "widgets", "widgets", 284, "widgets", "284widgets"},
+		{284, "widgets", "auto", 284, "", "284"},
+		{10, "count", "sample", 10, "", "10"},
+		// Negative values scale by magnitude.
+		{-1500, "ns", "auto", -1.5, "us", "-1.50us"},
+		{-1, "bytes", "minimum", -1, "B", "-1B"},
+		{-4, "ns", "ms", -4e-06, "ms", "0"},
+		// MinInt64 has no magnitude: no unit keeps it >= 1.
+		{math.MinInt64, "ns", "minimum", -9.223372036854776e+09, "s", "-9223372036.85s"},
+		{math.MaxInt64, "nanoseconds", "minimum", 2.5620477880152157e+06, "hrs", "2562047.79hrs"},
+		{math.MaxInt64, "bytes", "auto", 8192, "PB", "8192PB"},
+		{7200000000000, "ns", "minimum", 2, "hrs", "2hrs"},
+		{90, "seconds", "auto", 90, "s", "90s"},
+		{5, "hours", "ns", 1.8e+13, "ns", "18000000000000ns"},
+		{3, "us", "minimum", 3, "us", "3us"},
+		// pprof lists "μs" but its lookup trims it to "μ"; "μss" works.
+		{3, "μs", "minimum", 3, "", "3"},
+		{3, "μss", "minimum", 3, "us", "3us"},
+		{3, "microseconds", "ms", 0.003, "ms", "0"},
+		{4, "ms", "s", 0.004, "s", "0"},
+		{5000, "ns", "ms", 0.005, "ms", "0.01ms"},
+		{4, "ns", "ms", 4e-06, "ms", "0"},
+		{1500, "gcu", "auto", 1.5, "k*GCU", "1.50k*GCU"},
+		{1, "nanogcu", "minimum", 1, "n*GCU", "1n*GCU"},
+		{2, "megagcus", "gcu", 2e+06, "GCU", "2000000GCU"},
+	} {
+		v, u := ScaleValue(c.v, c.from, c.to)
+		if v != c.want || u != c.unit {
+			t.Errorf("ScaleValue(%d, %q, %q) = %v, %q; want %v, %q", c.v, c.from, c.to, v, u, c.want, c.unit)
+		}
+		if got := ScaledLabel(c.v, c.from, c.to); got != c.label {
+			t.Errorf("ScaledLabel(%d, %q, %q) = %q; want %q", c.v, c.from, c.to, got, c.label)
+		}
+	}
+}
+
+func TestLabel(t *testing.T) {
+	for _, c := range []struct {
+		v          int64
+		unit, want string
+	}{
+		{3000000000, "nanoseconds", "3s"},
+		{2999999999, "nanoseconds", "3s"},
+		{49152, "bytes", "48kB"},
+		{16, "bytes", "16B"},
+		{-16, "bytes", "-16B"},
+		{0, "bytes", "0"},
+		{2038747931766884096, "span_id", "2038747931766884096"},
+	} {
+		if got := Label(c.v, c.unit); got != c.want {
+			t.Errorf("Label(%d, %q) = %q; want %q", c.v, c.unit, got, c.want)
+		}
+	}
+}
+
+func TestPercentage(t *testing.T) {
+	for _, c := range []struct {
+		v, total int64
+		want     string
+	}{
+		{0, 0, "    0%"},
+		{0, 100, "    0%"},
+		{5, 0, "    0%"},
+		{2641, 10000, "26.41%"},
+		{1, 1, "  100%"},
+		{9995, 10000, "  100%"},
+		{10005, 10000, "  100%"},
+		{10006, 10000, "100.06%"},
+		{9994, 10000, "99.94%"},
+		{-50, 100, "50.00%"},
+		{50, -100, "50.00%"},
+		{68, 1000000, "0.0068%"},
+		{1, 3, "33.33%"},
+		{1, 1000, "  0.1%"},
+		{1, 1000000000000, "1e-10%"},
+		{99, 10000, " 0.99%"},
+		{100, 10000, " 1.00%"},
+		{8, 1, "800.00%"},
+		{math.MaxInt64, 1, "922337203685477580800.00%"},
+		{math.MinInt64, -1, "922337203685477580800.00%"},
+	} {
+		if got := Percentage(c.v, c.total); got != c.want {
+			t.Errorf("Percentage(%d, %d) = %q; want %q", c.v, c.total, got, c.want)
+		}
+	}
+}
+
+func TestOutputUnit(t *testing.T) {
+	rows := func(fc ...int64) []Row {
+		var out []Row
+		for i := 0; i+1 < len(fc); i += 2 {
+			out = append(out, Row{Flat: fc[i], Cum: fc[i+1]})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		top  *Top
+		unit string
+		want string
+	}{
+		{"no rows", &Top{Total: 5e9}, "nanoseconds", "minimum"},
+		{"nil", nil, "nanoseconds", "minimum"},
+		// 10ms is below 1% of 2.84s: one step up, to seconds.
+		{"small row", &Top{Total: 2.84e9, Rows: rows(750e6, 750e6, 10e6, 20e6)}, "nanoseconds", "s"},
+		{"same unit", &Top{Total: 500e6, Rows: rows(400e6, 400e6, 10e6, 10e6)}, "nanoseconds", "ms"},
+		// 1% or more of the total keeps the smaller unit.
+		{"one percent", &Top{Total: 1e9, Rows: rows(10e6, 10e6)}, "nanoseconds", "ms"},
+		{"zero flat uses cum", &Top{Total: 2e9, Rows: rows(0, 5e6, 1e9, 1e9)}, "nanoseconds", "ms"},
+		{"negative", &Top{Total: 2e9, Rows: rows(-30e6, -30e6, 1e9, 1e9)}, "nanoseconds", "ms"},
+		{"all zero", &Top{Total: 2e9, Rows: rows(0, 0)}, "nanoseconds", "s"},
+		{"zero total", &Top{Rows: rows(0, 0)}, "nanoseconds", "s"},
+		{"bytes", &Top{Total: 18099999, Rows: rows(7200000, 7200000, 16, 16)}, "bytes", "kB"},
+		{"count", &Top{Total: 284, Rows: rows(75, 75, 1, 1)}, "count", "count"},
+		{"unknown", &Top{Total: 284, Rows: rows(75, 75)}, "widgets", "widgets"},
+	} {
+		if got := OutputUnit(c.top, c.unit); got != c.want {
+			t.Errorf("%s: OutputUnit = %q; want %q", c.name, got, c.want)
+		}
+	}
+}
