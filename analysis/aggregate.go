@@ -8,17 +8,21 @@ import (
 // value, the compiled filters and the location view. Top, trees, peek and
 // traces all start from one.
 type query struct {
-	e      *Engine
-	opt    Options
-	vi     int // value index
-	mean   bool
-	c      *compiled
-	nodes  *nodeTable
-	view   *locView
-	keep   func(i int) bool // tag filters; nil keeps every sample
-	hidden bool             // some location is hidden
-	names  bool             // focus/ignore/hide/show in use
-	drop   bool             // drop_frames in use
+	e     *Engine
+	opt   Options
+	vi    int // value index
+	mean  bool
+	c     *compiled
+	nodes *nodeTable
+	view  *locView
+	// locNodes[locOff[l]:locOff[l+1]] are location l's frames as nodes,
+	// outermost first (see buildLocNodes).
+	locOff, locNodes []int32
+	filtering        bool             // any filter can change or drop a stack
+	keep             func(i int) bool // tag filters; nil keeps every sample
+	hidden           bool             // some location is hidden
+	names            bool             // focus/ignore/hide/show in use
+	drop             bool             // drop_frames in use
 }
 
 func (e *Engine) newQuery(opt Options) (*query, error) {
@@ -57,6 +61,8 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 			break
 		}
 	}
+	q.filtering = q.names || q.drop || c.showFrom != nil || c.pruneFrom != nil
+	q.buildLocNodes()
 	return q, nil
 }
 
@@ -133,90 +139,94 @@ func (e *Engine) baseSets() []bool {
 	return flags
 }
 
-// frames calls fn for each frame of stack s that survives the filters,
-// root first, with the frame's node and whether it is an inlined frame
-// (not the outermost line of its location). It reports false if the
-// stack is filtered out.
-func (q *query) frames(locs []int32, fn func(node int32, inlined bool)) bool {
-	lo, hi, ok := q.view.stackRange(locs, q.c, q.hidden, q.names, q.drop)
-	if !ok {
-		return false
-	}
+// buildLocNodes turns the location view into node lists: location l's
+// frames are locNodes[off[l]:off[l+1]], outermost first, so that walking
+// a stack is a run of array reads. A hidden location has none.
+func (q *query) buildLocNodes() {
 	v := q.view
 	slotNode := q.nodes.slotNode
 	off := q.e.lt.off
-	for i := hi - 1; i >= lo; i-- {
-		l := locs[i]
-		if v.flags[l]&fHidden != 0 {
-			continue
+	q.locOff = make([]int32, len(v.flags)+1)
+	q.locNodes = make([]int32, 0, len(v.lines)+len(v.flags))
+	for l := range v.flags {
+		if v.flags[l]&fHidden == 0 {
+			lines := v.lines[v.off[l]:v.off[l+1]]
+			if len(lines) == 0 {
+				q.locNodes = append(q.locNodes, slotNode[off[l]])
+			}
+			for k := len(lines) - 1; k >= 0; k-- {
+				q.locNodes = append(q.locNodes, slotNode[off[l]+int32(lines[k])])
+			}
 		}
-		lines := v.lines[v.off[l]:v.off[l+1]]
-		if len(lines) == 0 {
-			fn(slotNode[off[l]], false)
-			continue
-		}
-		for k := len(lines) - 1; k >= 0; k-- {
-			fn(slotNode[off[l]+int32(lines[k])], k != len(lines)-1)
+		q.locOff[l+1] = int32(len(q.locNodes))
+	}
+}
+
+// appendPath appends the nodes of stack locs that survive the filters to
+// buf, root first, and reports whether the stack survives at all. With
+// inl non-nil it also appends, per node, whether it is an inlined frame
+// (not the outermost line of its location).
+func (q *query) appendPath(buf []int32, inl *[]bool, locs []int32) ([]int32, bool) {
+	lo, hi := 0, len(locs)
+	if q.filtering {
+		var ok bool
+		lo, hi, ok = q.view.stackRange(locs, q.c, q.hidden, q.names, q.drop)
+		if !ok {
+			return buf, false
 		}
 	}
-	return true
+	off, nodes := q.locOff, q.locNodes
+	for i := hi - 1; i >= lo; i-- {
+		l := locs[i]
+		// Element by element: most locations have one frame, and a
+		// slice append would call memmove for each.
+		for j := off[l]; j < off[l+1]; j++ {
+			buf = append(buf, nodes[j])
+			if inl != nil {
+				*inl = append(*inl, j > off[l])
+			}
+		}
+	}
+	return buf, true
 }
 
 // aggregate is the flat and cum of every node under one query.
 type aggregate struct {
-	q                        *query
-	flat, cum                []int64
-	flatDiv, cumDiv          []int64
-	total                    int64 // percentage denominator
-	stackW, stackDW          []int64
-	kept                     []bool // per stack: survives the filters
-	present                  []bool // per node: appears in a kept stack
-	filteredTotal, filterDiv int64
+	q               *query
+	flat, cum       []int64
+	flatDiv, cumDiv []int64
+	total           int64 // percentage denominator
+	stackW, stackDW []int64
+	kept            []bool // per stack: survives the filters
 }
+
+// parallelStacks is the stack count above which aggregation splits the
+// stacks between two goroutines.
+const parallelStacks = 20000
 
 func (q *query) aggregate() *aggregate {
 	p := q.e.p
-	nn := len(q.nodes.nodes)
-	a := &aggregate{q: q, flat: make([]int64, nn), cum: make([]int64, nn), present: make([]bool, nn)}
-	if q.mean {
-		a.flatDiv, a.cumDiv = make([]int64, nn), make([]int64, nn)
-	}
 	w, dw, total, totalDiv := q.stackWeights()
-	a.stackW, a.stackDW = w, dw
-	a.kept = make([]bool, p.Stacks.Len())
-	stamp := make([]int32, nn)
-	for s := 0; s < p.Stacks.Len(); s++ {
-		sw := w[s]
-		var sdw int64
-		if dw != nil {
-			sdw = dw[s]
-		}
-		if sw == 0 && sdw == 0 {
-			// pprof skips such samples when building nodes; they still
-			// count for relative percentages if they pass the filters.
-			a.kept[s] = q.filtersPass(p.Stacks.At(int32(s)))
-			continue
-		}
-		leaf := int32(-1)
-		mark := int32(s + 1)
-		ok := q.frames(p.Stacks.At(int32(s)), func(n int32, _ bool) {
-			if stamp[n] != mark {
-				stamp[n] = mark
-				a.cum[n] += sw
-				if a.cumDiv != nil {
-					a.cumDiv[n] += sdw
-				}
-				a.present[n] = true
-			}
-			leaf = n
-		})
-		a.kept[s] = ok
-		if ok && leaf >= 0 {
-			a.flat[leaf] += sw
-			if a.flatDiv != nil {
-				a.flatDiv[leaf] += sdw
-			}
-		}
+	a := &aggregate{q: q, stackW: w, stackDW: dw, kept: make([]bool, p.Stacks.Len())}
+	n := p.Stacks.Len()
+	if n < parallelStacks {
+		a.flat, a.cum, a.flatDiv, a.cumDiv = a.sumRange(0, n)
+	} else {
+		// Two halves on two goroutines, each with its own sums: the
+		// machines this runs on have two cores.
+		type part struct{ flat, cum, flatDiv, cumDiv []int64 }
+		var other part
+		done := make(chan struct{})
+		go func() {
+			other.flat, other.cum, other.flatDiv, other.cumDiv = a.sumRange(n/2, n)
+			close(done)
+		}()
+		a.flat, a.cum, a.flatDiv, a.cumDiv = a.sumRange(0, n/2)
+		<-done
+		addInto(a.flat, other.flat)
+		addInto(a.cum, other.cum)
+		addInto(a.flatDiv, other.flatDiv)
+		addInto(a.cumDiv, other.cumDiv)
 	}
 	a.total = total
 	if q.opt.RelativePercentages {
@@ -226,6 +236,62 @@ func (q *query) aggregate() *aggregate {
 		a.total /= totalDiv
 	}
 	return a
+}
+
+func addInto(dst, src []int64) {
+	for i, v := range src {
+		dst[i] += v
+	}
+}
+
+// sumRange adds up flat and cum over stacks [from, to): cum once per node
+// per stack (recursion counts once), flat to the leaf-most frame.
+func (a *aggregate) sumRange(from, to int) (flat, cum, flatDiv, cumDiv []int64) {
+	q := a.q
+	p := q.e.p
+	nn := len(q.nodes.nodes)
+	flat, cum = make([]int64, nn), make([]int64, nn)
+	if q.mean {
+		flatDiv, cumDiv = make([]int64, nn), make([]int64, nn)
+	}
+	stamp := make([]int32, nn)
+	var path []int32
+	for s := from; s < to; s++ {
+		sw := a.stackW[s]
+		var sdw int64
+		if a.stackDW != nil {
+			sdw = a.stackDW[s]
+		}
+		locs := p.Stacks.At(int32(s))
+		if sw == 0 && sdw == 0 {
+			// pprof skips such samples when building nodes; they still
+			// count for relative percentages if they pass the filters.
+			a.kept[s] = q.filtersPass(locs)
+			continue
+		}
+		var ok bool
+		path, ok = q.appendPath(path[:0], nil, locs)
+		a.kept[s] = ok
+		if !ok || len(path) == 0 {
+			continue
+		}
+		mark := int32(s + 1)
+		for _, n := range path {
+			if stamp[n] != mark {
+				stamp[n] = mark
+				cum[n] += sw
+				if cumDiv != nil {
+					cumDiv[n] += sdw
+				}
+			}
+		}
+		leaf := path[len(path)-1]
+		flat[leaf] += sw
+		if flatDiv != nil {
+			flatDiv[leaf] += sdw
+		}
+	}
+	return flat, cum, flatDiv, cumDiv
 }
 
 // filtersPass reports whether a stack survives the filters.

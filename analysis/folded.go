@@ -24,20 +24,23 @@ func (e *Engine) Folded(opt Options) ([]FoldedStack, error) {
 	type acc struct{ w, dw int64 }
 	sums := map[string]*acc{}
 	var sb strings.Builder
+	var path []int32
 	for s := 0; s < p.Stacks.Len(); s++ {
 		if w[s] == 0 && (dw == nil || dw[s] == 0) {
 			continue
 		}
+		var ok bool
+		path, ok = q.appendPath(path[:0], nil, p.Stacks.At(int32(s)))
+		if !ok || len(path) == 0 {
+			continue
+		}
 		sb.Reset()
-		ok := q.frames(p.Stacks.At(int32(s)), func(n int32, _ bool) {
-			if sb.Len() > 0 {
+		for i, n := range path {
+			if i > 0 {
 				sb.WriteByte(';')
 			}
 			// ';' separates frames; a name may not contain it.
 			sb.WriteString(strings.ReplaceAll(q.nodes.names[n], ";", ":"))
-		})
-		if !ok || sb.Len() == 0 {
-			continue
 		}
 		key := sb.String()
 		a := sums[key]

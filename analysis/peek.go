@@ -75,6 +75,8 @@ func (a *aggregate) edges(want func(int32) bool) (in, out map[int32]map[int32]*E
 		es[other] = &Edge{Node: other, Weight: w, Inline: inlined}
 	}
 	var seen []edgeKey
+	var path []int32
+	var inl []bool
 	for s := 0; s < p.Stacks.Len(); s++ {
 		sw := a.stackW[s]
 		if !a.kept[s] || (sw == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
@@ -82,28 +84,30 @@ func (a *aggregate) edges(want func(int32) bool) (in, out map[int32]map[int32]*E
 		}
 		seen = seen[:0]
 		parent := int32(-1)
-		q.frames(p.Stacks.At(int32(s)), func(n int32, inlined bool) {
+		inl = inl[:0]
+		path, _ = q.appendPath(path[:0], &inl, p.Stacks.At(int32(s)))
+		for k, n := range path {
 			if parent >= 0 && parent != n && (want(n) || want(parent)) {
-				k := edgeKey{parent, n}
+				key := edgeKey{parent, n}
 				dup := false
 				for _, x := range seen {
-					if x == k {
+					if x == key {
 						dup = true
 						break
 					}
 				}
 				if !dup {
-					seen = append(seen, k)
+					seen = append(seen, key)
 					if want(n) {
-						add(in, n, parent, sw, inlined)
+						add(in, n, parent, sw, inl[k])
 					}
 					if want(parent) {
-						add(out, parent, n, sw, inlined)
+						add(out, parent, n, sw, inl[k])
 					}
 				}
 			}
 			parent = n
-		})
+		}
 	}
 	return in, out
 }

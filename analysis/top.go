@@ -137,6 +137,59 @@ func (a *aggregate) sortNodes(ns []int32, byCum bool) {
 	})
 }
 
+type inlineEdge struct {
+	weight    int64
+	allInline bool
+}
+
+// inlineEdges collects, over stacks [from, to), the call edges into
+// candidate nodes between consecutive kept nodes, each counted once per
+// stack as pprof counts them once per sample.
+func (a *aggregate) inlineEdges(from, to int, candidate, kept []bool) map[edgeKey]*inlineEdge {
+	q := a.q
+	p := q.e.p
+	edges := map[edgeKey]*inlineEdge{}
+	var seen []edgeKey
+	var path []int32
+	var inl []bool
+	for s := from; s < to; s++ {
+		if !a.kept[s] || (a.stackW[s] == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
+			continue
+		}
+		seen = seen[:0]
+		parent := int32(-1)
+		sw := a.stackW[s]
+		inl = inl[:0]
+		path, _ = q.appendPath(path[:0], &inl, p.Stacks.At(int32(s)))
+		for k, n := range path {
+			if !kept[n] {
+				continue
+			}
+			if candidate[n] && parent >= 0 && parent != n {
+				e := edgeKey{parent, n}
+				dup := false
+				for _, x := range seen {
+					if x == e {
+						dup = true
+						break
+					}
+				}
+				if !dup {
+					seen = append(seen, e)
+					if info := edges[e]; info != nil {
+						info.weight += sw
+						info.allInline = info.allInline && inl[k]
+					} else {
+						edges[e] = &inlineEdge{sw, inl[k]}
+					}
+				}
+			}
+			parent = n
+		}
+	}
+	return edges
+}
+
 // compareNames orders two nodes by printable name as pprof does:
 // addresses numerically when both have one, else the names as strings.
 func compareNames(l, r *NodeInfo, ln, rn string) (equal, less bool) {
@@ -171,12 +224,10 @@ func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []string {
 	// Only nodes that appear as an inlined frame somewhere can be marked.
 	candidate := make([]bool, nn)
 	anyCandidate := false
-	v := q.view
-	off := q.e.lt.off
 	for l := range q.e.p.Locations {
-		lines := v.lines[v.off[l]:v.off[l+1]]
-		for k := 0; k < len(lines)-1; k++ {
-			candidate[q.nodes.slotNode[off[l]+int32(lines[k])]] = true
+		ns := q.locNodes[q.locOff[l]:q.locOff[l+1]]
+		for k := 1; k < len(ns); k++ {
+			candidate[ns[k]] = true
 			anyCandidate = true
 		}
 	}
@@ -187,48 +238,29 @@ func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []string {
 	for _, n := range nodes {
 		kept[n] = true
 	}
-	type edge struct{ from, to int32 }
-	type edgeInfo struct {
-		weight    int64
-		allInline bool
-	}
-	edges := map[edge]*edgeInfo{}
-	var seen []edge
-	p := q.e.p
-	for s := 0; s < p.Stacks.Len(); s++ {
-		if !a.kept[s] || (a.stackW[s] == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
-			continue
+	n := q.e.p.Stacks.Len()
+	var edges map[edgeKey]*inlineEdge
+	if n < parallelStacks {
+		edges = a.inlineEdges(0, n, candidate, kept)
+	} else {
+		var other map[edgeKey]*inlineEdge
+		done := make(chan struct{})
+		go func() {
+			other = a.inlineEdges(n/2, n, candidate, kept)
+			close(done)
+		}()
+		edges = a.inlineEdges(0, n/2, candidate, kept)
+		<-done
+		for k, o := range other {
+			if e := edges[k]; e != nil {
+				e.weight += o.weight
+				e.allInline = e.allInline && o.allInline
+			} else {
+				edges[k] = o
+			}
 		}
-		seen = seen[:0]
-		parent := int32(-1)
-		sw := a.stackW[s]
-		q.frames(p.Stacks.At(int32(s)), func(n int32, inlined bool) {
-			if !kept[n] {
-				return
-			}
-			if candidate[n] && parent >= 0 && parent != n {
-				e := edge{parent, n}
-				dup := false
-				for _, x := range seen {
-					if x == e {
-						dup = true
-						break
-					}
-				}
-				if !dup {
-					seen = append(seen, e)
-					if info := edges[e]; info != nil {
-						info.weight += sw
-						info.allInline = info.allInline && inlined
-					} else {
-						edges[e] = &edgeInfo{sw, inlined}
-					}
-				}
-			}
-			parent = n
-		})
 	}
-	inl := make([]bool, nn)
+	inlIn := make([]bool, nn)
 	non := make([]bool, nn)
 	for e, info := range edges {
 		// pprof drops light edges (|weight| < edgefraction of the total)
@@ -237,16 +269,16 @@ func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []string {
 			continue
 		}
 		if info.allInline {
-			inl[e.to] = true
+			inlIn[e.to] = true
 		} else {
 			non[e.to] = true
 		}
 	}
 	for i, n := range nodes {
 		switch {
-		case inl[n] && non[n]:
+		case inlIn[n] && non[n]:
 			out[i] = "partial-inline"
-		case inl[n]:
+		case inlIn[n]:
 			out[i] = "inline"
 		}
 	}

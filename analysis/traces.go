@@ -48,14 +48,14 @@ func (e *Engine) Traces(opt Options) (*Traces, error) {
 		sf := &cache[s]
 		if !sf.done {
 			sf.done = true
-			var root []Frame
-			sf.ok = q.frames(p.Stacks.At(s), func(n int32, inlined bool) {
-				root = append(root, Frame{Node: n, Inlined: inlined})
-			})
-			for l, r := 0, len(root)-1; l < r; l, r = l+1, r-1 {
-				root[l], root[r] = root[r], root[l]
+			var path []int32
+			var inl []bool
+			path, sf.ok = q.appendPath(nil, &inl, p.Stacks.At(s))
+			leafFirst := make([]Frame, len(path))
+			for k, n := range path {
+				leafFirst[len(path)-1-k] = Frame{Node: n, Inlined: inl[k]}
 			}
-			sf.frames = root
+			sf.frames = leafFirst
 		}
 		if !sf.ok || len(sf.frames) == 0 {
 			continue

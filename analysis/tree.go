@@ -25,6 +25,7 @@ type Tree struct {
 	w, dw  []int64 // per path
 	mean   bool
 	roots  []*TreeNode
+	slot   []int32 // node → child index+1 while grouping
 }
 
 // TreeNode is one node of a Tree.
@@ -58,14 +59,15 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	p := e.p
 	w, dw, total, totalDiv := q.stackWeights()
 	t := &Tree{SampleType: p.SampleTypes[q.vi], Inverted: to.Inverted, Nodes: &NodeSet{q.nodes}, mean: q.mean}
-	t.off = append(t.off, 0)
+	t.off = make([]int32, 1, p.Stacks.Len()+1)
+	t.frames = make([]int32, 0, len(p.Stacks.Locs)+len(p.Stacks.Locs)/4)
 	var path []int32
 	for s := 0; s < p.Stacks.Len(); s++ {
 		if w[s] == 0 && (dw == nil || dw[s] == 0) {
 			continue
 		}
-		path = path[:0]
-		ok := q.frames(p.Stacks.At(int32(s)), func(n int32, _ bool) { path = append(path, n) })
+		var ok bool
+		path, ok = q.appendPath(path[:0], nil, p.Stacks.At(int32(s)))
 		if !ok || len(path) == 0 {
 			continue
 		}
@@ -132,7 +134,9 @@ func (t *Tree) Leaf(n *TreeNode) bool {
 
 // group splits paths by their frame at depth into nodes under parent.
 func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
-	byNode := map[int32]*TreeNode{}
+	if t.slot == nil {
+		t.slot = make([]int32, t.Nodes.Len())
+	}
 	var out []*TreeNode
 	for _, pi := range paths {
 		start, end := t.off[pi], t.off[pi+1]
@@ -140,11 +144,13 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 			continue // ends at the parent
 		}
 		n := t.frames[start+int32(depth)]
-		c := byNode[n]
-		if c == nil {
+		var c *TreeNode
+		if k := t.slot[n]; k > 0 {
+			c = out[k-1]
+		} else {
 			c = &TreeNode{Node: n, Depth: depth, Parent: parent}
-			byNode[n] = c
 			out = append(out, c)
+			t.slot[n] = int32(len(out))
 		}
 		c.paths = append(c.paths, pi)
 		c.total += t.w[pi]
@@ -159,6 +165,7 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 		}
 	}
 	for _, c := range out {
+		t.slot[c.Node] = 0
 		c.Self, c.Total = c.self, c.total
 		if t.mean {
 			if c.selfDiv != 0 {

@@ -3,7 +3,6 @@ package format
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"sync"
@@ -15,40 +14,20 @@ import (
 	"github.com/pprof-tui/pprof-tui/format/synth"
 )
 
-// BigProfile writes (once per test binary) the synthesized 1M-sample
-// profile the benchmarks share, into a temporary directory. Set
+// bigProfile returns the synthesized 1M-sample profile the benchmarks
+// share (written once into the temporary directory). Set
 // PPROF_TUI_BIGPROF to benchmark another file instead.
 func bigProfile(b *testing.B) string {
 	b.Helper()
 	if p := os.Getenv("PPROF_TUI_BIGPROF"); p != "" {
 		return p
 	}
-	bigOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "pprof-tui-bench")
-		if err != nil {
-			bigErr = err
-			return
-		}
-		bigPath = filepath.Join(dir, "synth1m.pb.gz")
-		f, err := os.Create(bigPath)
-		if err != nil {
-			bigErr = err
-			return
-		}
-		defer f.Close()
-		bigErr = synth.Write(f, synth.Config{Samples: 1_000_000, Labels: true, Seed: 1})
-	})
-	if bigErr != nil {
-		b.Fatal(bigErr)
+	path, err := synth.Cached(synth.Config{Samples: 1_000_000, Labels: true, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
 	}
-	return bigPath
+	return path
 }
-
-var (
-	bigOnce sync.Once
-	bigPath string
-	bigErr  error
-)
 
 // peakHeap runs fn while sampling the live heap every millisecond and
 // returns the largest value seen, in bytes.

@@ -124,4 +124,3 @@ func checkInvariants(t *testing.T, p *Profile) {
 		fail("default sample type %q names no type", p.DefaultSampleType)
 	}
 }
-

@@ -19,6 +19,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -1137,4 +1139,34 @@ func cxxFunction(r *rand.Rand, names map[string]bool) function {
 		file = file[:i]
 	}
 	return function{name: name, file: "/src/third_party/" + lib.dir + "/" + file + ".cc"}
+}
+
+// Cached writes the profile for c into the system's temporary directory,
+// once: later calls (from any process) reuse the file. Benchmarks use it
+// so that a fresh clone can measure on a million samples without a
+// committed file.
+func Cached(c Config) (string, error) {
+	c, err := c.withDefaults()
+	if err != nil {
+		return "", err
+	}
+	name := fmt.Sprintf("pprof-tui-synth-%d-%d-%d-%d-%t.pb.gz", c.Samples, c.Functions, c.MaxDepth, c.Seed, c.Labels)
+	path := filepath.Join(os.TempDir(), name)
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	tmp, err := os.CreateTemp(os.TempDir(), name+".*")
+	if err != nil {
+		return "", err
+	}
+	if err := Write(tmp, c); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return path, os.Rename(tmp.Name(), path)
 }

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// cases reads analysis/testdata/top/cases.txt: name, profile, pprof flags.
+func cases(t *testing.T) [][]string {
+	t.Helper()
+	data, err := os.ReadFile("analysis/testdata/top/cases.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && !strings.HasPrefix(f[0], "#") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func runCLI(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("pprof-tui %s: %v", strings.Join(args, " "), err)
+	}
+	return stdout.String()
+}
+
+// TestTopTextMatchesPprof runs the command line on every parity case and
+// compares the whole -top output, byte for byte, with go tool pprof's.
+func TestTopTextMatchesPprof(t *testing.T) {
+	time.Local = time.UTC // the goldens were made with TZ=UTC
+	for _, c := range cases(t) {
+		t.Run(c[0], func(t *testing.T) {
+			if strings.Contains(strings.Join(c[2:], " "), "-files") {
+				t.Skip("pprof orders equal file names differently from run to run")
+			}
+			want, err := os.ReadFile(filepath.Join("analysis/testdata/top", c[0]+".txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"-top", "-symbolize=none", "-nodefraction=0", "-nodecount=1000000"}, c[2:]...)
+			args = append(args, filepath.Join("testdata", c[1]))
+			if got := runCLI(t, args...); got != string(want) {
+				t.Errorf("output differs from pprof's\n--- got\n%s\n--- pprof\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestTopJSON checks that -json carries the same rows pprof prints.
+func TestTopJSON(t *testing.T) {
+	for _, c := range cases(t) {
+		flags := strings.Join(c[2:], " ")
+		if !strings.Contains(flags, "-unit=") || strings.Contains(flags, "-files") {
+			continue // values are parsed from pprof's -unit output below
+		}
+		t.Run(c[0], func(t *testing.T) {
+			args := append([]string{"-top", "-json", "-nodefraction=0", "-nodecount=1000000"}, c[2:]...)
+			out := runCLI(t, append(args, filepath.Join("testdata", c[1]))...)
+			var doc topJSON
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(filepath.Join("analysis/testdata/top", c[0]+".txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var want []topJSONRow
+			sc := bufio.NewScanner(f)
+			rows := false
+			for sc.Scan() {
+				line := sc.Text()
+				if strings.HasPrefix(line, "      flat  flat%") {
+					rows = true
+					continue
+				}
+				if !rows {
+					continue
+				}
+				fields := strings.Fields(line)
+				name := strings.Join(fields[5:], " ")
+				inline := ""
+				for _, m := range []string{"inline", "partial-inline"} {
+					if strings.HasSuffix(name, " ("+m+")") {
+						name, inline = strings.TrimSuffix(name, " ("+m+")"), m
+					}
+				}
+				want = append(want, topJSONRow{name, number(t, fields[0]), number(t, fields[3]), inline})
+			}
+			if len(doc.Rows) != len(want) {
+				t.Fatalf("%d rows, pprof has %d", len(doc.Rows), len(want))
+			}
+			for i := range want {
+				// Names with runs of spaces were joined by Fields above.
+				got := doc.Rows[i]
+				got.Name = strings.Join(strings.Fields(got.Name), " ")
+				if got != want[i] {
+					t.Fatalf("row %d: %+v, pprof %+v", i, got, want[i])
+				}
+			}
+		})
+	}
+}
+
+func number(t *testing.T, s string) int64 {
+	t.Helper()
+	v, err := strconv.ParseInt(strings.TrimRight(s, "nsB"), 10, 64)
+	if err != nil {
+		t.Fatalf("bad number %q", s)
+	}
+	return v
+}
+
+// TestErrors checks the one-line errors and exit codes of bad input.
+func TestErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"-top", "-focus=(", "testdata/go/heap.pb.gz"}, 2, "focus: invalid regexp"},
+		{[]string{"-top", "-sample_index=nope", "testdata/go/heap.pb.gz"}, 2, `sample_index: sample type "nope" not found`},
+		{[]string{"-top", "-tagfocus=bytes=x(", "testdata/go/heap.pb.gz"}, 2, "tagfocus: invalid regexp"},
+		{[]string{"-top", "-granularity=bogus", "testdata/go/heap.pb.gz"}, 2, "granularity"},
+		{[]string{"-top", "-nosuchflag", "testdata/go/heap.pb.gz"}, 2, "flag provided but not defined"},
+		{[]string{"-top", "testdata/does-not-exist.pb.gz"}, 1, "no such file"},
+		{[]string{"-top", "main_test.go"}, 1, "unrecognized profile format"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), c.args, &stdout, &stderr)
+		if err == nil {
+			t.Errorf("%v: no error", c.args)
+			continue
+		}
+		code := 1
+		if ee, ok := err.(*exitError); ok {
+			code = ee.code
+		}
+		if code != c.code || !strings.Contains(err.Error(), c.msg) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: exit %d %q, want exit %d and a line containing %q", c.args, code, err, c.code, c.msg)
+		}
+	}
+}
