@@ -1,0 +1,120 @@
+package format
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// pb builds profile.proto bytes for tests, field by field.
+type pb []byte
+
+func (b pb) varint(num protowire.Number, v uint64) pb {
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return protowire.AppendVarint(b, v)
+}
+
+func (b pb) msg(num protowire.Number, m pb) pb {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendBytes(b, m)
+}
+
+func (b pb) str(s string) pb { return b.msg(6, pb(s)) }
+
+func (b pb) packed(num protowire.Number, vs ...uint64) pb {
+	var inner []byte
+	for _, v := range vs {
+		inner = protowire.AppendVarint(inner, v)
+	}
+	return b.msg(num, inner)
+}
+
+// minimal is a valid profile: one sample type (samples/count), one
+// sample at location 1 in function 1 ("main").
+func minimal() pb {
+	return pb(nil).
+		msg(1, pb(nil).varint(1, 1).varint(2, 2)).
+		msg(2, pb(nil).packed(1, 1).packed(2, 5)).
+		msg(4, pb(nil).varint(1, 1).msg(4, pb(nil).varint(1, 1))).
+		msg(5, pb(nil).varint(1, 1).varint(2, 3)).
+		str("").str("samples").str("count").str("main")
+}
+
+func gz(b []byte) []byte {
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+func TestMinimalProfile(t *testing.T) {
+	p, err := Parse(bytes.NewReader(gz(minimal())), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Samples.Len() != 1 || p.Total(0) != 5 || p.Functions[0].Name != "main" {
+		t.Fatalf("decoded %+v", p)
+	}
+}
+
+// TestDecodeErrors checks that each broken rule of profile.proto yields
+// its own error naming the message, its index and the bad value.
+func TestDecodeErrors(t *testing.T) {
+	st := pb(nil).msg(1, pb(nil).varint(1, 1).varint(2, 2))
+	strs := pb(nil).str("").str("samples").str("count").str("main")
+	fn := pb(nil).msg(5, pb(nil).varint(1, 1).varint(2, 3))
+	loc := pb(nil).msg(4, pb(nil).varint(1, 1).msg(4, pb(nil).varint(1, 1)))
+	sample := func(locs ...uint64) pb { return pb(nil).msg(2, pb(nil).packed(1, locs...).packed(2, 5)) }
+	cat := func(parts ...pb) []byte {
+		var out []byte
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	zeros := make([]byte, 8<<20)
+	for _, c := range []struct {
+		name string
+		data []byte
+		opt  Options
+		want string
+	}{
+		{"empty", nil, Options{}, "empty profile"},
+		{"empty gzip", gz(nil), Options{}, "empty profile"},
+		{"text", []byte("this is not a profile, just some text\n"), Options{}, "unrecognized profile format: tried gzip, profile.proto"},
+		{"missing location", cat(st, sample(1, 99), loc, fn, strs), Options{}, "sample 0: location_id 99 has no Location"},
+		{"location id 0", cat(st, sample(0), loc, fn, strs), Options{}, "sample 0: location_id 0"},
+		{"duplicate location", cat(st, sample(1), loc, loc, fn, strs), Options{}, "duplicate id 1"},
+		{"missing function", cat(st, sample(1), pb(nil).msg(4, pb(nil).varint(1, 1).msg(4, pb(nil).varint(1, 7))), fn, strs), Options{}, "function_id 7 has no Function"},
+		{"missing mapping", cat(st, sample(1), pb(nil).msg(4, pb(nil).varint(1, 1).varint(2, 3)), fn, strs), Options{}, "mapping_id 3 has no Mapping"},
+		{"values", cat(st, pb(nil).msg(2, pb(nil).packed(1, 1).packed(2, 5, 6)), loc, fn, strs), Options{}, "sample 0: 2 values, want 1 (one per sample_type)"},
+		{"values later", cat(st, sample(1), pb(nil).msg(2, pb(nil).packed(1, 1)), loc, fn, strs), Options{}, "sample 1: 0 values, want 1"},
+		{"string_table[0]", cat(st, sample(1), loc, fn, pb(nil).str("x").str("samples").str("count").str("main")), Options{}, `string_table[0] is "x", want ""`},
+		{"no strings", cat(st), Options{}, "string_table is empty"},
+		{"string index", cat(st, sample(1), loc, pb(nil).msg(5, pb(nil).varint(1, 1).varint(2, 1000)), strs), Options{}, "function 0 (id 1) name: string index 1000 out of range (string_table has 4 entries)"},
+		{"default type", cat(st, sample(1), loc, fn, strs, pb(nil).varint(14, 3)), Options{}, `default_sample_type "main" names no sample_type`},
+		{"drop_frames regexp", cat(st, sample(1), loc, fn, strs, pb(nil).str("(").varint(7, 4)), Options{}, `drop_frames "(" is not a valid regexp`},
+		{"label str and num", cat(st, pb(nil).msg(2, pb(nil).packed(1, 1).packed(2, 5).msg(3, pb(nil).varint(1, 1).varint(2, 2).varint(3, 4))), loc, fn, strs), Options{}, "sample 0: label 0: has both str and num"},
+		{"truncated message", cat(st, sample(1), loc, fn, strs)[:20], Options{}, "unexpected end of data"},
+		{"truncated gzip", gz(cat(st, sample(1), loc, fn, strs))[:30], Options{}, "gzip"},
+		{"bad wire type", cat(st, pb(nil).varint(2, 5), loc, fn, strs), Options{}, "sample at byte"},
+		{"zip bomb", gz(cat(st, pb(nil).str(string(zeros)))), Options{MaxBytes: 1 << 20}, "exceeds the size limit"},
+	} {
+		_, err := Parse(bytes.NewReader(c.data), c.opt)
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %q, want it to contain %q", c.name, err, c.want)
+		}
+		if c.name == "zip bomb" && !errors.Is(err, ErrTooLarge) {
+			t.Errorf("zip bomb: %v is not ErrTooLarge", err)
+		}
+	}
+}
