@@ -43,11 +43,11 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // optionFlag forwards a flag to analysis.Options.Set under pprof's name.
 type optionFlag struct {
-	opt   *analysis.Options
-	name  string
-	value string
+	opt    *analysis.Options
+	name   string
+	value  string
 	isBool bool
-	set   bool
+	set    bool
 }
 
 func (f *optionFlag) String() string { return f.value }
@@ -64,8 +64,8 @@ type cmdline struct {
 	load     format.Options
 
 	top, traces, tags, folded, proto, jsonOut, cum, flat bool
-	peek, output, unit, symbolize, binary              string
-	legacyIndex                                        map[string]*bool
+	peek, output, unit, symbolize, binary                string
+	legacyIndex                                          map[string]*bool
 }
 
 func newFlagSet(c *cmdline) *flag.FlagSet {
