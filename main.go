@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -262,7 +263,23 @@ func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
 		if err != nil {
 			return err
 		}
-		return report.Traces(w, p, tr, opt, c.unit, nil)
+		keyOK, err := analysis.LabelKeyFilter(opt)
+		if err != nil {
+			return err
+		}
+		return report.Traces(w, p, tr, opt, c.unit, keyOK)
+	case c.peek != "":
+		re, err := regexp.Compile(c.peek)
+		if err != nil {
+			return usageError("peek: invalid regexp %q: %v", c.peek, err)
+		}
+		// pprof does not trim the graph for -peek.
+		opt.NodeFraction, opt.EdgeFraction, opt.NodeCount = 0, 0, 0
+		pk, err := e.Peek(opt, re)
+		if err != nil {
+			return err
+		}
+		return report.Peek(w, p, pk, opt, c.unit)
 	case c.tags:
 		r, err := e.Tags(opt)
 		if err != nil {

@@ -356,7 +356,7 @@ func (e *Engine) sampleFilter(opt *Options) (func(i int) bool, error) {
 	if opt.TagFocus == "" && opt.TagIgnore == "" {
 		return nil, nil
 	}
-	units := e.numLabelUnits()
+	units := e.NumLabelUnits()
 	focus, err := compileTagFilter(e.p, "tagfocus", opt.TagFocus, units)
 	if err != nil {
 		return nil, err
@@ -368,8 +368,10 @@ func (e *Engine) sampleFilter(opt *Options) (func(i int) bool, error) {
 	return tagFilterSamples(focus, ignore), nil
 }
 
-// numLabelUnits caches the units pprof infers for numeric label keys.
-func (e *Engine) numLabelUnits() map[string]string {
+// NumLabelUnits returns the unit of each numeric label key as pprof
+// infers it (the first explicit unit; else bytes for "request" and
+// "alignment"; else the key itself). The map is shared: do not modify.
+func (e *Engine) NumLabelUnits() map[string]string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.units == nil {

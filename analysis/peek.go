@@ -25,6 +25,7 @@ type PeekEntry struct {
 // whose name matches a regexp, in top-table order.
 type Peek struct {
 	Top     *Top
+	Regexp  string
 	Entries []PeekEntry
 }
 
@@ -43,7 +44,7 @@ func (e *Engine) Peek(opt Options, re *regexp.Regexp) (*Peek, error) {
 		}
 	}
 	in, out := a.edges(func(n int32) bool { return matched[n] })
-	pk := &Peek{Top: top}
+	pk := &Peek{Top: top, Regexp: re.String()}
 	for _, r := range top.Rows {
 		if !matched[r.Node] {
 			continue

@@ -21,8 +21,14 @@ type Trace struct {
 // filters, in file order, with its stack leaf first.
 type Traces struct {
 	SampleType format.ValueType
-	Traces     []Trace
-	Nodes      *NodeSet
+	// Total is the percentage denominator, as pprof computes it for
+	// -traces: every sample, or under RelativePercentages the samples
+	// that pass the filters (frames or not).
+	Total  int64
+	Traces []Trace
+	Nodes  *NodeSet
+	// LabelUnits is the unit of each numeric label key (NumLabelUnits).
+	LabelUnits map[string]string
 }
 
 // Traces computes pprof's -traces report.
@@ -32,7 +38,9 @@ func (e *Engine) Traces(opt Options) (*Traces, error) {
 		return nil, err
 	}
 	p := e.p
-	out := &Traces{SampleType: p.SampleTypes[q.vi], Nodes: &NodeSet{q.nodes}}
+	out := &Traces{SampleType: p.SampleTypes[q.vi], Nodes: &NodeSet{q.nodes}, LabelUnits: e.NumLabelUnits()}
+	a := &aggregate{q: q}
+	_, _, total, div := q.stackWeights()
 	// Frames per distinct stack, computed once.
 	type stackFrames struct {
 		frames []Frame
@@ -68,5 +76,16 @@ func (e *Engine) Traces(opt Options) (*Traces, error) {
 		}
 		out.Traces = append(out.Traces, Trace{Sample: i, Value: v, Frames: sf.frames})
 	}
+	if opt.RelativePercentages {
+		a.kept = make([]bool, p.Stacks.Len())
+		for s := range a.kept {
+			a.kept[s] = cache[s].ok || (!cache[s].done && q.filtersPass(p.Stacks.At(int32(s))))
+		}
+		total, div = a.survivingTotal()
+	}
+	if q.mean && div != 0 {
+		total /= div
+	}
+	out.Total = total
 	return out, nil
 }

@@ -61,6 +61,8 @@ func caseOptions(t *testing.T, flags []string) (opt analysis.Options, unit strin
 		case "unit":
 			unit = value
 			continue
+		case "peek":
+			continue // the report, handled by the caller
 		case "cum", "flat":
 			opt.Sort = name
 			continue
@@ -78,19 +80,11 @@ func caseOptions(t *testing.T, flags []string) (opt analysis.Options, unit strin
 // labelKeyFilter is -tagshow/-taghide over label keys.
 func labelKeyFilter(t *testing.T, opt analysis.Options) func(string) bool {
 	t.Helper()
-	if opt.TagShow == "" && opt.TagHide == "" {
-		return nil
+	f, err := analysis.LabelKeyFilter(opt)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var show, hide *regexp.Regexp
-	if opt.TagShow != "" {
-		show = regexp.MustCompile(opt.TagShow)
-	}
-	if opt.TagHide != "" {
-		hide = regexp.MustCompile(opt.TagHide)
-	}
-	return func(key string) bool {
-		return (show == nil || show.MatchString(key)) && (hide == nil || !hide.MatchString(key))
-	}
+	return f
 }
 
 var engines sync.Map // profile path → *analysis.Engine
@@ -139,6 +133,17 @@ func TestReportsMatchPprof(t *testing.T) {
 					t.Fatal(err)
 				}
 				if err := Traces(&got, p, tr, opt, unit, labelKeyFilter(t, opt)); err != nil {
+					t.Fatal(err)
+				}
+			case "peek":
+				// The regexp is the case's first flag, -peek=RE.
+				re := regexp.MustCompile(strings.TrimPrefix(c.flags[0], "-peek="))
+				opt.NodeFraction, opt.EdgeFraction, opt.NodeCount = 0, 0, 0
+				pk, err := e.Peek(opt, re)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := Peek(&got, p, pk, opt, unit); err != nil {
 					t.Fatal(err)
 				}
 			default:

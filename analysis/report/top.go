@@ -18,28 +18,8 @@ func Top(w io.Writer, p *format.Profile, top *analysis.Top, opt analysis.Options
 	if top == nil {
 		return fmt.Errorf("writing top: no report")
 	}
-	sampleUnit := top.SampleType.Unit
-	if unit == "" || unit == "minimum" {
-		unit = analysis.OutputUnit(top, sampleUnit)
-	}
-	value := valueFormatter(sampleUnit, unit)
+	lines, value := topHeader(p, top, opt, unit)
 	total := top.Total
-
-	lines := header(p, sampleTypeName(top.SampleType, opt), sampleUnit, total, value)
-	lines = append(lines, activeFilters(opt)...)
-	lines = append(lines, fmt.Sprintf("Showing nodes accounting for %s, %s of %s total",
-		value(top.ShownTotal), strings.TrimSpace(analysis.Percentage(top.ShownTotal, total)), value(total)))
-	if total != 0 {
-		if n := top.DroppedNodes; n > 0 {
-			// pprof reports the cutoff as a fraction of the report total,
-			// though it cut at that fraction of the graph's flat sum.
-			cut := abs64(int64(float64(total) * opt.NodeFraction))
-			lines = append(lines, fmt.Sprintf("Dropped %d %s (cum <= %s)", n, plural(n, "node"), value(cut)))
-		}
-		if n := len(top.Rows); n > 0 && n < top.AllNodes {
-			lines = append(lines, fmt.Sprintf("Showing top %d nodes out of %d", n, top.AllNodes))
-		}
-	}
 
 	bw := bufio.NewWriter(w)
 	bw.WriteString(strings.Join(lines, "\n"))
@@ -60,6 +40,33 @@ func Top(w io.Writer, p *format.Profile, top *analysis.Top, opt analysis.Options
 		return fmt.Errorf("writing top: %w", err)
 	}
 	return nil
+}
+
+// topHeader returns the header lines pprof prints above a table of nodes
+// (-top, -peek) and the value formatter for the table.
+func topHeader(p *format.Profile, top *analysis.Top, opt analysis.Options, unit string) ([]string, func(int64) string) {
+	sampleUnit := top.SampleType.Unit
+	if unit == "" || unit == "minimum" {
+		unit = analysis.OutputUnit(top, sampleUnit)
+	}
+	value := valueFormatter(sampleUnit, unit)
+	total := top.Total
+	lines := header(p, sampleTypeName(top.SampleType, opt), sampleUnit, total, value)
+	lines = append(lines, activeFilters(opt)...)
+	lines = append(lines, fmt.Sprintf("Showing nodes accounting for %s, %s of %s total",
+		value(top.ShownTotal), strings.TrimSpace(analysis.Percentage(top.ShownTotal, total)), value(total)))
+	if total != 0 {
+		if n := top.DroppedNodes; n > 0 {
+			// pprof reports the cutoff as a fraction of the report total,
+			// though it cut at that fraction of the graph's flat sum.
+			cut := abs64(int64(float64(total) * opt.NodeFraction))
+			lines = append(lines, fmt.Sprintf("Dropped %d %s (cum <= %s)", n, plural(n, "node"), value(cut)))
+		}
+		if n := len(top.Rows); n > 0 && n < top.AllNodes {
+			lines = append(lines, fmt.Sprintf("Showing top %d nodes out of %d", n, top.AllNodes))
+		}
+	}
+	return lines, value
 }
 
 func plural(n int, noun string) string {

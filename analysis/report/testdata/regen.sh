@@ -12,5 +12,10 @@ go version > GO_VERSION
 while read -r name report profile flags; do
   case "$name" in ''|'#'*) continue ;; esac
   # shellcheck disable=SC2086 # flags are separate words
-  go tool pprof "-$report" -symbolize=none $flags "$profiles/$profile" > "$name.txt" 2>/dev/null
+  if [ "$report" = peek ]; then
+    # A peek case's flags start with -peek=RE, the report itself.
+    go tool pprof -symbolize=none $flags "$profiles/$profile" > "$name.txt" 2>/dev/null
+  else
+    go tool pprof "-$report" -symbolize=none $flags "$profiles/$profile" > "$name.txt" 2>/dev/null
+  fi
 done < cases.txt
