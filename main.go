@@ -286,6 +286,12 @@ func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
 			return err
 		}
 		return analysis.WriteTags(w, r)
+	case c.proto:
+		fp, err := e.Filtered(opt)
+		if err != nil {
+			return err
+		}
+		return format.Write(w, fp)
 	case c.folded:
 		stacks, err := e.Folded(opt)
 		if err != nil {
