@@ -24,13 +24,7 @@ func TestFilteredProfile(t *testing.T) {
 		{"synthetic/bigprof_10k.pb.gz", map[string]string{"focus": "Handle", "taghide": "span"}},
 	} {
 		e := engineFor(t, filepath.Join("../testdata", c.profile))
-		opt := DefaultOptions()
-		opt.NodeFraction = 0
-		for k, v := range c.set {
-			if err := opt.Set(k, v); err != nil {
-				t.Fatal(err)
-			}
-		}
+		opt := testOptions(t, c.set)
 		want, err := e.Top(opt)
 		if err != nil {
 			t.Fatal(err)

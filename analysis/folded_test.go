@@ -18,13 +18,7 @@ func TestFoldedAgreesWithTop(t *testing.T) {
 		{"synthetic/bigprof_10k.pb.gz", map[string]string{"lines": "true"}},
 	} {
 		e := engineFor(t, filepath.Join("../testdata", c.profile))
-		opt := DefaultOptions()
-		opt.NodeFraction = 0
-		for k, v := range c.set {
-			if err := opt.Set(k, v); err != nil {
-				t.Fatal(err)
-			}
-		}
+		opt := testOptions(t, c.set)
 		top, err := e.Top(opt)
 		if err != nil {
 			t.Fatal(err)

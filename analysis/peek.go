@@ -56,6 +56,18 @@ func (e *Engine) Peek(opt Options, re *regexp.Regexp) (*Peek, error) {
 
 type edgeKey struct{ from, to int32 }
 
+// once adds k to the edges seen in the current stack, reporting whether
+// it is new: pprof counts an edge once per sample, however often the
+// stack repeats it. Stacks hold few edges, so a slice beats a map.
+func once(seen []edgeKey, k edgeKey) ([]edgeKey, bool) {
+	for _, x := range seen {
+		if x == k {
+			return seen, false
+		}
+	}
+	return append(seen, k), true
+}
+
 // edges collects the call edges touching the nodes for which want is
 // true: in[n] are the callers of n, out[n] its callees.
 func (a *aggregate) edges(want func(int32) bool) (in, out map[int32]map[int32]*Edge) {
@@ -89,16 +101,8 @@ func (a *aggregate) edges(want func(int32) bool) (in, out map[int32]map[int32]*E
 		path, _ = q.appendPath(path[:0], &inl, p.Stacks.At(int32(s)))
 		for k, n := range path {
 			if parent >= 0 && parent != n && (want(n) || want(parent)) {
-				key := edgeKey{parent, n}
-				dup := false
-				for _, x := range seen {
-					if x == key {
-						dup = true
-						break
-					}
-				}
-				if !dup {
-					seen = append(seen, key)
+				var first bool
+				if seen, first = once(seen, edgeKey{parent, n}); first {
 					if want(n) {
 						add(in, n, parent, sw, inl[k])
 					}

@@ -167,15 +167,8 @@ func (a *aggregate) inlineEdges(from, to int, candidate, kept []bool) map[edgeKe
 			}
 			if candidate[n] && parent >= 0 && parent != n {
 				e := edgeKey{parent, n}
-				dup := false
-				for _, x := range seen {
-					if x == e {
-						dup = true
-						break
-					}
-				}
-				if !dup {
-					seen = append(seen, e)
+				var first bool
+				if seen, first = once(seen, e); first {
 					if info := edges[e]; info != nil {
 						info.weight += sw
 						info.allInline = info.allInline && inl[k]

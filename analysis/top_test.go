@@ -217,3 +217,17 @@ func sortedRows(rows []Row) []Row {
 	})
 	return out
 }
+
+// testOptions returns pprof's defaults without node trimming, with the
+// given settings applied.
+func testOptions(t *testing.T, set map[string]string) Options {
+	t.Helper()
+	opt := DefaultOptions()
+	opt.NodeFraction = 0
+	for k, v := range set {
+		if err := opt.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return opt
+}

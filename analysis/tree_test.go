@@ -31,13 +31,7 @@ func TestTreeAgreesWithTop(t *testing.T) {
 	}
 	for _, c := range cases {
 		e := engineFor(t, filepath.Join("../testdata", c.profile))
-		opt := DefaultOptions()
-		opt.NodeFraction = 0
-		for k, v := range c.set {
-			if err := opt.Set(k, v); err != nil {
-				t.Fatal(err)
-			}
-		}
+		opt := testOptions(t, c.set)
 		top, err := e.Top(opt)
 		if err != nil {
 			t.Fatal(err)

@@ -3,6 +3,7 @@ package format
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // builder accumulates samples into a Profile, storing each distinct stack
@@ -31,18 +32,6 @@ func hashInt32s(h uint64, xs []int32) uint64 {
 		h ^= h >> 29
 	}
 	return h
-}
-
-func equalInt32s(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // internTable is an open-addressing hash set of items stored elsewhere
@@ -94,7 +83,7 @@ func (b *builder) stack(locs []int32) (int32, error) {
 	j := int(h) & mask
 	for ; t.slots[j] != 0; j = (j + 1) & mask {
 		s := t.slots[j]
-		if uint32(s>>32) == h && equalInt32s(st.At(int32(uint32(s))-1), locs) {
+		if uint32(s>>32) == h && slices.Equal(st.At(int32(uint32(s))-1), locs) {
 			return int32(uint32(s)) - 1, nil
 		}
 	}
@@ -127,7 +116,7 @@ func (b *builder) labelSet(pairs []StrLabel) (int32, error) {
 	j := int(h) & mask
 	for ; t.slots[j] != 0; j = (j + 1) & mask {
 		s := t.slots[j]
-		if uint32(s>>32) == h && equalPairs(ls.At(int32(uint32(s))-1), pairs) {
+		if uint32(s>>32) == h && slices.Equal(ls.At(int32(uint32(s))-1), pairs) {
 			return int32(uint32(s)) - 1, nil
 		}
 	}
@@ -140,18 +129,6 @@ func (b *builder) labelSet(pairs []StrLabel) (int32, error) {
 	t.slots[j] = uint64(h)<<32 | uint64(n+1)
 	t.n++
 	return int32(n), nil
-}
-
-func equalPairs(a, b []StrLabel) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // sample appends one sample. values must have one entry per column of
