@@ -52,7 +52,7 @@ func TestTopTextMatchesPprof(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			args := append([]string{"-top", "-symbolize=none", "-nodefraction=0", "-nodecount=1000000"}, c[2:]...)
+			args := append([]string{"-top", "-symbolize=none", "-nodefraction=0", "-nodecount=1000000"}, testdataFlags(c[2:])...)
 			args = append(args, filepath.Join("testdata", c[1]))
 			if got := runCLI(t, args...); got != string(want) {
 				t.Errorf("output differs from pprof's\n--- got\n%s\n--- pprof\n%s", got, want)
@@ -69,7 +69,7 @@ func TestTopJSON(t *testing.T) {
 			continue // values are parsed from pprof's -unit output below
 		}
 		t.Run(c[0], func(t *testing.T) {
-			args := append([]string{"-top", "-json", "-nodefraction=0", "-nodecount=1000000"}, c[2:]...)
+			args := append([]string{"-top", "-json", "-nodefraction=0", "-nodecount=1000000"}, testdataFlags(c[2:])...)
 			out := runCLI(t, append(args, filepath.Join("testdata", c[1]))...)
 			var doc topJSON
 			if err := json.Unmarshal([]byte(out), &doc); err != nil {
@@ -115,6 +115,19 @@ func TestTopJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// testdataFlags makes the -base/-diff_base paths of a case, relative to
+// testdata/, relative to the repository.
+func testdataFlags(flags []string) []string {
+	out := make([]string, len(flags))
+	for i, f := range flags {
+		if name, value, ok := strings.Cut(f, "="); ok && (name == "-base" || name == "-diff_base") {
+			f = name + "=" + filepath.Join("testdata", value)
+		}
+		out[i] = f
+	}
+	return out
 }
 
 func number(t *testing.T, s string) int64 {

@@ -89,8 +89,8 @@ func applyFlags(t *testing.T, opt *Options, flags []string) {
 	for _, f := range flags {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(f, "-"), "=")
 		switch name {
-		case "unit", "top":
-			continue
+		case "unit", "top", "base", "diff_base", "normalize":
+			continue // units are formatting; bases are loaded by engineFor
 		case "cum":
 			opt.Sort = "cum"
 			continue
@@ -107,19 +107,36 @@ func applyFlags(t *testing.T, opt *Options, flags []string) {
 	}
 }
 
-var engines sync.Map // profile path → *Engine
+var engines sync.Map // profile path (and bases) → *Engine
 
-func engineFor(t *testing.T, path string) *Engine {
+// engineFor loads a testdata profile; flags may add pprof's -base,
+// -diff_base (paths relative to the profile's testdata directory) and
+// -normalize.
+func engineFor(t *testing.T, path string, flags ...string) *Engine {
 	t.Helper()
-	if e, ok := engines.Load(path); ok {
+	key := path + " " + strings.Join(flags, " ")
+	if e, ok := engines.Load(key); ok {
 		return e.(*Engine)
 	}
-	p, err := format.Open(context.Background(), path, format.Options{})
+	src := format.Sources{Sources: []string{path}}
+	dir := filepath.Dir(filepath.Dir(path)) // testdata/
+	for _, f := range flags {
+		name, value, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		switch name {
+		case "base":
+			src.Base = append(src.Base, filepath.Join(dir, value))
+		case "diff_base":
+			src.DiffBase = append(src.DiffBase, filepath.Join(dir, value))
+		case "normalize":
+			src.Normalize = true
+		}
+	}
+	p, err := format.Load(context.Background(), src, format.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := NewEngine(p)
-	engines.Store(path, e)
+	engines.Store(key, e)
 	return e
 }
 
@@ -155,7 +172,7 @@ func TestTopMatchesPprof(t *testing.T) {
 			opt := DefaultOptions()
 			opt.NodeFraction, opt.NodeCount = 0, 1000000
 			applyFlags(t, &opt, c.flags)
-			top, err := engineFor(t, filepath.Join("../testdata", c.profile)).Top(opt)
+			top, err := engineFor(t, filepath.Join("../testdata", c.profile), c.flags...).Top(opt)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,8 @@ package format
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 )
 
 // Merge combines profiles of the same kind into one, as pprof does when
@@ -41,6 +43,110 @@ func Merge(ps []*Profile) (*Profile, error) {
 		out.Period = max(out.Period, p.Period)
 		out.Comments = append(out.Comments, p.Comments...)
 		if err := b.append(p); err != nil {
+			return nil, err
+		}
+	}
+	return combineIdentical(out)
+}
+
+// combineIdentical does what pprof's merge does after concatenating:
+// locations that are the same place (same binary, offset and lines) become
+// one, and samples with the same stack and labels become one sample with
+// the values summed. A profile minus its base then has one sample, often
+// with value 0, where the two agree, which is what pprof's totals count.
+func combineIdentical(p *Profile) (*Profile, error) {
+	// Locations.
+	locMap := make([]int32, len(p.Locations))
+	locIndex := map[string]int32{}
+	var sb strings.Builder
+	var kept []Location
+	for i, l := range p.Locations {
+		sb.Reset()
+		addr := l.Address
+		if l.Mapping >= 0 {
+			m := &p.Mappings[l.Mapping]
+			addr -= m.Start
+			fmt.Fprintf(&sb, "%s\x00%s\x00%x\x00%x", m.File, m.BuildID, m.Limit-m.Start, m.Offset)
+		}
+		fmt.Fprintf(&sb, "\x00%x\x00%t", addr, l.IsFolded)
+		for _, ln := range l.Lines {
+			if ln.Function >= 0 {
+				f := &p.Functions[ln.Function]
+				fmt.Fprintf(&sb, "\x00%s\x00%s\x00%s\x00%d", f.Name, f.SystemName, f.Filename, f.StartLine)
+			}
+			fmt.Fprintf(&sb, "\x00%d\x00%d", ln.Line, ln.Column)
+		}
+		key := sb.String()
+		j, ok := locIndex[key]
+		if !ok {
+			j = int32(len(kept))
+			l.ID = uint64(j) + 1
+			kept = append(kept, l)
+			locIndex[key] = j
+		}
+		locMap[i] = j
+	}
+
+	out := &Profile{
+		SampleTypes: p.SampleTypes, DefaultSampleType: p.DefaultSampleType,
+		PeriodType: p.PeriodType, Period: p.Period, TimeNanos: p.TimeNanos, DurationNanos: p.DurationNanos,
+		Comments: p.Comments, DropFrames: p.DropFrames, KeepFrames: p.KeepFrames,
+		Mappings: p.Mappings, Functions: p.Functions, Locations: kept, Strings: p.Strings,
+	}
+	b := newBuilder(out)
+	out.Samples.Values = make([][]int64, len(p.SampleTypes))
+	stackMap := make([]int32, p.Stacks.Len())
+	var locs []int32
+	for s := range stackMap {
+		locs = locs[:0]
+		for _, l := range p.Stacks.At(int32(s)) {
+			locs = append(locs, locMap[l])
+		}
+		st, err := b.stack(locs)
+		if err != nil {
+			return nil, err
+		}
+		stackMap[s] = st
+	}
+	// Label sets compare as pprof's label maps: by key, values in order.
+	setMap := make([]int32, p.LabelSets.Len())
+	var pairs []StrLabel
+	for set := range setMap {
+		pairs = append(pairs[:0], p.LabelSets.At(int32(set))...)
+		slices.SortStableFunc(pairs, func(a, b StrLabel) int { return strings.Compare(p.Strings[a.Key], p.Strings[b.Key]) })
+		ls, err := b.labelSet(pairs)
+		if err != nil {
+			return nil, err
+		}
+		setMap[set] = ls
+	}
+	// Samples.
+	type sampleKey struct {
+		stack, set int32
+		num        string
+	}
+	sampleIndex := map[sampleKey]int{}
+	vals := make([]int64, len(p.SampleTypes))
+	var nums []NumLabel
+	for i, st := range p.Samples.Stack {
+		nums = append(nums[:0], p.Samples.NumLabels(i)...)
+		slices.SortStableFunc(nums, func(a, b NumLabel) int { return strings.Compare(p.Strings[a.Key], p.Strings[b.Key]) })
+		sb.Reset()
+		for _, nl := range nums {
+			fmt.Fprintf(&sb, "%s\x00%d\x00%s\x00", p.Strings[nl.Key], nl.Value, p.Strings[nl.Unit])
+		}
+		k := sampleKey{stackMap[st], setMap[p.Samples.Labels[i]], sb.String()}
+		if j, ok := sampleIndex[k]; ok {
+			for t := range vals {
+				out.Samples.Values[t][j] += p.Samples.Values[t][i]
+			}
+			continue
+		}
+		for t := range vals {
+			vals[t] = p.Samples.Values[t][i]
+		}
+		sampleIndex[k] = out.Samples.Len()
+		if err := b.sample(k.stack, vals, k.set, nums); err != nil {
 			return nil, err
 		}
 	}
