@@ -76,7 +76,7 @@ func newFlagSet(c *cmdline) *flag.FlagSet {
 	c.opt.NodeFraction = -1 // "unset": each report picks pprof's default
 	for _, name := range []string{
 		"sample_index", "focus", "ignore", "hide", "show", "show_from", "prune_from",
-		"tagfocus", "tagignore", "tagshow", "taghide", "granularity", "nodecount", "nodefraction", "edgefraction",
+		"tagfocus", "tagignore", "tagshow", "taghide", "tagroot", "tagleaf", "granularity", "nodecount", "nodefraction", "edgefraction",
 	} {
 		f := &optionFlag{opt: &c.opt, name: name}
 		c.optFlags = append(c.optFlags, f)
@@ -153,6 +153,7 @@ func parseArgs(args []string) (*cmdline, error) {
 	if c.cum {
 		c.opt.Sort = "cum"
 	}
+	c.opt.Unit = c.unit
 	// pprof's argument order: an executable before the profiles.
 	if len(positional) >= 2 && isExecutable(positional[0]) {
 		c.binary, positional = positional[0], positional[1:]

@@ -26,6 +26,7 @@ type query struct {
 }
 
 func (e *Engine) newQuery(opt Options) (*query, error) {
+	e = e.tagNodes(&opt)
 	p := e.p
 	if opt.Granularity == "" {
 		opt.Granularity = "functions"

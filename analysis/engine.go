@@ -22,6 +22,9 @@ type Engine struct {
 	drop   *dropFrames // the profile's drop_frames/keep_frames, applied once
 	base   []bool      // label sets marking -diff_base samples; empty if none
 	units  map[string]string
+	// derived holds the engines of this profile with -tagroot/-tagleaf
+	// frames, by setting.
+	derived map[string]*Engine
 }
 
 type tableKey struct {

@@ -20,6 +20,13 @@ type Options struct {
 
 	Focus, Ignore, Hide, Show, ShowFrom, PruneFrom string
 	TagFocus, TagIgnore, TagShow, TagHide          string
+	// TagRoot and TagLeaf list label keys (comma-separated) whose values
+	// become pseudo-frames above the root or below the leaf of each
+	// sample's stack, as pprof's -tagroot/-tagleaf.
+	TagRoot, TagLeaf string
+	// Unit is pprof's -unit ("minimum" when empty). Reports format values
+	// with it; it also names -tagroot/-tagleaf frames of numeric labels.
+	Unit string
 
 	// Granularity is functions (default), filefunctions, files, lines or
 	// addresses.
@@ -111,7 +118,7 @@ func validGranularity(g string) bool {
 // Settings lists the option names Set accepts, as pprof spells them.
 var Settings = []string{
 	"sample_index", "mean", "focus", "ignore", "hide", "show", "show_from", "prune_from",
-	"tagfocus", "tagignore", "tagshow", "taghide", "granularity", "noinlines",
+	"tagfocus", "tagignore", "tagshow", "taghide", "tagroot", "tagleaf", "unit", "granularity", "noinlines",
 	"nodecount", "nodefraction", "edgefraction", "sort", "relative_percentages", "drop_negative",
 }
 
@@ -123,6 +130,7 @@ func (o *Options) Set(name, value string) error {
 		"sample_index": &o.SampleIndex, "focus": &o.Focus, "ignore": &o.Ignore, "hide": &o.Hide,
 		"show": &o.Show, "show_from": &o.ShowFrom, "prune_from": &o.PruneFrom,
 		"tagfocus": &o.TagFocus, "tagignore": &o.TagIgnore, "tagshow": &o.TagShow, "taghide": &o.TagHide,
+		"tagroot": &o.TagRoot, "tagleaf": &o.TagLeaf, "unit": &o.Unit,
 	}
 	if p, ok := str[name]; ok {
 		*p = value

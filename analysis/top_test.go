@@ -89,8 +89,8 @@ func applyFlags(t *testing.T, opt *Options, flags []string) {
 	for _, f := range flags {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(f, "-"), "=")
 		switch name {
-		case "unit", "top", "base", "diff_base", "normalize":
-			continue // units are formatting; bases are loaded by engineFor
+		case "top", "base", "diff_base", "normalize":
+			continue // bases are loaded by engineFor
 		case "cum":
 			opt.Sort = "cum"
 			continue
