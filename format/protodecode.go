@@ -109,11 +109,6 @@ type protoDecoder struct {
 	sizeHint    int64 // decompressed size, or 0
 	sampleBytes int64 // bytes of the samples so far
 
-	// per-sample scratch
-	locs  []int32
-	vals  []int64
-	pairs []StrLabel
-	nums  []NumLabel
 }
 
 // decodeProto decodes profile.proto from s. sizeHint is the decompressed
@@ -393,7 +388,14 @@ func (d *protoDecoder) sample(b []byte) error {
 	if si == math.MaxInt32-1 {
 		return fmt.Errorf("too many samples")
 	}
-	locs, vals, pairs, nums := d.locs[:0], d.vals[:0], d.pairs[:0], d.nums[:0]
+	// Decode straight into the batch the interner will get.
+	bt := d.cur
+	if bt == nil {
+		bt = d.it.batch(si, d.nValues)
+		d.cur = bt
+	}
+	l0, v0, p0, n0 := len(bt.locs), len(bt.vals), len(bt.pairs), len(bt.nums)
+	locs, vals, pairs, nums := bt.locs, bt.vals, bt.pairs, bt.nums
 	for len(b) > 0 {
 		tag, n := uvarint(b)
 		if n <= 0 {
@@ -431,7 +433,7 @@ func (d *protoDecoder) sample(b []byte) error {
 			case 3:
 				var err error
 				if pairs, nums, err = decodeLabel(data, pairs, nums); err != nil {
-					return fmt.Errorf("sample %d: label %d: %w", si, len(pairs)+len(nums), err)
+					return fmt.Errorf("sample %d: label %d: %w", si, len(pairs)-p0+len(nums)-n0, err)
 				}
 			}
 		case (num == 1 || num == 2) && typ == protowire.VarintType:
@@ -455,34 +457,27 @@ func (d *protoDecoder) sample(b []byte) error {
 			b = b[n:]
 		}
 	}
-	for _, l := range locs {
+	for _, l := range locs[l0:] {
 		if l < 0 {
 			return fmt.Errorf("sample %d: location_id 0 (ids must be non-zero)", si)
 		}
 	}
+	nv := len(vals) - v0
 	if si == 0 {
-		d.nValues = len(vals)
-		if len(d.sampleTypes) > 0 && len(vals) != len(d.sampleTypes) {
-			return fmt.Errorf("sample 0: %d values, want %d (one per sample_type)", len(vals), len(d.sampleTypes))
+		d.nValues = nv
+		bt.nv = nv
+		if len(d.sampleTypes) > 0 && nv != len(d.sampleTypes) {
+			return fmt.Errorf("sample 0: %d values, want %d (one per sample_type)", nv, len(d.sampleTypes))
 		}
-	} else if len(vals) != d.nValues {
+	} else if nv != d.nValues {
 		want := d.nValues
 		if len(d.sampleTypes) > 0 {
 			want = len(d.sampleTypes)
 		}
-		return fmt.Errorf("sample %d: %d values, want %d (one per sample_type)", si, len(vals), want)
+		return fmt.Errorf("sample %d: %d values, want %d (one per sample_type)", si, nv, want)
 	}
-	bt := d.cur
-	if bt == nil {
-		bt = d.it.batch(si, d.nValues)
-		d.cur = bt
-	}
-	bt.locs = append(bt.locs, locs...)
-	bt.vals = append(bt.vals, vals...)
-	bt.pairs = append(bt.pairs, pairs...)
-	bt.nums = append(bt.nums, nums...)
+	bt.locs, bt.vals, bt.pairs, bt.nums = locs, vals, pairs, nums
 	bt.endSample()
-	d.locs, d.vals, d.pairs, d.nums = locs, vals, pairs, nums
 	d.nSamples++
 	if bt.len() == batchSize {
 		d.it.in <- bt
