@@ -32,6 +32,7 @@ func (e *Engine) Filtered(opt Options) (*format.Profile, error) {
 		TimeNanos:         p.TimeNanos,
 		DurationNanos:     p.DurationNanos,
 		Comments:          append([]string(nil), p.Comments...),
+		DocURL:            p.DocURL,
 		Mappings:          append([]format.Mapping(nil), p.Mappings...),
 		Functions:         append([]format.Function(nil), p.Functions...),
 		Strings:           append([]string(nil), p.Strings...),

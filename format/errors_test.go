@@ -52,6 +52,27 @@ func gz(b []byte) []byte {
 	return buf.Bytes()
 }
 
+// TestDocURL: doc_url (field 15) survives decoding and writing, and
+// go tool pprof prints it as "Doc:" (checked in analysis/report).
+func TestDocURL(t *testing.T) {
+	data := append(minimal().str("https://example.com/docs"), pb(nil).varint(15, 4)...)
+	p, err := Parse(bytes.NewReader(data), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.DocURL != "https://example.com/docs" {
+		t.Fatalf("DocURL %q", p.DocURL)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	q, err := Parse(&buf, Options{})
+	if err != nil || q.DocURL != p.DocURL {
+		t.Fatalf("after writing: %v %q", err, q.DocURL)
+	}
+}
+
 func TestMinimalProfile(t *testing.T) {
 	p, err := Parse(bytes.NewReader(gz(minimal())), Options{})
 	if err != nil {

@@ -45,6 +45,7 @@ var (
 
 	ltJavaHeaderRE = regexp.MustCompile(`^\s*--- (heapz|contentionz) 1 ---\s*$`)
 	ltJavaSampleRE = regexp.MustCompile(`(\d+) +(\d+) +@ +([ x0-9a-f]+)`)
+	ltJavaAttrRE   = regexp.MustCompile(`^\s*(.*\S) *= *(\S.*?)\s*$`)
 )
 
 // isLegacyText reports whether head (first up to 4 KiB of the decompressed
@@ -648,10 +649,11 @@ func ltParseJava(r *ltReader, kind string) (*Profile, error) {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		key, value, isAttr := ltAttr(l)
-		if !isAttr {
+		m := ltJavaAttrRE.FindStringSubmatch(l)
+		if m == nil {
 			break
 		}
+		key, value := m[1], m[2]
 		switch {
 		case key == "format":
 			if value != "java" {

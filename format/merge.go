@@ -31,6 +31,7 @@ func Merge(ps []*Profile) (*Profile, error) {
 		PeriodType:        first.PeriodType,
 		DropFrames:        first.DropFrames,
 		KeepFrames:        first.KeepFrames,
+		DocURL:            first.DocURL,
 	}
 	b := newBuilder(out)
 	b.str("")
@@ -90,7 +91,7 @@ func combineIdentical(p *Profile) (*Profile, error) {
 	out := &Profile{
 		SampleTypes: p.SampleTypes, DefaultSampleType: p.DefaultSampleType,
 		PeriodType: p.PeriodType, Period: p.Period, TimeNanos: p.TimeNanos, DurationNanos: p.DurationNanos,
-		Comments: p.Comments, DropFrames: p.DropFrames, KeepFrames: p.KeepFrames,
+		Comments: p.Comments, DocURL: p.DocURL, DropFrames: p.DropFrames, KeepFrames: p.KeepFrames,
 		Mappings: p.Mappings, Functions: p.Functions, Locations: kept, Strings: p.Strings,
 	}
 	b := newBuilder(out)

@@ -17,6 +17,8 @@ type Profile struct {
 	TimeNanos     int64
 	DurationNanos int64
 	Comments      []string
+	// DocURL links to documentation of the profile's kind ("" if none).
+	DocURL string
 	// DropFrames and KeepFrames are the profile's own frame-pruning
 	// regexps ("" when unset), applied by analysis.
 	DropFrames string

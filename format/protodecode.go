@@ -25,6 +25,7 @@ const (
 	fProfilePeriod            = 12
 	fProfileComment           = 13
 	fProfileDefaultSampleType = 14
+	fProfileDocURL            = 15
 )
 
 // idMap maps the ids of a profile.proto message kind to dense indices.
@@ -95,6 +96,7 @@ type protoDecoder struct {
 	keepFrames  int64
 	comments    []int64
 	defaultType int64
+	docURL      int64
 
 	locIDs, funcIDs, mapIDs idMap
 	locRef, funcRef, mapRef []ref
@@ -153,7 +155,7 @@ var fieldNames = [...]string{
 	fProfileLocation: "location", fProfileFunction: "function", fProfileStringTable: "string_table",
 	fProfileDropFrames: "drop_frames", fProfileKeepFrames: "keep_frames", fProfileTimeNanos: "time_nanos",
 	fProfileDurationNanos: "duration_nanos", fProfilePeriodType: "period_type", fProfilePeriod: "period",
-	fProfileComment: "comment", fProfileDefaultSampleType: "default_sample_type",
+	fProfileComment: "comment", fProfileDefaultSampleType: "default_sample_type", fProfileDocURL: "doc_url",
 }
 
 func (d *protoDecoder) field(s *byteStream, at int64, num protowire.Number, typ protowire.Type) error {
@@ -233,6 +235,8 @@ func (d *protoDecoder) scalar(num protowire.Number, name string, at int64, v uin
 		d.comments = append(d.comments, int64(v))
 	case fProfileDefaultSampleType:
 		d.defaultType = int64(v)
+	case fProfileDocURL:
+		d.docURL = int64(v)
 	default:
 		return fmt.Errorf("%s at byte %d: wire type 0 is not valid for this field", name, at)
 	}
@@ -809,6 +813,9 @@ func (d *protoDecoder) finish() error {
 		return err
 	}
 	if p.PeriodType.Unit, err = str(d.periodType.unit, "period_type unit"); err != nil {
+		return err
+	}
+	if p.DocURL, err = str(d.docURL, "doc_url"); err != nil {
 		return err
 	}
 	if p.DropFrames, err = str(d.dropFrames, "drop_frames"); err != nil {

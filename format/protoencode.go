@@ -253,6 +253,7 @@ func encode(w *bufio.Writer, p *Profile) error {
 	if p.DefaultSampleType != "" {
 		e.scalar(fProfileDefaultSampleType, uint64(e.str(p.DefaultSampleType)))
 	}
+	e.scalar(fProfileDocURL, uint64(e.str(p.DocURL)))
 	// Strings last: every str() call above has happened.
 	for _, str := range e.strings {
 		e.field(fProfileStringTable, []byte(str))

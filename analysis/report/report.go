@@ -40,6 +40,9 @@ func header(p *format.Profile, sampleType, sampleUnit string, total int64, value
 	if sampleType != "" {
 		lines = append(lines, "Type: "+sampleType)
 	}
+	if p.DocURL != "" {
+		lines = append(lines, "Doc: "+p.DocURL)
+	}
 	if p.TimeNanos != 0 {
 		lines = append(lines, "Time: "+time.Unix(0, p.TimeNanos).Format("2006-01-02 15:04:05 MST"))
 	}
