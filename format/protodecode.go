@@ -435,6 +435,10 @@ func (d *protoDecoder) sample(b []byte) error {
 					vals = append(vals, int64(v))
 				}
 			case 3:
+				if k, v, ok := shortStrLabel(data); ok {
+					pairs = append(pairs, StrLabel{Key: k, Value: v})
+					continue
+				}
 				var err error
 				if pairs, nums, err = decodeLabel(data, pairs, nums); err != nil {
 					return fmt.Errorf("sample %d: label %d: %w", si, len(pairs)-p0+len(nums)-n0, err)
@@ -491,6 +495,36 @@ func (d *protoDecoder) sample(b []byte) error {
 }
 
 var errTruncated = errors.New("truncated or malformed")
+
+// shortStrLabel decodes the common string label {key: k, str: v} with
+// both indices below 2¹⁴, without the general loop; ok is false for
+// anything else, which decodeLabel then handles.
+func shortStrLabel(b []byte) (k, v int32, ok bool) {
+	if len(b) < 4 || b[0] != 0x08 {
+		return 0, 0, false
+	}
+	i := 1
+	k, i, ok = short14(b, i)
+	if !ok || i >= len(b) || b[i] != 0x10 {
+		return 0, 0, false
+	}
+	v, i, ok = short14(b, i+1)
+	if !ok || i != len(b) || v == 0 {
+		return 0, 0, false
+	}
+	return k, v, true
+}
+
+// short14 reads a varint of one or two bytes at b[i].
+func short14(b []byte, i int) (int32, int, bool) {
+	if i < len(b) && b[i] < 0x80 {
+		return int32(b[i]), i + 1, true
+	}
+	if i+1 < len(b) && b[i+1] < 0x80 {
+		return int32(b[i]&0x7f) | int32(b[i+1])<<7, i + 2, true
+	}
+	return 0, i, false
+}
 
 // decodeLabel decodes one Label into the string or numeric list.
 func decodeLabel(b []byte, pairs []StrLabel, nums []NumLabel) ([]StrLabel, []NumLabel, error) {
