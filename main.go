@@ -159,6 +159,10 @@ func parseArgs(args []string) (*cmdline, error) {
 		c.binary, positional = positional[0], positional[1:]
 	}
 	c.sources.Sources = positional
+	c.sources.Binary = c.binary
+	c.load.Symbolize = c.symbolize
+	c.load.NoInlines = c.opt.NoInlines
+	c.load.BinaryPath = os.Getenv("PPROF_BINARY_PATH")
 	return c, nil
 }
 
@@ -208,9 +212,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if reports == 0 {
 		return usageError("the interactive explorer is not built yet; use a report flag such as -top")
-	}
-	if c.binary != "" && c.symbolize != "none" {
-		fmt.Fprintf(stderr, "pprof-tui: %s: in-process symbolization is not implemented yet; showing the profile as it is\n", c.binary)
 	}
 	c.load.Status = func(msg string) { fmt.Fprintln(stderr, msg) }
 	p, err := format.Load(ctx, c.sources, c.load)

@@ -69,7 +69,7 @@ func TestTopJSON(t *testing.T) {
 			continue // values are parsed from pprof's -unit output below
 		}
 		t.Run(c[0], func(t *testing.T) {
-			args := append([]string{"-top", "-json", "-nodefraction=0", "-nodecount=1000000"}, testdataFlags(c[2:])...)
+			args := append([]string{"-top", "-json", "-symbolize=none", "-nodefraction=0", "-nodecount=1000000"}, testdataFlags(c[2:])...)
 			out := runCLI(t, append(args, filepath.Join("testdata", c[1]))...)
 			var doc topJSON
 			if err := json.Unmarshal([]byte(out), &doc); err != nil {

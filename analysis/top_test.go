@@ -131,7 +131,7 @@ func engineFor(t *testing.T, path string, flags ...string) *Engine {
 			src.Normalize = true
 		}
 	}
-	p, err := format.Load(context.Background(), src, format.Options{})
+	p, err := format.Load(context.Background(), src, format.Options{Symbolize: "none"}) // as the goldens
 	if err != nil {
 		t.Fatal(err)
 	}

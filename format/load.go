@@ -10,12 +10,15 @@ import (
 // sources are merged into one profile; Base profiles are subtracted
 // (-base); DiffBase profiles are subtracted and give the percentage
 // denominator (-diff_base). Normalize scales the sources to the base's
-// totals first.
+// totals first. Binary is the profiled executable (pprof's BINARY
+// argument): it replaces the file name of each profile's first mapping,
+// for symbolization.
 type Sources struct {
 	Sources   []string
 	Base      []string
 	DiffBase  []string
 	Normalize bool
+	Binary    string
 }
 
 // Load reads, merges and subtracts the sources.
@@ -47,12 +50,18 @@ func Load(ctx context.Context, s Sources, opt Options) (*Profile, error) {
 			return nil, err
 		}
 	}
+	sym := newSymbolizer(opt)
+	defer sym.close()
+	for _, p := range profiles {
+		sym.locateBinaries(p, s.Binary)
+	}
 	p, err := Merge(profiles[:len(s.Sources)])
 	if err != nil {
 		return nil, err
 	}
 	bases := profiles[len(s.Sources):]
 	if len(bases) == 0 {
+		sym.symbolize(p)
 		return p, nil
 	}
 	base, err := Merge(bases)
@@ -74,5 +83,6 @@ func Load(ctx context.Context, s Sources, opt Options) (*Profile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("base: %w", err)
 	}
+	sym.symbolize(merged)
 	return merged, nil
 }

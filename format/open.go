@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/pprof-tui/pprof-tui/format/symbolize"
 )
 
 // Options control reading a profile.
@@ -24,8 +25,30 @@ type Options struct {
 	// Seconds and Timeout (in seconds) apply to URL sources (see Fetch).
 	Seconds int
 	Timeout int
-	// Status, if set, receives one-line progress messages (fetching).
+	// Status, if set, receives one-line progress messages (fetching) and
+	// symbolization's warnings (binaries not found, build-ID mismatches,
+	// stripped binaries), each once per Load.
 	Status func(msg string)
+
+	// Symbolize is pprof's -symbolize option for Load: "" (symbolize
+	// the mappings that lack functions from their binaries, then
+	// demangle and simplify C++ names), "none", "local", "fastlocal"
+	// (names only), "force" (also re-symbolize mappings that have
+	// functions), "demangle=none|full|templates|default", joined by ':'.
+	Symbolize string
+	// NoInlines symbolizes each address to one frame, the function that
+	// holds the code, at the line the line table gives for the address,
+	// instead of the chain of inlined calls. That is what go tool pprof
+	// reports (its symbolizer has no inline frames), so -noinlines
+	// reports equal its reports at every granularity.
+	NoInlines bool
+	// BinaryPath is pprof's $PPROF_BINARY_PATH: a list of directories
+	// (filepath.ListSeparator) searched for the binaries of mappings.
+	// "" means pprof's default, $HOME/pprof/binaries.
+	BinaryPath string
+	// Binaries keeps opened binaries from one Load to the next; nil
+	// means a cache for this Load only.
+	Binaries *symbolize.Cache
 }
 
 func (o *Options) maxBytes() int64 {

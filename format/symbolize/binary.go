@@ -1,0 +1,385 @@
+package symbolize
+
+import (
+	"debug/elf"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"sort"
+	"sync"
+)
+
+// Frame is one function at an address. Symbolize returns the frames of
+// an address innermost first: an inlined function, then the function it
+// was inlined into, and so on out to the function that holds the code.
+type Frame struct {
+	// Func is the name as the binary spells it: mangled for C++ (the
+	// caller demangles), the full import path for Go. "" when unknown.
+	Func string
+	// File and Line are the source position of the address in Func,
+	// or of the call to the next inner frame. "" and 0 when unknown.
+	File string
+	Line int64
+	// StartLine is the line Func starts at, when the binary says (Go).
+	StartLine int64
+}
+
+// Mode selects what Symbolize reports.
+type Mode struct {
+	// NoInlines gives one frame per address: the function that holds
+	// the code (the outermost one), at the file and line the line table
+	// gives for the address. It is what `go tool pprof` reports, whose
+	// symbolizer has no inline frames.
+	NoInlines bool
+	// SymbolsOnly gives function names from the symbol table and nothing
+	// else (pprof's -symbolize=fastlocal, its nm path).
+	SymbolsOnly bool
+}
+
+// ErrNoSymbols is returned (wrapped) for a binary that has no symbol
+// table, no DWARF and no Go pclntab: a stripped binary.
+var ErrNoSymbols = errors.New("no symbols (stripped binary?)")
+
+// maxSectionSize bounds what is read of one section, so that a corrupt
+// header cannot make us allocate without limit.
+const maxSectionSize = 1 << 30
+
+// Binary is an opened ELF file. Its methods are safe for concurrent use.
+type Binary struct {
+	path    string
+	r       io.ReaderAt
+	closer  io.Closer
+	ef      *elf.File
+	buildID string
+	loads   []elf.ProgHeader // PT_LOAD headers with file contents
+
+	mu sync.Mutex // guards everything below
+
+	// debugFile is the separate debug file (/usr/lib/debug/.build-id/...)
+	// used for symbols and DWARF when the binary itself has none.
+	debugFile  *Binary
+	debugTried bool
+
+	syms    *symtab
+	symsErr error
+	symsSet bool
+
+	dw    *dwarfIndex
+	dwErr error
+	dwSet bool
+
+	gotab    *goTable
+	goErr    error
+	gotabSet bool
+
+	memo map[memoKey][]Frame
+}
+
+type memoKey struct {
+	addr uint64
+	mode Mode
+}
+
+// Open opens the ELF file at path. It reads the headers only.
+func Open(path string) (*Binary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := NewBinary(path, f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	b.closer = f
+	return b, nil
+}
+
+// NewBinary reads an ELF file from r; name is used in messages.
+func NewBinary(name string, r io.ReaderAt) (b *Binary, err error) {
+	defer recoverError(&err, name)
+	ef, err := elf.NewFile(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not an ELF binary: %w", name, err)
+	}
+	b = &Binary{path: name, r: r, ef: ef, memo: map[memoKey][]Frame{}}
+	for _, p := range ef.Progs {
+		if p.Type == elf.PT_LOAD && p.Filesz > 0 {
+			b.loads = append(b.loads, p.ProgHeader)
+		}
+	}
+	b.buildID = readBuildID(ef)
+	return b, nil
+}
+
+// recoverError turns a panic in the standard library's ELF, DWARF or
+// pclntab readers (they are not hardened against every corrupt input)
+// into an error, so that a bad binary never takes the program down.
+func recoverError(err *error, name string) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%s: corrupt binary (%v)", name, r)
+		if os.Getenv("PPROF_TUI_DEBUG") != "" {
+			debug.PrintStack()
+		}
+	}
+}
+
+// Path returns the file name the binary was opened with.
+func (b *Binary) Path() string { return b.path }
+
+// BuildID returns the GNU build ID in hex, or "".
+func (b *Binary) BuildID() string { return b.buildID }
+
+// Close releases the file.
+func (b *Binary) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.debugFile != nil {
+		b.debugFile.Close()
+	}
+	if b.closer != nil {
+		return b.closer.Close()
+	}
+	return nil
+}
+
+// HasSymbols reports whether the binary (or its separate debug file) has
+// a symbol table, DWARF or a Go pclntab. A binary without any is stripped;
+// its dynamic symbols, if any, may still name some exported functions.
+func (b *Binary) HasSymbols() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.hasSymbols()
+}
+
+func (b *Binary) hasSymbols() bool {
+	if b.ef.Section(".symtab") != nil || b.hasDWARF() || b.goSection() != nil {
+		return true
+	}
+	if d := b.debugBinary(); d != nil {
+		return d.ef.Section(".symtab") != nil || d.hasDWARF()
+	}
+	return false
+}
+
+func (b *Binary) hasDWARF() bool {
+	return b.ef.Section(".debug_info") != nil || b.ef.Section(".zdebug_info") != nil
+}
+
+// ObjAddr converts addr, a runtime address inside a mapping of this file
+// ([start, limit) mapped from file offset offset), to the virtual address
+// the binary's symbols use. Position-independent executables and shared
+// libraries are loaded at an address of the kernel's choosing; the
+// mapping's start and offset give the difference.
+func (b *Binary) ObjAddr(start, limit, offset, addr uint64) (uint64, error) {
+	if start == 0 && offset == 0 && (limit == 0 || limit == ^uint64(0)) {
+		// A made-up mapping covering everything: addresses are the
+		// binary's own (a non-PIE executable).
+		return addr, nil
+	}
+	ph, err := b.loadSegment(start, limit, offset, addr)
+	if err != nil {
+		return 0, err
+	}
+	switch b.ef.Type {
+	case elf.ET_EXEC:
+		if ph == nil {
+			return addr, nil // fixed-address executable
+		}
+		if start >= 1<<63 {
+			return 0, fmt.Errorf("%s: kernel mappings are not supported", b.path)
+		}
+		return addr - (start - offset + ph.Off - ph.Vaddr), nil
+	case elf.ET_DYN:
+		if ph == nil {
+			return addr - (start - offset), nil
+		}
+		return addr - (start - offset + ph.Off - ph.Vaddr), nil
+	case elf.ET_REL:
+		if offset != 0 {
+			return 0, fmt.Errorf("%s: relocatable object mapped at an offset", b.path)
+		}
+		return addr - start, nil
+	}
+	return 0, fmt.Errorf("%s: cannot map addresses of ELF type %v", b.path, b.ef.Type)
+}
+
+// loadSegment finds the PT_LOAD segment a mapping comes from: the one
+// whose file range the mapping's file range overlaps, narrowed by the
+// file offset of addr when the mapping spans several.
+func (b *Binary) loadSegment(start, limit, offset, addr uint64) (*elf.ProgHeader, error) {
+	if len(b.loads) == 0 {
+		return nil, nil
+	}
+	if start >= limit || limit >= 1<<63 {
+		return b.textSegment(), nil
+	}
+	const page = 4096
+	mapEnd := offset + (limit - start)
+	var found []*elf.ProgHeader
+	for i := range b.loads {
+		p := &b.loads[i]
+		segEnd := p.Off + p.Memsz
+		if offset >= segEnd || p.Off >= mapEnd {
+			continue
+		}
+		// A mapping that starts before the segment's first page maps
+		// another segment.
+		aligned := uint64(0)
+		if p.Off > p.Vaddr&(page-1) {
+			aligned = p.Off - p.Vaddr&(page-1)
+		}
+		if offset < aligned {
+			continue
+		}
+		// A mapping that covers only the tail page of the segment and
+		// goes on past it belongs to the next segment.
+		if offset > p.Off && segEnd < offset+page && mapEnd >= segEnd+page {
+			continue
+		}
+		found = append(found, p)
+	}
+	switch len(found) {
+	case 0:
+		return nil, fmt.Errorf("%s: no program segment matches the mapping (start %#x, limit %#x, offset %#x): is it the profiled binary?", b.path, start, limit, offset)
+	case 1:
+		return found[0], nil
+	}
+	fileOff := addr - start + offset
+	var ph *elf.ProgHeader
+	for _, p := range found {
+		if fileOff >= p.Off && fileOff < p.Off+p.Memsz {
+			if ph != nil {
+				return nil, fmt.Errorf("%s: two program segments hold file offset %#x", b.path, fileOff)
+			}
+			ph = p
+		}
+	}
+	if ph == nil {
+		return nil, fmt.Errorf("%s: no program segment holds file offset %#x", b.path, fileOff)
+	}
+	return ph, nil
+}
+
+// textSegment is the executable PT_LOAD segment that holds .text.
+func (b *Binary) textSegment() *elf.ProgHeader {
+	text := b.ef.Section(".text")
+	for i := range b.loads {
+		p := &b.loads[i]
+		if p.Flags&elf.PF_X == 0 {
+			continue
+		}
+		if text == nil || text.Addr >= p.Vaddr && text.Addr < p.Vaddr+p.Memsz {
+			return p
+		}
+	}
+	return nil
+}
+
+// Symbolize returns the frames of each address (binary virtual addresses,
+// see ObjAddr), innermost first; nil for an address it knows nothing of.
+// The error reports a problem with the binary's tables; frames found
+// before it are still returned.
+func (b *Binary) Symbolize(addrs []uint64, mode Mode) (frames [][]Frame, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	frames = make([][]Frame, len(addrs))
+	defer recoverError(&err, b.path)
+
+	// Unique addresses not seen before, sorted: the readers below walk
+	// their tables in address order.
+	var todo []uint64
+	seen := map[uint64]bool{}
+	for i, a := range addrs {
+		if f, ok := b.memo[memoKey{a, mode}]; ok {
+			frames[i] = f
+			continue
+		}
+		if !seen[a] {
+			seen[a] = true
+			todo = append(todo, a)
+		}
+	}
+	if len(todo) > 0 {
+		sort.Slice(todo, func(i, j int) bool { return todo[i] < todo[j] })
+		found, serr := b.symbolize(todo, mode)
+		err = serr
+		for i, a := range todo {
+			b.memo[memoKey{a, mode}] = found[i]
+		}
+		for i, a := range addrs {
+			if frames[i] == nil {
+				frames[i] = b.memo[memoKey{a, mode}]
+			}
+		}
+	}
+	return frames, err
+}
+
+// symbolize does the work for sorted, distinct addresses: the Go pclntab
+// for Go code, DWARF for the rest, the symbol table where neither knows
+// the address (or for a name DWARF lacks).
+func (b *Binary) symbolize(addrs []uint64, mode Mode) ([][]Frame, error) {
+	out := make([][]Frame, len(addrs))
+	syms, symErr := b.symbols()
+	if mode.SymbolsOnly {
+		for i, a := range addrs {
+			if name := syms.lookup(a); name != "" {
+				out[i] = []Frame{{Func: name}}
+			}
+		}
+		return out, symErr
+	}
+	var errs []error
+	rest := make([]int, 0, len(addrs)) // indices DWARF should try
+	gt, err := b.goTab()
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for i, a := range addrs {
+		if gt != nil {
+			if f := gt.frames(a, mode.NoInlines); f != nil {
+				out[i] = f
+				continue
+			}
+		}
+		rest = append(rest, i)
+	}
+	if len(rest) > 0 {
+		dw, err := b.dwarf()
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if dw != nil {
+			sub := make([]uint64, len(rest))
+			for j, i := range rest {
+				sub[j] = addrs[i]
+			}
+			found, err := dw.symbolize(sub, mode.NoInlines)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			for j, i := range rest {
+				out[i] = found[j]
+			}
+		}
+	}
+	for _, i := range rest {
+		f := out[i]
+		switch {
+		case f == nil:
+			if name := syms.lookup(addrs[i]); name != "" {
+				out[i] = []Frame{{Func: name}}
+			}
+		case f[len(f)-1].Func == "":
+			// DWARF had the line but not the function.
+			f[len(f)-1].Func = syms.lookup(addrs[i])
+		}
+	}
+	if symErr != nil {
+		errs = append(errs, symErr)
+	}
+	return out, errors.Join(errs...)
+}

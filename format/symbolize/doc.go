@@ -1,0 +1,15 @@
+// Package symbolize turns instruction addresses into functions, files,
+// lines and chains of inlined calls, in-process, from the ELF binary
+// itself: the ELF symbol tables, the DWARF line tables and inlined
+// subroutine entries, and the Go pclntab (with its inline tree) for Go
+// binaries, which need no DWARF. It does what pprof does by running
+// addr2line, llvm-symbolizer or nm, without them.
+//
+// A Binary reads only the sections it needs, when it first needs them,
+// and keeps what it parsed; a Cache keeps Binaries by path, size and
+// modification time so that loading a profile again is instant.
+// Corrupt or truncated files give errors, never panics.
+//
+// It knows binaries and nothing of profiles: it must not import format
+// (format imports it), analysis, views, tui or any terminal package.
+package symbolize
