@@ -18,9 +18,12 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/muesli/termenv"
+
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/analysis/report"
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/tui"
 )
 
 // exitError carries the process exit status: 1 for failures, 2 for
@@ -207,11 +210,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.jsonOut && !c.top {
 		return usageError("-json goes with -top")
 	}
+	if reports == 0 {
+		return explore(ctx, c, stderr)
+	}
 	if len(c.sources.Sources) == 0 {
 		return usageError("usage: pprof-tui [flags] [BINARY] SOURCE...  (a report flag such as -top prints and exits)")
-	}
-	if reports == 0 {
-		return usageError("the interactive explorer is not built yet; use a report flag such as -top")
 	}
 	c.load.Status = func(msg string) { fmt.Fprintln(stderr, msg) }
 	p, err := format.Load(ctx, c.sources, c.load)
@@ -240,6 +243,58 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// explore runs the interactive explorer on the sources (a picker when
+// there are none). What can be checked before the screen is taken over is
+// checked here, so that a typo is one line on stderr.
+func explore(ctx context.Context, c *cmdline, stderr io.Writer) error {
+	if err := c.opt.Validate(); err != nil {
+		return &exitError{2, err}
+	}
+	stdin := false
+	for _, group := range [][]string{c.sources.Sources, c.sources.Base, c.sources.DiffBase} {
+		for _, src := range group {
+			if src == "-" {
+				stdin = true
+				continue
+			}
+			if strings.Contains(src, "://") {
+				continue
+			}
+			st, err := os.Stat(src)
+			if err != nil {
+				return err
+			}
+			if st.IsDir() {
+				return fmt.Errorf("%s is a directory, not a profile", src)
+			}
+		}
+	}
+	cfg := tui.Config{
+		Sources: c.sources,
+		Load:    c.load,
+		Options: c.opt,
+		Output:  os.Stdout,
+	}
+	if stdin {
+		// The profile comes on stdin: the keys come from the terminal.
+		tty, err := os.Open("/dev/tty")
+		if err != nil {
+			return fmt.Errorf("reading the profile from stdin needs a terminal for the keys: %w", err)
+		}
+		defer tty.Close()
+		cfg.Input = tty
+	}
+	out := termenv.NewOutput(os.Stdout)
+	cfg.ColorProfile = out.EnvColorProfile() // Ascii under NO_COLOR or when not a terminal
+	if cfg.ColorProfile != termenv.Ascii {
+		// Ask the terminal now: once the program reads the keys, the
+		// answer would arrive as key presses.
+		dark := out.HasDarkBackground()
+		cfg.DarkBackground = &dark
+	}
+	return tui.Run(ctx, cfg)
 }
 
 // writeReport prints the chosen report with pprof's defaults for it.

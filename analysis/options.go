@@ -209,3 +209,23 @@ func LabelKeyFilter(opt Options) (func(key string) bool, error) {
 	}
 	return labelKeyFilter(opt.TagShow, opt.TagHide)
 }
+
+// Validate checks what can be checked without a profile: the regexps,
+// the granularity and the sort order. The interactive explorer calls it
+// before it takes over the screen; the tag filters and the sample type
+// are checked against the profile when a report is computed.
+func (o Options) Validate() error {
+	if _, err := compileOptions(&o); err != nil {
+		return err
+	}
+	if _, err := labelKeyFilter(o.TagShow, o.TagHide); err != nil {
+		return err
+	}
+	if o.Granularity != "" && !validGranularity(o.Granularity) {
+		return optErr("granularity", "%q is not one of %s", o.Granularity, strings.Join(Granularities, ", "))
+	}
+	if o.Sort != "" && o.Sort != "flat" && o.Sort != "cum" {
+		return optErr("sort", "%q is not flat or cum", o.Sort)
+	}
+	return nil
+}

@@ -1,0 +1,263 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+)
+
+// The frame around the views: tab bar, status bar, footer, help.
+
+func (m *Model) View() string {
+	st := m.c.Styles
+	switch m.phase {
+	case phaseLoading, phaseOpening:
+		if m.err != nil {
+			return ""
+		}
+		line := m.load.view(m.source, m.spin)
+		if m.phase == phaseOpening {
+			line = m.spin.View() + " " + st.Prompt.Render("Opening") + " " + m.source
+		}
+		if m.picker != nil {
+			return line // in the alt screen already
+		}
+		return line + "\n"
+	}
+	if m.width < minWidth || m.height < minHeight {
+		return fmt.Sprintf("window too small: %d×%d\nneeds %d×%d", m.width, m.height, minWidth, minHeight)
+	}
+	if m.phase == phasePicking {
+		return m.picker.view()
+	}
+	body := m.ActiveView().View()
+	if m.showHelp {
+		body = m.fullHelp(m.height - 3)
+	}
+	return strings.Join([]string{m.tabBar(), body, m.statusBar(), m.footer()}, "\n")
+}
+
+// tabs returns the tab labels, "1 Top" ...
+func (m *Model) tabs() []string {
+	out := make([]string, len(m.views))
+	for i, v := range m.views {
+		out[i] = fmt.Sprintf("%d %s", i+1, v.Title())
+	}
+	return out
+}
+
+func (m *Model) tabBar() string {
+	st := m.c.Styles
+	var b strings.Builder
+	for i, t := range m.tabs() {
+		if i == m.active {
+			b.WriteString(st.TabActive.Render(t))
+		} else {
+			b.WriteString(st.TabInactive.Render(t))
+		}
+	}
+	used := ansi.StringWidth(b.String())
+	right := "? help"
+	if pad := m.width - used - len(right) - 1; pad > 0 {
+		b.WriteString(strings.Repeat(" ", pad) + st.Dim.Render(right))
+	}
+	return b.String()
+}
+
+// tabAt returns the tab under column x, or -1.
+func (m *Model) tabAt(x int) int {
+	pos := 0
+	for i, t := range m.tabs() {
+		w := ansi.StringWidth(t) + 2 // padding
+		if x >= pos && x < pos+w {
+			return i
+		}
+		pos += w
+	}
+	return -1
+}
+
+// sampleTypeLabel names the sample type as the profile does, with its
+// unit: "cpu (nanoseconds)", "mean_delay (nanoseconds)".
+func (m *Model) sampleTypeLabel() (string, string) {
+	i, err := analysis.SampleIndex(m.prof, m.opts.SampleIndex)
+	if err != nil {
+		return "?", ""
+	}
+	t := m.prof.SampleTypes[i]
+	name := t.Type
+	if m.opts.Mean {
+		name = "mean_" + name
+	}
+	return name, t.Unit
+}
+
+func (m *Model) total() string {
+	i, err := analysis.SampleIndex(m.prof, m.opts.SampleIndex)
+	if err != nil {
+		return ""
+	}
+	unit := m.prof.SampleTypes[i].Unit
+	for _, i := range []int{m.active, 0, 1, 2} {
+		v := m.views[i]
+		if _, state := v.Query(m.engine, m.opts); v.HasResult() && m.jobs.have[i] == dataKey(m.opts, state) {
+			return analysis.ScaledLabel(v.Total(), unit, "minimum")
+		}
+	}
+	return ""
+}
+
+// filters lists the active filters as pprof spells them, in pprof's order.
+func filters(o analysis.Options) []string {
+	var out []string
+	for _, f := range []struct{ name, value string }{
+		{"focus", o.Focus}, {"ignore", o.Ignore}, {"hide", o.Hide}, {"show", o.Show},
+		{"show_from", o.ShowFrom}, {"prune_from", o.PruneFrom}, {"tagfocus", o.TagFocus}, {"tagignore", o.TagIgnore},
+		{"tagshow", o.TagShow}, {"taghide", o.TagHide},
+	} {
+		if f.value != "" {
+			out = append(out, f.name+"="+f.value)
+		}
+	}
+	return out
+}
+
+func (m *Model) statusBar() string {
+	st := m.c.Styles
+	sep := st.Status.Render(" │ ")
+	name, unit := m.sampleTypeLabel()
+	parts := []string{st.StatusLabel.Render(" " + m.source)}
+	stype := st.StatusLabel.Render(name)
+	if unit != "" {
+		stype += st.Status.Render(" (" + unit + ")")
+	}
+	parts = append(parts, stype)
+	if t := m.total(); t != "" {
+		parts = append(parts, st.Status.Render("total "+t))
+	}
+	parts = append(parts, st.Status.Render(m.opts.Granularity))
+	if fs := filters(m.opts); len(fs) > 0 {
+		crumbs := make([]string, len(fs))
+		for i, f := range fs {
+			crumbs[i] = st.Crumb.Render(f)
+		}
+		parts = append(parts, strings.Join(crumbs, st.Status.Render(" › ")))
+	}
+	line := strings.Join(parts, sep)
+	right := ""
+	if m.jobs.busy() {
+		right = m.spin.View() + st.Status.Render(" computing ")
+	} else if len(m.history) > 0 {
+		right = st.Status.Render(fmt.Sprintf(" ⌫ back (%d) ", len(m.history)))
+	}
+	avail := m.width - ansi.StringWidth(right)
+	if ansi.StringWidth(line) > avail {
+		line = ansi.Truncate(line, max(0, avail-1), "…")
+	}
+	pad := m.width - ansi.StringWidth(line) - ansi.StringWidth(right)
+	return line + st.Status.Render(strings.Repeat(" ", max(0, pad))) + right
+}
+
+func (m *Model) footer() string {
+	st := m.c.Styles
+	if m.mode != inputNone {
+		line := m.input.View()
+		if m.note != "" {
+			// The note (an error, completions) keeps at least half the line.
+			note := ansi.Truncate(m.note, m.width/2, "…")
+			room := m.width - ansi.StringWidth(note) - 2
+			if m.noteErr {
+				note = st.Error.Render(note)
+			} else {
+				note = st.Info.Render(note)
+			}
+			line = padRight(ansi.Truncate(line, room, "…"), room) + "  " + note
+		}
+		return ansi.Truncate(line, m.width, "…")
+	}
+	if m.note != "" {
+		if m.noteErr {
+			return st.Error.Render(ansi.Truncate(m.note, m.width, "…"))
+		}
+		return st.Info.Render(ansi.Truncate(m.note, m.width, "…"))
+	}
+	k := m.c.Keys
+	bindings := append(m.ActiveView().ShortHelp(), k.Command, k.Search, k.SampleType, k.Back, k.Help, k.Quit)
+	// help truncates with an ellipsis, but not when the ellipsis itself
+	// does not fit.
+	return ansi.Truncate(m.help.ShortHelpView(shortened(bindings)), m.width, "…")
+}
+
+// shortened drops the explanations from bindings for the one-line hint:
+// "focus: on exactly the selected function" becomes "focus".
+func shortened(bs []key.Binding) []key.Binding {
+	out := make([]key.Binding, len(bs))
+	for i, b := range bs {
+		h := b.Help()
+		desc, _, _ := strings.Cut(h.Desc, ":")
+		b.SetHelp(h.Key, desc)
+		out[i] = b
+	}
+	return out
+}
+
+// fullHelp renders every key group in h lines, in columns when wide.
+func (m *Model) fullHelp(h int) string {
+	st := m.c.Styles
+	var blocks [][]string
+	for _, g := range m.c.Keys.Groups() {
+		lines := []string{st.HelpTitle.Render(g.Title)}
+		for _, b := range g.Bindings {
+			lines = append(lines, "  "+st.HelpKey.Render(padRight(b.Help().Key, 10))+" "+st.HelpDesc.Render(b.Help().Desc))
+		}
+		blocks = append(blocks, append(lines, ""))
+	}
+	var lines []string
+	if m.width >= 90 {
+		// Two columns: the general keys left, the row and view keys right.
+		var left, right []string
+		for i, b := range blocks {
+			if i < 2 {
+				left = append(left, b...)
+			} else {
+				right = append(right, b...)
+			}
+		}
+		colW := m.width / 2
+		for i := 0; i < max(len(left), len(right)); i++ {
+			var l, r string
+			if i < len(left) {
+				l = left[i]
+			}
+			if i < len(right) {
+				r = right[i]
+			}
+			lines = append(lines, padRight(ansi.Truncate(l, colW-1, "…"), colW)+ansi.Truncate(r, m.width-colW, "…"))
+		}
+	} else {
+		for _, b := range blocks {
+			for _, l := range b {
+				lines = append(lines, ansi.Truncate(l, m.width, "…"))
+			}
+		}
+	}
+	if len(lines) > h {
+		lines = lines[:h-1]
+		lines = append(lines, st.Dim.Render(ansi.Truncate("  … (a wider or taller window shows the rest; any key closes)", m.width, "…")))
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func padRight(s string, w int) string {
+	if d := w - ansi.StringWidth(s); d > 0 {
+		return s + strings.Repeat(" ", d)
+	}
+	return s
+}

@@ -1,0 +1,158 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+)
+
+// Recomputation: every view's data is computed off the UI goroutine by a
+// tea.Cmd that returns a resultMsg. Requests carry a sequence number; the
+// newest request for a view supersedes the older ones, whose results are
+// dropped when they arrive.
+
+// request is one computation in flight.
+type request struct {
+	view int
+	opts analysis.Options
+	key  string // opts and the view's own state: what the data is for
+	// commit makes opts the current options when the result arrives
+	// (push: saving the old ones on the history); without it the
+	// result only fills a view.
+	commit, push bool
+}
+
+type resultMsg struct {
+	seq  int
+	data any
+	err  error
+	took time.Duration
+}
+
+// jobs tracks the requests of each view.
+type jobs struct {
+	seq         int
+	pending     map[int]request
+	inflight    []int    // per view: the newest request's seq, 0 for none
+	inflightKey []string // and what it is for
+	have        []string // per view: what its data is for
+	lastTook    time.Duration
+}
+
+func newJobs() jobs {
+	return jobs{pending: map[int]request{}}
+}
+
+func (j *jobs) init(n int) {
+	j.inflight = make([]int, n)
+	j.inflightKey = make([]string, n)
+	j.have = make([]string, n)
+}
+
+func (j *jobs) busy() bool {
+	for _, s := range j.inflight {
+		if s != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func dataKey(opts analysis.Options, state string) string {
+	return fmt.Sprintf("%#v|%s", opts, state)
+}
+
+// ensure requests view i's data for the target options unless it has it
+// or awaits it. force recomputes even so.
+func (m *Model) ensure(i int, force bool) tea.Cmd {
+	if m.engine == nil {
+		return nil
+	}
+	if m.jobs.have == nil {
+		m.jobs.init(len(m.views))
+	}
+	run, state := m.views[i].Query(m.engine, m.target)
+	k := dataKey(m.target, state)
+	if !force && (m.jobs.have[i] == k || (m.jobs.inflight[i] != 0 && m.jobs.inflightKey[i] == k)) {
+		return nil
+	}
+	return m.submit(request{view: i, opts: m.target, key: k}, run)
+}
+
+// change asks for new options: the active view is recomputed with them,
+// and they become current when that succeeds. A failure (a bad regexp)
+// changes nothing and shows the error.
+func (m *Model) change(opts analysis.Options, push bool) tea.Cmd {
+	if m.engine == nil {
+		return nil
+	}
+	m.target = opts
+	run, state := m.ActiveView().Query(m.engine, opts)
+	return m.submit(request{view: m.active, opts: opts, key: dataKey(opts, state), commit: true, push: push}, run)
+}
+
+func (m *Model) submit(req request, run func() (any, error)) tea.Cmd {
+	if m.jobs.have == nil {
+		m.jobs.init(len(m.views))
+	}
+	m.jobs.seq++
+	seq := m.jobs.seq
+	m.jobs.pending[seq] = req
+	m.jobs.inflight[req.view] = seq
+	m.jobs.inflightKey[req.view] = req.key
+	work := func() tea.Msg {
+		t0 := time.Now()
+		data, err := run()
+		return resultMsg{seq: seq, data: data, err: err, took: time.Since(t0)}
+	}
+	return tea.Batch(work, m.startSpin())
+}
+
+func (m *Model) result(msg resultMsg) tea.Cmd {
+	req, ok := m.jobs.pending[msg.seq]
+	delete(m.jobs.pending, msg.seq)
+	if !ok || m.jobs.inflight[req.view] != msg.seq {
+		return nil // superseded
+	}
+	m.jobs.inflight[req.view] = 0
+	m.jobs.lastTook = msg.took
+	if msg.err != nil {
+		if req.commit {
+			m.target = m.opts
+		}
+		if m.phase == phaseOpening {
+			m.err = msg.err
+			return tea.Quit
+		}
+		m.setNote(errorText(msg.err), true)
+		return nil
+	}
+	if req.commit {
+		if req.push {
+			m.history = append(m.history, m.opts)
+		}
+		m.opts = req.opts
+	}
+	m.views[req.view].SetResult(msg.data, req.opts)
+	m.jobs.have[req.view] = req.key
+	var cmds []tea.Cmd
+	if m.phase == phaseOpening {
+		m.phase = phaseReady
+		cmds = append(cmds, tea.EnterAltScreen)
+	}
+	cmds = append(cmds, m.ensure(m.active, false))
+	return tea.Batch(cmds...)
+}
+
+// errorText is an error as one line for the footer.
+func errorText(err error) string {
+	var oe *analysis.OptionError
+	if errors.As(err, &oe) {
+		return oe.Error() + " (nothing changed)"
+	}
+	return err.Error()
+}

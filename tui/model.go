@@ -1,0 +1,283 @@
+package tui
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/views"
+)
+
+// Minimum usable window.
+const minWidth, minHeight = 40, 10
+
+type phase int
+
+const (
+	phasePicking phase = iota // choosing a profile
+	phaseLoading              // reading it
+	phaseOpening              // computing the first view, still off the alt screen
+	phaseReady
+)
+
+type inputMode int
+
+const (
+	inputNone inputMode = iota
+	inputCommand
+	inputSearch
+)
+
+// Model is the root of the explorer: it owns the profile, the options
+// and their history, and routes messages to the views.
+type Model struct {
+	ctx    context.Context
+	cfg    Config
+	c      *views.Common
+	width  int
+	height int
+	phase  phase
+	err    error // ends the program (loading failed)
+
+	load   loader
+	picker *picker
+
+	source  string
+	prof    *format.Profile
+	engine  *analysis.Engine
+	opts    analysis.Options   // the options the views show
+	target  analysis.Options   // opts, or the newest requested change
+	history []analysis.Options // earlier opts, for back
+
+	views    []views.View
+	active   int
+	jobs     jobs
+	spin     spinner.Model
+	spinning bool
+
+	mode     inputMode
+	input    textinput.Model
+	search   *regexp.Regexp
+	note     string // one-line message in the footer
+	noteErr  bool
+	showHelp bool
+	help     help.Model
+}
+
+// NewModel returns the root model for cfg.
+func NewModel(ctx context.Context, cfg Config) *Model {
+	r := newRenderer(cfg)
+	c := &views.Common{Styles: views.NewStyles(r), Keys: views.DefaultKeyMap()}
+	opts := cfg.Options
+	if opts.Granularity == "" {
+		opts = analysis.DefaultOptions()
+		opts.NodeFraction = 0
+	}
+	if opts.NodeFraction < 0 {
+		opts.NodeFraction = 0 // the explorer shows every node, unless asked
+	}
+	m := &Model{
+		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
+		opts: opts, target: opts,
+		views: []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c)},
+		jobs:  newJobs(),
+	}
+	if opts.Sort == "cum" {
+		m.views[0].(*views.Top).SortBy("cum")
+	}
+	st := c.Styles
+	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
+	m.input = textinput.New()
+	m.input.Cursor.SetMode(cursor.CursorStatic)
+	m.input.Cursor.Style = st.Selected
+	m.input.PromptStyle = st.Prompt
+	m.input.TextStyle = st.Plain
+	m.input.PlaceholderStyle = st.Dim
+	m.help = help.New()
+	m.help.Styles.ShortKey = st.HelpKey
+	m.help.Styles.ShortDesc = st.HelpDesc
+	m.help.Styles.ShortSeparator = st.HelpSep
+	m.help.Styles.Ellipsis = st.HelpSep
+	m.load = newLoader(cfg, st)
+	if len(cfg.Sources.Sources) == 0 {
+		m.picker = newPicker(cfg.Dir, c)
+	} else {
+		m.phase = phaseLoading
+		m.source = sourceName(cfg.Sources)
+	}
+	m.resize()
+	return m
+}
+
+// Err is the error that ended the program, if any.
+func (m *Model) Err() error { return m.err }
+
+// Options returns the options the views show.
+func (m *Model) Options() analysis.Options { return m.opts }
+
+// ActiveView returns the focused view.
+func (m *Model) ActiveView() views.View { return m.views[m.active] }
+
+// View returns the view at index i (0 Top, 1 Tree, 2 Labels).
+func (m *Model) ViewAt(i int) views.View { return m.views[i] }
+
+// History returns the depth of the back history.
+func (m *Model) History() int { return len(m.history) }
+
+func (m *Model) Init() tea.Cmd {
+	if m.phase == phasePicking {
+		return tea.EnterAltScreen
+	}
+	return tea.Batch(m.load.start(m.ctx, m.cfg.Sources, nil), m.startSpin())
+}
+
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resize()
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	case tea.MouseMsg:
+		return m, m.handleMouse(msg)
+	case progressMsg, spinner.TickMsg:
+		return m, m.tick(msg)
+	case pickedMsg:
+		m.phase = phaseLoading
+		m.source = msg.name
+		return m, tea.Batch(m.load.start(m.ctx, format.Sources{Sources: msg.sources}, msg.data), m.startSpin())
+	case loadedMsg:
+		return m, m.loaded(msg)
+	case resultMsg:
+		return m, m.result(msg)
+	case views.InvertMsg:
+		return m, m.ensure(1, true)
+	}
+	return m, nil
+}
+
+// resize hands each part its share of the window: a tab bar, the view,
+// a status bar and a footer.
+func (m *Model) resize() {
+	h := max(0, m.height-3)
+	for _, v := range m.views {
+		v.SetSize(m.width, h)
+	}
+	if m.picker != nil {
+		m.picker.setSize(m.width, m.height)
+	}
+	m.help.Width = m.width
+	m.input.Width = max(1, m.width-4)
+	m.load.setWidth(m.width)
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.Keys
+	if msg.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	switch m.phase {
+	case phasePicking:
+		return m.picker.update(msg)
+	case phaseLoading, phaseOpening:
+		if key.Matches(msg, k.Quit) {
+			return tea.Quit
+		}
+		return nil
+	}
+	if m.mode != inputNone {
+		return m.inputKey(msg)
+	}
+	if m.showHelp {
+		m.showHelp = false
+		if key.Matches(msg, k.Quit) {
+			return tea.Quit
+		}
+		return nil
+	}
+	m.note = ""
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+	case key.Matches(msg, k.Views):
+		return m.switchView(int(msg.Runes[0] - '1'))
+	case key.Matches(msg, k.NextView):
+		return m.switchView((m.active + 1) % len(m.views))
+	case key.Matches(msg, k.PrevView):
+		return m.switchView((m.active + len(m.views) - 1) % len(m.views))
+	case key.Matches(msg, k.Command):
+		return m.openInput(inputCommand, "")
+	case key.Matches(msg, k.Search):
+		return m.openInput(inputSearch, "")
+	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
+		if m.search == nil {
+			m.setNote("no search: press / to search", false)
+		} else if !m.ActiveView().NextMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.NextMatch)]) {
+			m.setNote("no match for "+m.search.String(), true)
+		}
+	case key.Matches(msg, k.Clear):
+		m.setSearch(nil)
+	case key.Matches(msg, k.SampleType):
+		return m.nextSampleType()
+	case key.Matches(msg, k.Back):
+		return m.back()
+	case key.Matches(msg, k.Drill), key.Matches(msg, k.Focus):
+		return m.filterSelected(filterFocus)
+	case key.Matches(msg, k.Ignore):
+		return m.filterSelected(filterIgnore)
+	case key.Matches(msg, k.Hide):
+		return m.filterSelected(filterHide)
+	default:
+		return m.ActiveView().Update(msg)
+	}
+	return nil
+}
+
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if m.phase != phaseReady || m.showHelp || m.mode != inputNone {
+		return nil
+	}
+	if msg.Y == 0 {
+		if msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress {
+			if i := m.tabAt(msg.X); i >= 0 {
+				return m.switchView(i)
+			}
+		}
+		return nil
+	}
+	if msg.Y > m.height-3 {
+		return nil
+	}
+	msg.Y--
+	return m.ActiveView().Update(msg)
+}
+
+// switchView focuses view i, computing its data if it is stale.
+func (m *Model) switchView(i int) tea.Cmd {
+	if i < 0 || i >= len(m.views) || i == m.active {
+		return nil
+	}
+	m.active = i
+	m.ActiveView().SetSearch(m.search)
+	return m.ensure(i, false)
+}
+
+func (m *Model) setNote(s string, isErr bool) {
+	m.note, m.noteErr = s, isErr
+}
+
+func (m *Model) setSearch(re *regexp.Regexp) {
+	m.search = re
+	m.ActiveView().SetSearch(re)
+}

@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// Config is everything a program needs. Input, output, size and colour
+// profile are parameters (not taken from the process) so that one
+// program per SSH session can be served later as it is.
+type Config struct {
+	// Sources to load; with none, the program opens on a picker of the
+	// profile-like files in Dir and the embedded demo profile.
+	Sources format.Sources
+	Load    format.Options
+	Dir     string
+	// Options is the opening state (pprof's flags). A negative
+	// NodeFraction means unset: the explorer shows every node.
+	Options analysis.Options
+
+	Input  io.Reader
+	Output io.Writer
+	// Width and Height are the terminal's size when known (0 otherwise;
+	// a terminal reports its own).
+	Width, Height int
+	// ColorProfile is what the output can show: termenv.Ascii for no
+	// colour (NO_COLOR, not a terminal).
+	ColorProfile termenv.Profile
+	// DarkBackground picks the dark or light colours; nil asks the
+	// terminal.
+	DarkBackground *bool
+	// NoMouse leaves the mouse to the terminal (text selection).
+	NoMouse bool
+}
+
+// NewProgram returns the program for cfg and its root model.
+func NewProgram(ctx context.Context, cfg Config) (*tea.Program, *Model) {
+	m := NewModel(ctx, cfg)
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if cfg.Input != nil {
+		opts = append(opts, tea.WithInput(cfg.Input))
+	}
+	if cfg.Output != nil {
+		opts = append(opts, tea.WithOutput(cfg.Output))
+	}
+	if !cfg.NoMouse {
+		opts = append(opts, tea.WithMouseCellMotion())
+	}
+	return tea.NewProgram(m, opts...), m
+}
+
+// Run runs the explorer until the user quits. Loading errors (missing
+// file, bad format) end it before it takes over the screen, and are
+// returned.
+func Run(ctx context.Context, cfg Config) error {
+	p, m := NewProgram(ctx, cfg)
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return err
+	}
+	return m.Err()
+}
+
+// newRenderer makes the lipgloss renderer for cfg's output and colours.
+func newRenderer(cfg Config) *lipgloss.Renderer {
+	out := cfg.Output
+	if out == nil {
+		out = io.Discard
+	}
+	r := lipgloss.NewRenderer(out)
+	r.SetColorProfile(cfg.ColorProfile)
+	if cfg.DarkBackground != nil {
+		r.SetHasDarkBackground(*cfg.DarkBackground)
+	}
+	return r
+}

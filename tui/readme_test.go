@@ -1,0 +1,77 @@
+package tui
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pprof-tui/pprof-tui/views"
+)
+
+// The README's key table and screen captures are generated: the table
+// from the key map, the captures from the golden screens. These tests
+// fail when the README is stale; -update rewrites it.
+
+const readmePath = "../README.md"
+
+// section returns the text between <!-- NAME --> and <!-- /NAME --> in doc.
+func section(doc, name string) (before, body, after string, ok bool) {
+	open, close := "<!-- "+name+" -->\n", "<!-- /"+name+" -->"
+	i := strings.Index(doc, open)
+	j := strings.Index(doc, close)
+	if i < 0 || j < i {
+		return "", "", "", false
+	}
+	return doc[:i+len(open)], doc[i+len(open) : j], doc[j:], true
+}
+
+func checkReadmeSection(t *testing.T, name, want string) {
+	t.Helper()
+	data, err := os.ReadFile(readmePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, body, after, ok := section(string(data), name)
+	if !ok {
+		t.Fatalf("README.md has no <!-- %s --> … <!-- /%s --> section", name, name)
+	}
+	if body == want {
+		return
+	}
+	if updating() {
+		if err := os.WriteFile(readmePath, []byte(before+want+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md section %s is stale (go test ./tui -update rewrites it):\n got:\n%s\nwant:\n%s", name, body, want)
+}
+
+func TestReadmeKeyTable(t *testing.T) {
+	checkReadmeSection(t, "keys", views.DefaultKeyMap().MarkdownTable())
+}
+
+// TestReadmeTour captures each view at 80×24, as the README shows them.
+func TestReadmeTour(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{
+		{"tour-top", nil},
+		{"tour-tree", []string{"2"}},
+		{"tour-labels", []string{"3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig(testdata("cpu_labels.pb.gz"))
+			cfg.Width, cfg.Height = 80, 24
+			h := start(t, cfg)
+			h.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+			h.keys(tc.keys...)
+			screen := trimLines(h.screen())
+			golden(t, tc.name, screen)
+			checkReadmeSection(t, tc.name, "```text\n"+screen+"```\n")
+		})
+	}
+}

@@ -1,0 +1,628 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/analysis/report"
+	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/views"
+)
+
+// pprofTop returns the rows of the -top report for file and opt, as
+// report.Top (byte for byte pprof's) prints them.
+func pprofTop(t *testing.T, file string, opt analysis.Options) []string {
+	t.Helper()
+	p, err := format.Load(context.Background(), format.Sources{Sources: []string{file}}, format.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := analysis.NewEngine(p)
+	top, err := e.Top(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := report.Top(&b, p, top, opt, "minimum"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "flat%") {
+			return lines[i+1:]
+		}
+	}
+	t.Fatalf("no table in:\n%s", b.String())
+	return nil
+}
+
+// screenRows returns the table rows of a Top screen: the lines between
+// the headings and the status bar, without the cursor mark.
+func screenRows(screen string) []string {
+	lines := strings.Split(screen, "\n")
+	var out []string
+	for _, l := range lines[2 : len(lines)-2] {
+		l = strings.TrimRight(l, " ")
+		if l == "" {
+			continue
+		}
+		out = append(out, strings.Replace(l, "▶", " ", 1))
+	}
+	return out
+}
+
+// checkTop asserts that the Top screen shows pprof's rows for opt.
+func checkTop(t *testing.T, h *harness, file string, opt analysis.Options) {
+	t.Helper()
+	want := pprofTop(t, file, opt)
+	h.keys("g")
+	got := screenRows(h.screen())
+	if len(got) == 0 {
+		t.Fatalf("no rows on screen:\n%s", h.screen())
+	}
+	for i, g := range got {
+		if i >= len(want) {
+			t.Fatalf("screen row %d %q: pprof has only %d rows", i, g, len(want))
+		}
+		if g != want[i] && !sameRow(g, want[i]) {
+			t.Errorf("row %d:\n got %q\nwant %q", i, g, want[i])
+		}
+	}
+}
+
+// sameRow reports whether a screen row shows pprof's row: the same five
+// numbers, and the name, or the name cut to fit (its visible pieces in
+// pprof's name in order).
+func sameRow(got, want string) bool {
+	gf, wf := strings.Fields(got), strings.Fields(want)
+	if len(gf) < 6 || len(wf) < 6 || strings.Join(gf[:5], " ") != strings.Join(wf[:5], " ") {
+		return false
+	}
+	gname, wname := strings.Join(gf[5:], " "), strings.Join(wf[5:], " ")
+	if gname == wname {
+		return true
+	}
+	if !strings.Contains(gname, "…") {
+		return false
+	}
+	rest := wname
+	for _, piece := range strings.Split(gname, "…") {
+		piece = strings.TrimSpace(piece)
+		i := strings.Index(rest, piece)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(piece):]
+	}
+	return true
+}
+
+func uiOptions() analysis.Options {
+	o := analysis.DefaultOptions()
+	o.NodeFraction = 0
+	return o
+}
+
+func TestGoldenScreens(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		keys       []string
+	}{
+		{"cpu-top", "cpu_labels.pb.gz", nil},
+		{"cpu-tree", "cpu_labels.pb.gz", []string{"2"}},
+		{"cpu-tree-inverted", "cpu_labels.pb.gz", []string{"2", "b"}},
+		{"cpu-labels", "cpu_labels.pb.gz", []string{"3"}},
+		{"cpu-help", "cpu_labels.pb.gz", []string{"?"}},
+		{"heap-top", "heap.pb.gz", nil},
+		{"heap-tree", "heap.pb.gz", []string{"2"}},
+		{"heap-labels", "heap.pb.gz", []string{"3"}},
+		{"block-top", "block.pb.gz", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := start(t, testConfig(testdata(tc.file)))
+			h.keys(tc.keys...)
+			if tc.name == "cpu-tree-inverted" {
+				h.waitFor("the inverted tree", func(m *Model) bool {
+					return strings.Contains(m.View(), "inverted tree")
+				})
+			}
+			golden(t, tc.name, h.screen())
+		})
+	}
+}
+
+func TestTopEqualsPprof(t *testing.T) {
+	for _, file := range []string{"cpu_labels.pb.gz", "heap.pb.gz", "block.pb.gz", "mutex.pb.gz", "goroutine.pb.gz"} {
+		t.Run(file, func(t *testing.T) {
+			h := start(t, testConfig(testdata(file)))
+			checkTop(t, h, testdata(file), uiOptions())
+		})
+	}
+}
+
+func TestStatusBar(t *testing.T) {
+	h := start(t, testConfig(testdata("heap.pb.gz")))
+	s := h.screen()
+	status := strings.Split(s, "\n")[testH-2]
+	for _, want := range []string{"heap.pb.gz", "inuse_space (bytes)", "total 17.26MB", "functions"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status bar %q lacks %q", status, want)
+		}
+	}
+}
+
+func TestSampleTypeSwitch(t *testing.T) {
+	file := testdata("heap.pb.gz")
+	h := start(t, testConfig(file))
+	// heap: alloc_objects, alloc_space, inuse_objects, inuse_space; the
+	// default is the last, and s goes round to the first.
+	for _, want := range []string{"alloc_objects", "alloc_space", "inuse_objects", "inuse_space"} {
+		h.keys("s")
+		var opts analysis.Options
+		h.do(func(m *Model) { opts = m.Options() })
+		if opts.SampleIndex != want {
+			t.Fatalf("after s: sample_index %q, want %q", opts.SampleIndex, want)
+		}
+		if !strings.Contains(h.screen(), " "+want+" (") {
+			t.Errorf("status bar does not name %s:\n%s", want, h.screen())
+		}
+		o := uiOptions()
+		o.SampleIndex = want
+		checkTop(t, h, file, o)
+	}
+	// The command line does the same, by name or index.
+	h.command("sample_index=alloc_space")
+	o := uiOptions()
+	o.SampleIndex = "alloc_space"
+	checkTop(t, h, file, o)
+	h.command("sample_index=0")
+	o.SampleIndex = "0"
+	checkTop(t, h, file, o)
+	// A wrong name changes nothing and says so.
+	h.command("sample_index=nope")
+	if s := h.screen(); !strings.Contains(s, `sample type "nope" not found`) {
+		t.Errorf("no error for a bad sample type:\n%s", s)
+	}
+	checkTop(t, h, file, o)
+}
+
+// TestFilters adds each kind of filter from the selected row and from
+// the command line, checks the table against pprof's, and undoes it.
+func TestFilters(t *testing.T) {
+	file := testdata("cpu_labels.pb.gz")
+	h := start(t, testConfig(file))
+	base := uiOptions()
+	checkTop(t, h, file, base)
+	for _, tc := range []struct {
+		name  string
+		keys  []string
+		check func(o analysis.Options) bool
+	}{
+		{"focus", []string{"f"}, func(o analysis.Options) bool { return o.Focus == `^main\.fib$` }},
+		{"drill", []string{"<enter>"}, func(o analysis.Options) bool { return o.Focus == `^main\.fib$` }},
+		{"ignore", []string{"i"}, func(o analysis.Options) bool { return o.Ignore == `^main\.fib$` }},
+		{"hide", []string{"H"}, func(o analysis.Options) bool { return o.Hide == `^main\.fib$` }},
+		{"show", []string{":", "show=main", "<enter>"}, func(o analysis.Options) bool { return o.Show == "main" }},
+		{"show_from", []string{":", "show_from=main.cpuPhase", "<enter>"}, func(o analysis.Options) bool { return o.ShowFrom == "main.cpuPhase" }},
+		{"prune_from", []string{":", "prune_from=runtime", "<enter>"}, func(o analysis.Options) bool { return o.PruneFrom == "runtime" }},
+		{"tagfocus", []string{":", "tagfocus=worker=w1", "<enter>"}, func(o analysis.Options) bool { return o.TagFocus == "worker=w1" }},
+		{"tagignore", []string{":", "tagignore=algo=fib", "<enter>"}, func(o analysis.Options) bool { return o.TagIgnore == "algo=fib" }},
+		{"granularity", []string{":", "granularity=lines", "<enter>"}, func(o analysis.Options) bool { return o.Granularity == "lines" }},
+		{"mean", []string{":", "mean=true", "<enter>"}, func(o analysis.Options) bool { return o.Mean }},
+		{"noinlines", []string{":", "noinlines=true", "<enter>"}, func(o analysis.Options) bool { return o.NoInlines }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h.keys("g")
+			for _, k := range tc.keys {
+				if strings.Contains(k, "=") {
+					h.typeText(k)
+				} else {
+					h.keys(k)
+				}
+			}
+			var opts analysis.Options
+			var depth int
+			h.do(func(m *Model) { opts, depth = m.Options(), m.History() })
+			if !tc.check(opts) {
+				t.Fatalf("options after %v: %+v\n%s", tc.keys, opts, h.screen())
+			}
+			if depth != 1 {
+				t.Errorf("history depth %d, want 1", depth)
+			}
+			checkTop(t, h, file, opts)
+			if fs := filters(opts); len(fs) > 0 && !strings.Contains(h.screen(), fs[0][:min(len(fs[0]), 14)]) {
+				t.Errorf("status bar lacks the filter %s:\n%s", fs[0], h.screen())
+			}
+			h.keys("<backspace>")
+			h.do(func(m *Model) { opts, depth = m.Options(), m.History() })
+			if opts != base || depth != 0 {
+				t.Fatalf("back did not restore the options: %+v (history %d)", opts, depth)
+			}
+			checkTop(t, h, file, base)
+		})
+	}
+}
+
+func TestFiltersStackAndReset(t *testing.T) {
+	file := testdata("cpu_labels.pb.gz")
+	h := start(t, testConfig(file))
+	h.keys("i", "j", "i") // ignore the first row, then the new second one
+	var o analysis.Options
+	h.do(func(m *Model) { o = m.Options() })
+	if o.Ignore != `^main\.fib$|^main\.partition$` {
+		t.Fatalf("ignore %q", o.Ignore)
+	}
+	checkTop(t, h, file, o)
+	h.command("reset")
+	h.do(func(m *Model) { o = m.Options() })
+	if o != uiOptions() {
+		t.Fatalf("reset left %+v", o)
+	}
+	h.command("focus=fib")
+	h.command("") // a bare : and enter clears the filters too
+	h.do(func(m *Model) { o = m.Options() })
+	if o != uiOptions() {
+		t.Fatalf("bare enter left %+v", o)
+	}
+}
+
+func TestBadRegexpChangesNothing(t *testing.T) {
+	file := testdata("cpu_labels.pb.gz")
+	h := start(t, testConfig(file))
+	before := h.screen()
+	h.command("focus=main.(fib")
+	var o analysis.Options
+	var depth int
+	h.do(func(m *Model) { o, depth = m.Options(), m.History() })
+	if o != uiOptions() || depth != 0 {
+		t.Fatalf("a bad regexp changed the options: %+v", o)
+	}
+	s := h.screen()
+	if !strings.Contains(s, "focus: invalid regexp") {
+		t.Errorf("no inline error:\n%s", s)
+	}
+	// Everything but the footer is as it was.
+	if a, b := strings.Split(s, "\n"), strings.Split(before, "\n"); strings.Join(a[:len(a)-1], "\n") != strings.Join(b[:len(b)-1], "\n") {
+		t.Errorf("the screen changed:\n%s", s)
+	}
+	h.command("tagfocus=worker=(")
+	h.do(func(m *Model) { o = m.Options() })
+	if o != uiOptions() {
+		t.Fatalf("a bad tag filter changed the options: %+v", o)
+	}
+	h.command("nosuchoption=1")
+	if s := h.screen(); !strings.Contains(s, "nosuchoption: unknown option") {
+		t.Errorf("no error for an unknown option:\n%s", s)
+	}
+}
+
+func TestLabelFilters(t *testing.T) {
+	file := testdata("cpu_labels.pb.gz")
+	h := start(t, testConfig(file))
+	h.keys("3", "j", "j") // algo: fib, hash
+	h.keys("<enter>")
+	var o analysis.Options
+	h.do(func(m *Model) { o = m.Options() })
+	if o.TagFocus != "algo=^hash$" {
+		t.Fatalf("tagfocus %q", o.TagFocus)
+	}
+	if s := h.screen(); !strings.Contains(s, "algo:  Total 700ms of 2.84s (24.65%)") || strings.Contains(s, "fib") {
+		t.Errorf("labels after tagfocus:\n%s", s)
+	}
+	h.keys("1")
+	checkTop(t, h, file, o)
+	h.keys("<backspace>", "3", "g", "j", "i") // tagignore algo=fib
+	h.do(func(m *Model) { o = m.Options() })
+	if o.TagIgnore != "algo=^fib$" || o.TagFocus != "" {
+		t.Fatalf("options %+v", o)
+	}
+	h.keys("1")
+	checkTop(t, h, file, o)
+	h.keys("3", "g", "H") // taghide the key algo
+	h.do(func(m *Model) { o = m.Options() })
+	if o.TagHide != "^algo$" {
+		t.Fatalf("taghide %q", o.TagHide)
+	}
+	if strings.Contains(h.screen(), "algo:") {
+		t.Errorf("algo still shown:\n%s", h.screen())
+	}
+}
+
+func TestSearch(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	cursor := func() string {
+		var name string
+		h.do(func(m *Model) { r, _ := m.ViewAt(0).(*views.Top).Cursor(); name = r.Name })
+		return name
+	}
+	h.keys("/")
+	h.typeText("part")
+	if c := cursor(); c != "main.partition" {
+		t.Fatalf("incremental search: cursor on %q", c)
+	}
+	h.keys("<enter>", "n")
+	if c := cursor(); c != "slices.partitionOrdered[go.shape.string]" {
+		t.Errorf("n: cursor on %q", c)
+	}
+	h.keys("N")
+	if c := cursor(); c != "main.partition" {
+		t.Errorf("N: cursor on %q", c)
+	}
+	// Letters go to the search line, not to the key bindings.
+	h.keys("/")
+	h.typeText("q?s")
+	var mode inputMode
+	h.do(func(m *Model) { mode = m.mode })
+	if mode != inputSearch {
+		t.Fatalf("q or ? left the search line")
+	}
+	h.keys("<esc>")
+	h.do(func(m *Model) { mode = m.mode })
+	if mode != inputNone {
+		t.Fatal("esc did not close the search line")
+	}
+	var re *regexp.Regexp
+	h.do(func(m *Model) { re = m.search })
+	if re != nil {
+		t.Error("esc did not clear the search")
+	}
+	// A bad regexp is reported and keeps the last good search.
+	h.keys("/")
+	h.typeText("fib(")
+	if s := h.screen(); !strings.Contains(s, "bad regexp") {
+		t.Errorf("no error for a bad regexp:\n%s", s)
+	}
+	h.keys("<esc>")
+	// Search works in the tree too.
+	h.keys("2", "/")
+	h.typeText("runFib")
+	var node string
+	h.do(func(m *Model) {
+		tr := m.ViewAt(1).(*views.Tree)
+		if n := tr.Cursor(); n != nil {
+			sel, _ := tr.Selection()
+			node = sel.Name
+		}
+	})
+	if node != "main.runFib" {
+		t.Errorf("tree search: cursor on %q", node)
+	}
+}
+
+func TestTreeKeys(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.keys("2")
+	rows := func() int {
+		n := 0
+		for _, l := range strings.Split(h.screen(), "\n")[2 : testH-2] {
+			if strings.TrimSpace(l) != "" {
+				n++
+			}
+		}
+		return n
+	}
+	opened := rows()
+	h.keys("c")
+	if n := rows(); n != 2 {
+		t.Errorf("collapse all: %d rows, want the 2 roots:\n%s", n, h.screen())
+	}
+	h.keys("e")
+	if n := rows(); n != opened {
+		t.Errorf("heaviest path: %d rows, want %d:\n%s", n, opened, h.screen())
+	}
+	var sel views.Selection
+	h.do(func(m *Model) { sel, _ = m.ActiveView().Selection() })
+	if sel.Name != "main.fib" {
+		t.Errorf("heaviest path ends at %q, want main.fib", sel.Name)
+	}
+	h.keys("h") // main.fib is a leaf: h goes to its parent
+	h.keys("<left>")
+	if n := rows(); n != opened-1 {
+		t.Errorf("collapse: %d rows, want %d", n, opened-1)
+	}
+	h.keys("<space>")
+	if n := rows(); n != opened {
+		t.Errorf("toggle: %d rows, want %d", n, opened)
+	}
+	// Drill in from the tree and go back.
+	h.keys("<enter>")
+	var o analysis.Options
+	h.do(func(m *Model) { o = m.Options() })
+	if o.Focus != `^main\.runFib\.func1$` {
+		t.Errorf("drill from the tree: focus %q", o.Focus)
+	}
+	h.keys("<backspace>")
+	h.do(func(m *Model) { o = m.Options() })
+	if o.Focus != "" {
+		t.Errorf("back: focus %q", o.Focus)
+	}
+}
+
+// TestTreeEqualsAnalysis checks the numbers of the tree's first screen
+// against analysis.Tree.
+func TestTreeEqualsAnalysis(t *testing.T) {
+	file := testdata("cpu_labels.pb.gz")
+	h := start(t, testConfig(file))
+	h.keys("2")
+	p, err := format.Load(context.Background(), format.Sources{Sources: []string{file}}, format.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := analysis.NewEngine(p).Tree(uiOptions(), analysis.TreeOptions{FoldRecursion: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(h.screen(), "\n")
+	unit := p.SampleTypes[p.DefaultSampleIndex()].Unit
+	n := tr.Roots()[0]
+	for i, path := range tr.HeaviestPath(n) {
+		want := fmt.Sprintf("%10s %s %10s %s", analysis.ScaledLabel(path.Total, unit, "minimum"), analysis.Percentage(path.Total, tr.Total),
+			analysis.ScaledLabel(path.Self, unit, "minimum"), analysis.Percentage(path.Self, tr.Total))
+		got := strings.Replace(lines[2+i], "▶", " ", 1)
+		if !strings.HasPrefix(got, want) || !strings.Contains(got, tr.Nodes.Name(path.Node)) {
+			t.Errorf("tree row %d:\n got %q\nwant %q … %s", i, got, want, tr.Nodes.Name(path.Node))
+		}
+	}
+}
+
+func TestResize(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	for _, size := range [][2]int{{80, 24}, {160, 45}, {40, 10}, {120, 35}} {
+		h.tm.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		for _, view := range []string{"1", "2", "3", "?"} {
+			h.keys(view)
+			s := h.screen()
+			lines := strings.Split(s, "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%dx%d view %s: %d lines", size[0], size[1], view, len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%dx%d view %s: line %d is %d wide: %q", size[0], size[1], view, i, w, l)
+				}
+			}
+			if view == "?" {
+				h.keys("<esc>")
+			}
+		}
+	}
+	h.tm.Send(tea.WindowSizeMsg{Width: 39, Height: 9})
+	if s := h.screen(); !strings.Contains(s, "too small") {
+		t.Errorf("39x9:\n%s", s)
+	}
+	h.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	golden(t, "cpu-top-80x24", h.screen())
+}
+
+func TestCompletion(t *testing.T) {
+	h := start(t, testConfig(testdata("heap.pb.gz")))
+	h.keys(":")
+	h.typeText("sam")
+	h.keys("<tab>")
+	value := func() string {
+		var v string
+		h.do(func(m *Model) { v = m.input.Value() })
+		return v
+	}
+	if v := value(); v != "sample_index=" {
+		t.Fatalf("completed to %q", v)
+	}
+	h.typeText("alloc")
+	h.keys("<tab>")
+	if v := value(); v != "sample_index=alloc_" {
+		t.Fatalf("completed to %q", v)
+	}
+	if s := h.screen(); !strings.Contains(s, "alloc_objects  alloc_space") {
+		t.Errorf("candidates not listed:\n%s", s)
+	}
+	h.typeText("s")
+	h.keys("<tab>")
+	if v := value(); v != "sample_index=alloc_space" {
+		t.Fatalf("completed to %q", v)
+	}
+	h.keys("<enter>")
+	var o analysis.Options
+	h.do(func(m *Model) { o = m.Options() })
+	if o.SampleIndex != "alloc_space" {
+		t.Errorf("sample_index %q", o.SampleIndex)
+	}
+	// Granularity values complete too.
+	h.keys(":")
+	h.typeText("granularity=li")
+	h.keys("<tab>")
+	if v := value(); v != "granularity=lines" {
+		t.Fatalf("completed to %q", v)
+	}
+	h.keys("<esc>")
+}
+
+func TestSort(t *testing.T) {
+	file := testdata("cpu_labels.pb.gz")
+	h := start(t, testConfig(file))
+	h.keys("o") // by cum: must be pprof's -cum order
+	o := uiOptions()
+	o.Sort = "cum"
+	checkTop(t, h, file, o)
+	h.keys("o") // by name
+	rows := screenRows(h.screen())
+	var names []string
+	for _, r := range rows {
+		names = append(names, strings.TrimSuffix(strings.Fields(r)[5], " (inline)"))
+	}
+	for i := 1; i < len(names); i++ {
+		if names[i-1] > names[i] {
+			t.Errorf("not sorted by name: %q before %q", names[i-1], names[i])
+		}
+	}
+	h.command("sort=flat")
+	checkTop(t, h, file, uiOptions())
+}
+
+func TestOpeningOptions(t *testing.T) {
+	// Flags preset the opening state: -sample_index=alloc_space -focus=json.
+	file := testdata("heap.pb.gz")
+	cfg := testConfig(file)
+	cfg.Options.SampleIndex = "alloc_space"
+	cfg.Options.Focus = "main"
+	h := start(t, cfg)
+	o := uiOptions()
+	o.SampleIndex, o.Focus = "alloc_space", "main"
+	checkTop(t, h, file, o)
+	if s := h.screen(); !strings.Contains(s, "alloc_space (bytes)") || !strings.Contains(s, "focus=main") {
+		t.Errorf("status bar:\n%s", s)
+	}
+}
+
+func TestPickerDemo(t *testing.T) {
+	cfg := testConfig()
+	cfg.Dir = t.TempDir()
+	os.WriteFile(cfg.Dir+"/cpu.pb.gz", []byte("not a profile"), 0o644)
+	h := start(t, cfg)
+	h.waitFor("the picker", func(m *Model) bool { return strings.Contains(m.View(), "demo") })
+	golden(t, "picker", strings.ReplaceAll(h.screen(), cfg.Dir, "DIR"))
+	// A broken file shows its error in the picker.
+	h.keys("j", "<enter>")
+	h.waitFor("the error", func(m *Model) bool { return strings.Contains(m.View(), "cpu.pb.gz: ") })
+	h.keys("k", "<enter>")
+	h.waitReady()
+	if s := h.screen(); !strings.Contains(s, "main.fib") || !strings.Contains(s, "demo") {
+		t.Errorf("demo:\n%s", s)
+	}
+}
+
+func TestLoadError(t *testing.T) {
+	m := NewModel(context.Background(), testConfig(testdata("nope.pb.gz")))
+	tm := newFinished(t, m)
+	_ = tm
+	if err := m.Err(); err == nil || !strings.Contains(err.Error(), "nope.pb.gz") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+func TestQuit(t *testing.T) {
+	for _, k := range []string{"q", "<ctrl+c>"} {
+		h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+		h.tm.Send(keyMsg(k))
+		h.tm.WaitFinished(t)
+	}
+	// q types itself in the command line; ctrl+c still quits.
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.keys(":")
+	h.typeText("q")
+	var v string
+	h.do(func(m *Model) { v = m.input.Value() })
+	if v != "q" {
+		t.Fatalf("command line %q", v)
+	}
+	h.tm.Send(keyMsg("<ctrl+c>"))
+	h.tm.WaitFinished(t)
+}

@@ -1,0 +1,113 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// KeyMap is every key binding of the explorer, with its help text. The
+// key hint line, the `?` help and the README's key table are all
+// generated from it (see Groups).
+type KeyMap struct {
+	// Anywhere.
+	Quit, Help, Views, NextView, PrevView key.Binding
+	Command, SampleType, Back             key.Binding
+
+	// Moving in a view.
+	Up, Down, PageUp, PageDown, Home, End key.Binding
+	Search, NextMatch, PrevMatch, Clear   key.Binding
+
+	// The selected row.
+	Drill, Focus, Ignore, Hide key.Binding
+
+	// Top.
+	Sort key.Binding
+
+	// Tree.
+	Expand, Collapse, Toggle, Heaviest, CollapseAll, Invert key.Binding
+}
+
+// DefaultKeyMap returns the explorer's keys.
+func DefaultKeyMap() *KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return &KeyMap{
+		Quit:       b("q", "quit", "q", "ctrl+c"),
+		Help:       b("?", "help", "?"),
+		Views:      b("1-3", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		NextView:   b("tab", "next view", "tab"),
+		PrevView:   b("shift+tab", "previous view", "shift+tab"),
+		Command:    b(":", "command: set pprof options (focus=RE, reset…)", ":"),
+		SampleType: b("s", "sample type: cycle through them", "s"),
+		Back:       b("backspace", "back: undo the last option change", "backspace"),
+
+		Up:        b("↑/k", "up", "up", "k"),
+		Down:      b("↓/j", "down", "down", "j"),
+		PageUp:    b("pgup", "page up", "pgup", "ctrl+b", "ctrl+u"),
+		PageDown:  b("pgdn", "page down", "pgdown", "ctrl+f", "ctrl+d"),
+		Home:      b("g", "first row", "g", "home"),
+		End:       b("G", "last row", "G", "end"),
+		Search:    b("/", "search: regexp, as you type", "/"),
+		NextMatch: b("n", "next match", "n"),
+		PrevMatch: b("N", "previous match", "N"),
+		Clear:     b("esc", "clear search", "esc"),
+
+		Drill:  b("enter", "drill: focus on the selected function", "enter"),
+		Focus:  b("f", "focus: on exactly the selected function", "f"),
+		Ignore: b("i", "ignore: drop the samples through it", "i"),
+		Hide:   b("H", "hide: remove it from the stacks", "H"),
+
+		Sort: b("o", "sort: by flat, cum or name", "o"),
+
+		Expand:      b("→/l", "expand", "right", "l"),
+		Collapse:    b("←/h", "collapse: or go to the parent", "left", "h"),
+		Toggle:      b("space", "expand/collapse", " "),
+		Heaviest:    b("e", "heaviest: expand the heaviest path", "e"),
+		CollapseAll: b("c", "collapse all", "c"),
+		Invert:      b("b", "invert: toggle the bottom-up tree", "b"),
+	}
+}
+
+// KeyGroup is a titled group of bindings, for help and the README.
+type KeyGroup struct {
+	Title    string
+	Bindings []key.Binding
+}
+
+// Groups lists every binding, grouped as the full help shows them.
+func (k *KeyMap) Groups() []KeyGroup {
+	return []KeyGroup{
+		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back}},
+		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Search, k.NextMatch, k.PrevMatch, k.Clear}},
+		{"Selected row", []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide}},
+		{"Top", []key.Binding{k.Sort}},
+		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
+		{"Labels", k.LabelBindings()},
+	}
+}
+
+// LabelBindings are the row keys as the Labels view uses them.
+func (k *KeyMap) LabelBindings() []key.Binding {
+	return []key.Binding{
+		withHelp(k.Drill, "tagfocus: keep the samples with this value"),
+		withHelp(k.Focus, "tagfocus: the same"),
+		withHelp(k.Ignore, "tagignore: drop the samples with this value"),
+		withHelp(k.Hide, "taghide: hide the label key"),
+	}
+}
+
+// MarkdownTable renders every binding as a Markdown table, for the
+// README (a test keeps the README's copy in step with it).
+func (k *KeyMap) MarkdownTable() string {
+	var b strings.Builder
+	b.WriteString("| key | where | what |\n| --- | --- | --- |\n")
+	for _, g := range k.Groups() {
+		for _, kb := range g.Bindings {
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", kb.Help().Key, g.Title, kb.Help().Desc)
+		}
+	}
+	return b.String()
+}

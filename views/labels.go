@@ -1,0 +1,240 @@
+package views
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+)
+
+// Labels is pprof's -tags: every label key with the totals and shares of
+// its values, over the samples the options keep.
+type Labels struct {
+	c       *Common
+	r       *analysis.TagReport
+	numeric map[string]bool // keys of numeric labels
+
+	rows          []labelRow
+	l             list
+	m             matchSet
+	width, height int
+}
+
+type labelRow struct {
+	key   int // into r.Keys
+	value int // into the key's Values, or -1 for the key's own row
+}
+
+type labelsResult struct {
+	r       *analysis.TagReport
+	numeric map[string]bool
+}
+
+// NewLabels makes the Labels view.
+func NewLabels(c *Common) *Labels { return &Labels{c: c} }
+
+func (v *Labels) Title() string { return "Labels" }
+func (v *Labels) Init() tea.Cmd { return nil }
+
+func (v *Labels) SetSize(w, h int) {
+	v.width, v.height = w, h
+	v.l.height = max(0, h-1)
+	v.l.clamp()
+}
+
+func (v *Labels) ShortHelp() []key.Binding {
+	b := v.c.Keys.LabelBindings()
+	return []key.Binding{b[0], b[2], b[3]}
+}
+
+// withHelp relabels b for a view where it does something more specific.
+func withHelp(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
+
+func (v *Labels) Query(e *analysis.Engine, opt analysis.Options) (func() (any, error), string) {
+	return func() (any, error) {
+		r, err := e.Tags(opt)
+		if err != nil {
+			return nil, err
+		}
+		p := e.Profile()
+		numeric := map[string]bool{}
+		seen := map[int32]bool{}
+		for _, l := range p.Samples.Num {
+			if !seen[l.Key] {
+				seen[l.Key] = true
+				numeric[p.Strings[l.Key]] = true
+			}
+		}
+		return labelsResult{r, numeric}, nil
+	}, ""
+}
+
+func (v *Labels) HasResult() bool { return v.r != nil }
+
+func (v *Labels) SetResult(data any, opt analysis.Options) {
+	res := data.(labelsResult)
+	v.r, v.numeric = res.r, res.numeric
+	v.rows = v.rows[:0]
+	for k, tk := range v.r.Keys {
+		v.rows = append(v.rows, labelRow{k, -1})
+		for i := range tk.Values {
+			v.rows = append(v.rows, labelRow{k, i})
+		}
+	}
+	v.l.setLen(len(v.rows))
+	v.SetSearch(v.m.re)
+}
+
+func (v *Labels) Update(msg tea.Msg) tea.Cmd {
+	if v.r != nil {
+		v.l.navigate(v.c.Keys, msg, 1)
+	}
+	return nil
+}
+
+func (v *Labels) Selection() (Selection, bool) {
+	if v.r == nil || len(v.rows) == 0 {
+		return Selection{}, false
+	}
+	row := v.rows[v.l.cursor]
+	tk := v.r.Keys[row.key]
+	if row.value < 0 {
+		return Selection{Kind: SelTagKey, Key: tk.Key, Numeric: v.numeric[tk.Key]}, true
+	}
+	return Selection{Kind: SelTagValue, Key: tk.Key, Value: tk.Values[row.value].Value, Numeric: v.numeric[tk.Key]}, true
+}
+
+func (v *Labels) rowName(i int) string {
+	row := v.rows[i]
+	tk := v.r.Keys[row.key]
+	if row.value < 0 {
+		return tk.Key
+	}
+	return tk.Values[row.value].Value
+}
+
+func (v *Labels) SetSearch(re *regexp.Regexp) bool {
+	if v.r == nil {
+		v.m.re = re
+		return false
+	}
+	v.m.set(re, len(v.rows), v.rowName)
+	if i, ok := v.m.next(v.l.cursor, 1, true); ok {
+		v.l.moveTo(i)
+		return true
+	}
+	return false
+}
+
+func (v *Labels) NextMatch(dir int) bool {
+	if i, ok := v.m.next(v.l.cursor, dir, false); ok {
+		v.l.moveTo(i)
+		return true
+	}
+	return false
+}
+
+func (v *Labels) View() string {
+	if v.r == nil {
+		return fillLines(nil, v.height)
+	}
+	st := v.c.Styles
+	unit := v.r.SampleType.Unit
+	value := func(x int64) string { return analysis.ScaledLabel(x, unit, "minimum") }
+	total := v.r.Total
+	const valW = 10
+	barW := 0
+	if v.width >= 60 {
+		barW = min(20, v.width/6)
+	}
+	head := padLeft("value", valW) + " " + padLeft("share", 6)
+	if barW > 0 {
+		head += " " + padRight("", barW)
+	}
+	head += "  label"
+	lines := []string{st.Header.Render(padRight(head, v.width))}
+	if len(v.rows) == 0 {
+		lines = append(lines, st.Dim.Render("  the profile has no labels (or none in the samples the options keep)"))
+		return fillLines(lines, v.height)
+	}
+	from, to := v.l.visible()
+	for i := from; i < to; i++ {
+		row := v.rows[i]
+		tk := v.r.Keys[row.key]
+		sel := i == v.l.cursor
+		base := st.Plain
+		if sel {
+			base = st.Selected
+		}
+		var b strings.Builder
+		if row.value < 0 {
+			text := tk.Key + ":  Total " + value(tk.Total) + " of " + value(total)
+			if total > 0 {
+				text += " (" + strings.TrimSpace(analysis.Percentage(tk.Total, total)) + ")"
+			}
+			text = fitName(text, v.width)
+			if sel {
+				text = fitName("▶ "+text, v.width)
+			}
+			ks := st.Key
+			if sel {
+				ks = st.Selected
+			}
+			b.WriteString(highlight(text, v.m.re, ks, st.Match))
+			if pad := v.width - ansi.StringWidth(text); sel && pad > 0 {
+				b.WriteString(st.Selected.Render(strings.Repeat(" ", pad)))
+			}
+			lines = append(lines, b.String())
+			continue
+		}
+		tv := tk.Values[row.value]
+		cells := []cell{
+			{text: padLeft(value(tv.Total), valW)},
+			{analysis.Percentage(tv.Total, total), pct(tv.Total, total), cellHeat},
+		}
+		used := 0
+		for k, c := range cells {
+			text := c.text
+			if k > 0 {
+				text = " " + text
+			} else if sel {
+				text = markCursor(text)
+			}
+			used += ansi.StringWidth(text)
+			b.WriteString(c.render(st, text, sel))
+		}
+		if barW > 0 {
+			n := 0
+			if total != 0 {
+				n = int(pct(tv.Total, total)/100*float64(barW) + 0.5)
+			}
+			n = min(n, barW)
+			bar := " " + strings.Repeat("█", n) + strings.Repeat(" ", barW-n)
+			bs := st.Bar
+			if sel {
+				bs = st.Selected
+			}
+			b.WriteString(bs.Render(bar))
+			used += barW + 1
+		}
+		nameW := v.width - used - 2
+		name := fitName(tv.Value, nameW)
+		b.WriteString(base.Render("  "))
+		b.WriteString(highlight(name, v.m.re, base, st.Match))
+		if pad := nameW - ansi.StringWidth(name); sel && pad > 0 {
+			b.WriteString(st.Selected.Render(strings.Repeat(" ", pad)))
+		}
+		lines = append(lines, b.String())
+	}
+	return fillLines(lines, v.height)
+}
+
+// Total is the percentage denominator of the data shown.
+func (v *Labels) Total() int64 { return v.r.Total }

@@ -1,0 +1,118 @@
+package views
+
+import (
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+// Styles holds every style of the explorer. All colours live here, as
+// adaptive light/dark pairs, so that views and the root program never
+// name a colour. Styles are made by one lipgloss renderer, whose colour
+// profile decides what reaches the terminal (none under NO_COLOR).
+type Styles struct {
+	Renderer *lipgloss.Renderer
+
+	TabActive, TabInactive, TabGap lipgloss.Style
+
+	Plain    lipgloss.Style // no decoration
+	Header   lipgloss.Style // column headings
+	Selected lipgloss.Style // the cursor row
+	Match    lipgloss.Style // search matches
+	Dim      lipgloss.Style // secondary text: tree guides, inline markers
+	Key      lipgloss.Style // a label key in the Labels view
+	Bar      lipgloss.Style // share bars
+
+	Status      lipgloss.Style // the status bar
+	StatusLabel lipgloss.Style // its source and sample type
+	Crumb       lipgloss.Style // an active filter
+	Error       lipgloss.Style
+	Info        lipgloss.Style
+	Prompt      lipgloss.Style // ":" and "/" before the input
+
+	HelpKey, HelpDesc, HelpSep, HelpTitle lipgloss.Style
+
+	// heat colours percentages: hottest first (see Heat).
+	heat [5]lipgloss.Style
+}
+
+// Colour pairs: Light is used on light backgrounds, Dark on dark ones.
+var (
+	colAccent   = lipgloss.AdaptiveColor{Light: "#5A3FC0", Dark: "#B4A0FF"}
+	colTabBg    = lipgloss.AdaptiveColor{Light: "#E4DFF7", Dark: "#3A3258"}
+	colMuted    = lipgloss.AdaptiveColor{Light: "#6B6B6B", Dark: "#8A8A8A"}
+	colSelectBg = lipgloss.AdaptiveColor{Light: "#D7E3FF", Dark: "#2E3E62"}
+	colSelectFg = lipgloss.AdaptiveColor{Light: "#000000", Dark: "#FFFFFF"}
+	colMatchBg  = lipgloss.AdaptiveColor{Light: "#FFE27A", Dark: "#8A6D00"}
+	colMatchFg  = lipgloss.AdaptiveColor{Light: "#000000", Dark: "#FFFFFF"}
+	colStatusBg = lipgloss.AdaptiveColor{Light: "#ECECEC", Dark: "#262626"}
+	colStatusFg = lipgloss.AdaptiveColor{Light: "#303030", Dark: "#D0D0D0"}
+	colCrumb    = lipgloss.AdaptiveColor{Light: "#0B6E4F", Dark: "#7FD6B4"}
+	colError    = lipgloss.AdaptiveColor{Light: "#B00020", Dark: "#FF6B6B"}
+	colHeat     = [5]lipgloss.AdaptiveColor{
+		{Light: "#C00000", Dark: "#FF5F5F"}, // ≥ 50%
+		{Light: "#C05800", Dark: "#FF9F43"}, // ≥ 20%
+		{Light: "#8A7000", Dark: "#F4D35E"}, // ≥ 5%
+		{Light: "#303030", Dark: "#D0D0D0"}, // ≥ 1%
+		{Light: "#8A8A8A", Dark: "#707070"}, // < 1%
+	}
+)
+
+// NewStyles makes the styles with renderer r.
+func NewStyles(r *lipgloss.Renderer) *Styles {
+	s := &Styles{Renderer: r}
+	n := r.NewStyle
+	s.TabActive = n().Bold(true).Foreground(colAccent).Background(colTabBg).Padding(0, 1)
+	s.TabInactive = n().Foreground(colMuted).Padding(0, 1)
+	s.TabGap = n()
+	s.Plain = n()
+	s.Header = n().Bold(true).Foreground(colAccent)
+	s.Selected = n().Background(colSelectBg).Foreground(colSelectFg).Bold(true)
+	s.Match = n().Background(colMatchBg).Foreground(colMatchFg).Underline(true)
+	s.Dim = n().Foreground(colMuted)
+	s.Key = n().Bold(true).Foreground(colAccent)
+	s.Bar = n().Foreground(colAccent)
+	s.Status = n().Background(colStatusBg).Foreground(colStatusFg)
+	s.StatusLabel = n().Background(colStatusBg).Foreground(colAccent).Bold(true)
+	s.Crumb = n().Background(colStatusBg).Foreground(colCrumb)
+	s.Error = n().Foreground(colError).Bold(true)
+	s.Info = n().Foreground(colMuted)
+	s.Prompt = n().Foreground(colAccent).Bold(true)
+	s.HelpKey = n().Foreground(colAccent)
+	s.HelpDesc = n().Foreground(colMuted)
+	s.HelpSep = n().Foreground(colMuted)
+	s.HelpTitle = n().Bold(true)
+	if r.ColorProfile() == termenv.Ascii {
+		// No colour: the cursor row and matches in reverse video.
+		s.Selected = n().Reverse(true)
+		s.Match = n().Underline(true)
+	}
+	for i, c := range colHeat {
+		s.heat[i] = n().Foreground(c)
+	}
+	s.heat[0] = s.heat[0].Bold(true)
+	return s
+}
+
+// Heat returns the style of a percentage (0..100 and beyond).
+func (s *Styles) Heat(pct float64) lipgloss.Style {
+	switch {
+	case pct >= 50:
+		return s.heat[0]
+	case pct >= 20:
+		return s.heat[1]
+	case pct >= 5:
+		return s.heat[2]
+	case pct >= 1:
+		return s.heat[3]
+	}
+	return s.heat[4]
+}
+
+// ProgressColor is the colour of the loading bar, which takes a colour
+// string rather than a style.
+func (s *Styles) ProgressColor() string {
+	if s.Renderer.HasDarkBackground() {
+		return colAccent.Dark
+	}
+	return colAccent.Light
+}

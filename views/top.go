@@ -1,0 +1,348 @@
+package views
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+)
+
+// Top is the flat table: flat, flat%, sum%, cum, cum% and name, the
+// numbers of `pprof -top`.
+type Top struct {
+	c   *Common
+	top *analysis.Top
+	opt analysis.Options
+
+	sortBy string  // "flat", "cum" or "name"
+	order  []int   // display order, indices into top.Rows
+	sum    []int64 // running flat sum in display order
+	value  func(int64) string
+	valW   int // the value columns' width
+
+	l             list
+	m             matchSet
+	width, height int
+}
+
+// NewTop makes the Top view, sorted as opt.Sort says.
+func NewTop(c *Common) *Top { return &Top{c: c, sortBy: "flat"} }
+
+func (t *Top) Title() string { return "Top" }
+func (t *Top) Init() tea.Cmd { return nil }
+
+func (t *Top) SetSize(w, h int) {
+	t.width, t.height = w, h
+	t.l.height = max(0, h-1) // the column headings take a line
+	t.l.clamp()
+}
+
+func (t *Top) ShortHelp() []key.Binding {
+	k := t.c.Keys
+	return []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide, k.Sort}
+}
+
+func (t *Top) Query(e *analysis.Engine, opt analysis.Options) (func() (any, error), string) {
+	return func() (any, error) { return e.Top(opt) }, ""
+}
+
+func (t *Top) HasResult() bool { return t.top != nil }
+
+func (t *Top) SetResult(data any, opt analysis.Options) {
+	var keep string
+	if r, ok := t.Cursor(); ok {
+		keep = r.Name
+	}
+	t.top, t.opt = data.(*analysis.Top), opt
+	unit := opt.Unit
+	if unit == "" || unit == "minimum" {
+		unit = analysis.OutputUnit(t.top, t.top.SampleType.Unit)
+	}
+	t.value = valueFormatter(t.top.SampleType.Unit, unit)
+	t.valW = t.valueWidth()
+	t.resort()
+	t.l.setLen(len(t.order))
+	if keep != "" {
+		for i, r := range t.order {
+			if t.top.Rows[r].Name == keep {
+				t.l.moveTo(i)
+				break
+			}
+		}
+	}
+	t.SetSearch(t.m.re)
+}
+
+// SortBy sorts by "flat", "cum" or "name".
+func (t *Top) SortBy(s string) {
+	t.sortBy = s
+	if t.top != nil {
+		t.resort()
+		t.SetSearch(t.m.re)
+	}
+}
+
+// Sorted returns the sort order.
+func (t *Top) Sorted() string { return t.sortBy }
+
+// resort orders the rows by t.sortBy. The engine's order is pprof's for
+// opt.Sort; the other orders use pprof's comparisons (|value| descending,
+// then name, then the other value).
+func (t *Top) resort() {
+	rows := t.top.Rows
+	t.order = make([]int, len(rows))
+	for i := range t.order {
+		t.order[i] = i
+	}
+	engineSort := t.opt.Sort
+	if engineSort == "" {
+		engineSort = "flat"
+	}
+	if t.sortBy != engineSort {
+		less := func(a, b int) bool {
+			ra, rb := &rows[a], &rows[b]
+			fa, fb, ca, cb := abs(ra.Flat), abs(rb.Flat), abs(ra.Cum), abs(rb.Cum)
+			switch t.sortBy {
+			case "cum":
+				if ca != cb {
+					return ca > cb
+				}
+			case "flat":
+				if fa != fb {
+					return fa > fb
+				}
+			}
+			if ra.Name != rb.Name {
+				return ra.Name < rb.Name
+			}
+			if t.sortBy == "flat" && ca != cb {
+				return ca > cb
+			}
+			if t.sortBy == "cum" && fa != fb {
+				return fa > fb
+			}
+			return a < b
+		}
+		sort.SliceStable(t.order, func(i, j int) bool { return less(t.order[i], t.order[j]) })
+	}
+	t.sum = make([]int64, len(rows))
+	var s int64
+	for i, r := range t.order {
+		s += rows[r].Flat
+		t.sum[i] = s
+	}
+}
+
+func abs(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func (t *Top) Update(msg tea.Msg) tea.Cmd {
+	if t.top == nil {
+		return nil
+	}
+	if t.l.navigate(t.c.Keys, msg, 1) {
+		return nil
+	}
+	if msg, ok := msg.(tea.KeyMsg); ok && key.Matches(msg, t.c.Keys.Sort) {
+		next := map[string]string{"flat": "cum", "cum": "name", "name": "flat"}
+		t.SortBy(next[t.sortBy])
+	}
+	return nil
+}
+
+func (t *Top) Selection() (Selection, bool) {
+	if t.top == nil || len(t.order) == 0 {
+		return Selection{}, false
+	}
+	r := t.top.Rows[t.order[t.l.cursor]]
+	return Selection{Kind: SelFunction, Name: nodeName(t.top.Nodes, r.Node)}, true
+}
+
+// Cursor returns the row under the cursor, for tests and the root.
+func (t *Top) Cursor() (analysis.Row, bool) {
+	if t.top == nil || len(t.order) == 0 {
+		return analysis.Row{}, false
+	}
+	return t.top.Rows[t.order[t.l.cursor]], true
+}
+
+func (t *Top) SetSearch(re *regexp.Regexp) bool {
+	if t.top == nil {
+		t.m.re = re
+		return false
+	}
+	t.m.set(re, len(t.order), func(i int) string { return t.top.Rows[t.order[i]].Name })
+	if i, ok := t.m.next(t.l.cursor, 1, true); ok {
+		t.l.moveTo(i)
+		return true
+	}
+	return false
+}
+
+func (t *Top) NextMatch(dir int) bool {
+	if i, ok := t.m.next(t.l.cursor, dir, false); ok {
+		t.l.moveTo(i)
+		return true
+	}
+	return false
+}
+
+// topColumns decides which columns fit in width w.
+type topColumns struct {
+	valW          int
+	flatPct, sumP bool
+}
+
+func (t *Top) columns() topColumns {
+	c := topColumns{t.valW, false, false}
+	switch {
+	case t.width >= 72:
+		c.flatPct, c.sumP = true, true
+	case t.width >= 56:
+		c.flatPct = true
+	}
+	if t.width < 72 {
+		c.valW = min(c.valW, 9)
+	}
+	return c
+}
+
+// valueWidth is the width of the value columns: pprof's 10, or what the
+// widest value needs (the largest magnitude, or the most negative value).
+func (t *Top) valueWidth() int {
+	var big, neg int64
+	for _, r := range t.top.Rows {
+		for _, v := range []int64{r.Flat, r.Cum} {
+			big = max(big, abs(v))
+			neg = min(neg, v)
+		}
+	}
+	return max(10, ansi.StringWidth(t.value(big)), ansi.StringWidth(t.value(neg)))
+}
+
+func (t *Top) View() string {
+	if t.top == nil {
+		return fillLines(nil, t.height)
+	}
+	st := t.c.Styles
+	cols := t.columns()
+	var lines []string
+
+	// Headings, with an arrow on the sort column.
+	arrow := func(name, col string) string {
+		if t.sortBy == col {
+			return name + "↓"
+		}
+		return name
+	}
+	var h strings.Builder
+	h.WriteString(padLeft(arrow("flat", "flat"), cols.valW))
+	if cols.flatPct {
+		h.WriteString(" " + padLeft("flat%", 6))
+	}
+	if cols.sumP {
+		h.WriteString(" " + padLeft("sum%", 6))
+	}
+	h.WriteString(" " + padLeft(arrow("cum", "cum"), cols.valW))
+	h.WriteString(" " + padLeft("cum%", 6))
+	h.WriteString("  " + arrow("name", "name"))
+	lines = append(lines, st.Header.Render(padRight(h.String(), t.width)))
+
+	if len(t.order) == 0 {
+		lines = append(lines, st.Dim.Render("  no samples match the current options"))
+		return fillLines(lines, t.height)
+	}
+	total := t.top.Total
+	from, to := t.l.visible()
+	for i := from; i < to; i++ {
+		r := &t.top.Rows[t.order[i]]
+		sel := i == t.l.cursor
+		cells := []cell{{text: padLeft(t.value(r.Flat), cols.valW)}}
+		if cols.flatPct {
+			cells = append(cells, cell{analysis.Percentage(r.Flat, total), pct(r.Flat, total), cellHeat})
+		}
+		if cols.sumP {
+			cells = append(cells, cell{analysis.Percentage(t.sum[i], total), 0, cellDim})
+		}
+		cells = append(cells,
+			cell{text: padLeft(t.value(r.Cum), cols.valW)},
+			cell{analysis.Percentage(r.Cum, total), pct(r.Cum, total), cellHeat})
+
+		var b strings.Builder
+		used := 0
+		for k, c := range cells {
+			text := c.text
+			if k > 0 {
+				text = " " + text
+			} else if sel {
+				text = markCursor(text)
+			}
+			used += ansi.StringWidth(text)
+			b.WriteString(c.render(st, text, sel))
+		}
+		used += 2
+		nameW := t.width - used
+		inline := ""
+		if r.Inline != "" {
+			inline = " (" + r.Inline + ")"
+		}
+		name := fitName(r.Name, nameW)
+		rest := nameW - ansi.StringWidth(name)
+		if rest < len(inline) {
+			inline = ""
+		}
+		base, tail := st.Plain, st.Dim
+		if sel {
+			base, tail = st.Selected, st.Selected
+		}
+		b.WriteString(base.Render("  "))
+		b.WriteString(highlight(name, t.m.re, base, st.Match))
+		if inline != "" {
+			b.WriteString(tail.Render(inline))
+		}
+		if sel {
+			if pad := nameW - ansi.StringWidth(name) - len(inline); pad > 0 {
+				b.WriteString(st.Selected.Render(strings.Repeat(" ", pad)))
+			}
+		}
+		lines = append(lines, b.String())
+	}
+	return fillLines(lines, t.height)
+}
+
+// cell is one column of a row, and how to colour it.
+type cell struct {
+	text string
+	heat float64 // the percentage, for cellHeat
+	kind int
+}
+
+const (
+	cellPlain = iota
+	cellHeat
+	cellDim
+)
+
+func (c cell) render(st *Styles, text string, selected bool) string {
+	switch {
+	case selected:
+		return st.Selected.Render(text)
+	case c.kind == cellHeat:
+		return st.Heat(c.heat).Render(text)
+	case c.kind == cellDim:
+		return st.Dim.Render(text)
+	}
+	return text
+}
+
+// Total is the percentage denominator of the data shown.
+func (t *Top) Total() int64 { return t.top.Total }

@@ -1,0 +1,355 @@
+package views
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+)
+
+// Tree is the call tree: top-down (callees under callers) or inverted
+// (callers under the functions that were on CPU), expanded on demand.
+// It keeps a flat index of the expanded rows, so moving and drawing cost
+// the visible rows only, whatever the size of the tree.
+type Tree struct {
+	c        *Common
+	tree     *analysis.Tree
+	inverted bool
+	unit     string
+
+	rows          []treeRow
+	l             list
+	m             matchSet
+	width, height int
+}
+
+type treeRow struct {
+	n *analysis.TreeNode
+	// guide is the drawing left of the node's own connector: one "│ "
+	// or "  " per ancestor below the roots.
+	guide string
+	last  bool // the last of its siblings
+	open  bool
+}
+
+// NewTree makes the Tree view.
+func NewTree(c *Common) *Tree { return &Tree{c: c} }
+
+func (t *Tree) Title() string { return "Tree" }
+func (t *Tree) Init() tea.Cmd { return nil }
+
+func (t *Tree) SetSize(w, h int) {
+	t.width, t.height = w, h
+	t.l.height = max(0, h-1)
+	t.l.clamp()
+}
+
+func (t *Tree) ShortHelp() []key.Binding {
+	k := t.c.Keys
+	return []key.Binding{k.Toggle, k.Heaviest, k.CollapseAll, k.Invert, k.Drill, k.Focus}
+}
+
+// Inverted reports whether the tree is bottom-up.
+func (t *Tree) Inverted() bool { return t.inverted }
+
+func (t *Tree) Query(e *analysis.Engine, opt analysis.Options) (func() (any, error), string) {
+	to := analysis.TreeOptions{Inverted: t.inverted, FoldRecursion: true}
+	state := "top-down"
+	if t.inverted {
+		state = "inverted"
+	}
+	return func() (any, error) { return e.Tree(opt, to) }, state
+}
+
+func (t *Tree) HasResult() bool { return t.tree != nil }
+
+func (t *Tree) SetResult(data any, opt analysis.Options) {
+	t.tree = data.(*analysis.Tree)
+	t.unit = t.tree.SampleType.Unit
+	t.rows = t.rows[:0]
+	roots := t.tree.Roots()
+	for i, r := range roots {
+		t.rows = append(t.rows, treeRow{n: r, last: i == len(roots)-1})
+	}
+	t.l.cursor, t.l.offset = 0, 0
+	t.l.setLen(len(t.rows))
+	// Open on the hot path: the heaviest root, down its heaviest children.
+	if len(t.rows) > 0 {
+		t.expandHeaviest(0, false)
+	}
+	t.SetSearch(t.m.re)
+}
+
+// expand opens row i; it reports whether it had children.
+func (t *Tree) expand(i int) bool {
+	r := &t.rows[i]
+	if r.open || t.tree.Leaf(r.n) {
+		return false
+	}
+	kids := t.tree.Children(r.n)
+	guide := ""
+	if r.n.Depth > 0 {
+		guide = r.guide + "│ "
+		if r.last {
+			guide = r.guide + "  "
+		}
+	}
+	add := make([]treeRow, len(kids))
+	for k, c := range kids {
+		add[k] = treeRow{n: c, guide: guide, last: k == len(kids)-1}
+	}
+	r.open = true
+	t.rows = append(t.rows[:i+1], append(add, t.rows[i+1:]...)...)
+	t.l.setLen(len(t.rows))
+	return true
+}
+
+// collapse closes row i.
+func (t *Tree) collapse(i int) {
+	r := &t.rows[i]
+	if !r.open {
+		return
+	}
+	r.open = false
+	j := i + 1
+	for j < len(t.rows) && t.rows[j].n.Depth > r.n.Depth {
+		j++
+	}
+	t.rows = append(t.rows[:i+1], t.rows[j:]...)
+	t.l.setLen(len(t.rows))
+}
+
+// expandHeaviest opens the heaviest path below row i; with move, the
+// cursor follows it to its end.
+func (t *Tree) expandHeaviest(i int, move bool) {
+	for {
+		t.expand(i)
+		if !t.rows[i].open || i+1 >= len(t.rows) || t.rows[i+1].n.Depth <= t.rows[i].n.Depth {
+			break
+		}
+		i++ // the heaviest child comes first
+	}
+	if move {
+		t.l.moveTo(i)
+	}
+}
+
+func (t *Tree) parent(i int) int {
+	d := t.rows[i].n.Depth
+	for j := i - 1; j >= 0; j-- {
+		if t.rows[j].n.Depth < d {
+			return j
+		}
+	}
+	return -1
+}
+
+func (t *Tree) Update(msg tea.Msg) tea.Cmd {
+	k := t.c.Keys
+	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
+		t.inverted = !t.inverted
+		return func() tea.Msg { return InvertMsg{} }
+	}
+	if t.tree == nil {
+		return nil
+	}
+	if t.l.navigate(k, msg, 1) {
+		return nil
+	}
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || len(t.rows) == 0 {
+		return nil
+	}
+	i := t.l.cursor
+	changed := true
+	switch {
+	case key.Matches(km, k.Expand):
+		if t.rows[i].open {
+			if i+1 < len(t.rows) && t.rows[i+1].n.Depth > t.rows[i].n.Depth {
+				t.l.moveTo(i + 1)
+			}
+		} else {
+			t.expand(i)
+		}
+	case key.Matches(km, k.Collapse):
+		if t.rows[i].open {
+			t.collapse(i)
+		} else if p := t.parent(i); p >= 0 {
+			t.l.moveTo(p)
+		}
+	case key.Matches(km, k.Toggle):
+		if t.rows[i].open {
+			t.collapse(i)
+		} else {
+			t.expand(i)
+		}
+	case key.Matches(km, k.Heaviest):
+		t.expandHeaviest(i, true)
+	case key.Matches(km, k.CollapseAll):
+		root := i
+		for t.rows[root].n.Depth > 0 {
+			root = t.parent(root)
+		}
+		rootNode := t.rows[root].n
+		roots := t.tree.Roots()
+		t.rows = t.rows[:0]
+		for j, r := range roots {
+			t.rows = append(t.rows, treeRow{n: r, last: j == len(roots)-1})
+			if r == rootNode {
+				t.l.cursor = j
+			}
+		}
+		t.l.setLen(len(t.rows))
+	default:
+		changed = false
+	}
+	if changed && t.m.re != nil {
+		t.m.set(t.m.re, len(t.rows), t.rowName)
+	}
+	return nil
+}
+
+func (t *Tree) rowName(i int) string { return t.tree.Nodes.Name(t.rows[i].n.Node) }
+
+func (t *Tree) Selection() (Selection, bool) {
+	if t.tree == nil || len(t.rows) == 0 {
+		return Selection{}, false
+	}
+	n := t.rows[t.l.cursor].n
+	return Selection{Kind: SelFunction, Name: nodeName(t.tree.Nodes, n.Node)}, true
+}
+
+// Cursor returns the node under the cursor.
+func (t *Tree) Cursor() *analysis.TreeNode {
+	if t.tree == nil || len(t.rows) == 0 {
+		return nil
+	}
+	return t.rows[t.l.cursor].n
+}
+
+// SetSearch searches the expanded rows (the tree is not expanded to find
+// matches: that could build the whole trie of a huge profile).
+func (t *Tree) SetSearch(re *regexp.Regexp) bool {
+	if t.tree == nil {
+		t.m.re = re
+		return false
+	}
+	t.m.set(re, len(t.rows), t.rowName)
+	if i, ok := t.m.next(t.l.cursor, 1, true); ok {
+		t.l.moveTo(i)
+		return true
+	}
+	return false
+}
+
+func (t *Tree) NextMatch(dir int) bool {
+	if i, ok := t.m.next(t.l.cursor, dir, false); ok {
+		t.l.moveTo(i)
+		return true
+	}
+	return false
+}
+
+func (t *Tree) View() string {
+	if t.tree == nil {
+		return fillLines(nil, t.height)
+	}
+	st := t.c.Styles
+	valW := 10
+	selfPct := t.width >= 72
+	showSelf := t.width >= 56
+	if !selfPct {
+		valW = 9
+	}
+	var h strings.Builder
+	h.WriteString(padLeft("total", valW) + " " + padLeft("total%", 6))
+	if showSelf {
+		h.WriteString(" " + padLeft("self", valW))
+	}
+	if selfPct {
+		h.WriteString(" " + padLeft("self%", 6))
+	}
+	what := "top-down call tree"
+	if t.tree.Inverted {
+		what = "inverted tree (callers below)"
+	}
+	h.WriteString("  " + what)
+	lines := []string{st.Header.Render(padRight(h.String(), t.width))}
+	if len(t.rows) == 0 {
+		lines = append(lines, st.Dim.Render("  no samples match the current options"))
+		return fillLines(lines, t.height)
+	}
+	value := func(v int64) string { return analysis.ScaledLabel(v, t.unit, "minimum") }
+	total := t.tree.Total
+	from, to := t.l.visible()
+	for i := from; i < to; i++ {
+		r := &t.rows[i]
+		n := r.n
+		sel := i == t.l.cursor
+		cells := []cell{
+			{text: padLeft(value(n.Total), valW)},
+			{analysis.Percentage(n.Total, total), pct(n.Total, total), cellHeat},
+		}
+		if showSelf {
+			cells = append(cells, cell{text: padLeft(value(n.Self), valW)})
+		}
+		if selfPct {
+			cells = append(cells, cell{analysis.Percentage(n.Self, total), pct(n.Self, total), cellHeat})
+		}
+		var b strings.Builder
+		used := 0
+		for k, c := range cells {
+			text := c.text
+			if k > 0 {
+				text = " " + text
+			} else if sel {
+				text = markCursor(text)
+			}
+			used += ansi.StringWidth(text)
+			b.WriteString(c.render(st, text, sel))
+		}
+		guide := "  " + r.guide
+		if n.Depth > 0 {
+			if r.last {
+				guide += "└─"
+			} else {
+				guide += "├─"
+			}
+		}
+		marker := "▸ "
+		switch {
+		case r.open:
+			marker = "▾ "
+		case t.tree.Leaf(n):
+			marker = "  "
+		}
+		nameW := t.width - used - ansi.StringWidth(guide) - 2
+		if nameW < 8 && n.Depth > 0 {
+			// Deep in a narrow window: fold the guides rather than the name.
+			guide = "  …" + strings.Repeat(" ", 1)
+			nameW = t.width - used - ansi.StringWidth(guide) - 2
+		}
+		name := fitName(t.tree.Nodes.Name(n.Node), nameW)
+		base, dim := st.Plain, st.Dim
+		if sel {
+			base, dim = st.Selected, st.Selected
+		}
+		b.WriteString(dim.Render(guide))
+		b.WriteString(base.Render(marker))
+		b.WriteString(highlight(name, t.m.re, base, st.Match))
+		if sel {
+			if pad := nameW - ansi.StringWidth(name); pad > 0 {
+				b.WriteString(st.Selected.Render(strings.Repeat(" ", pad)))
+			}
+		}
+		lines = append(lines, b.String())
+	}
+	return fillLines(lines, t.height)
+}
+
+// Total is the percentage denominator of the data shown.
+func (t *Tree) Total() int64 { return t.tree.Total }

@@ -1,0 +1,357 @@
+package views
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+)
+
+// Common is what every component shares: the styles and the key map.
+// The root program makes one and hands it to each view.
+type Common struct {
+	Styles *Styles
+	Keys   *KeyMap
+}
+
+// View is one tab of the explorer. The root program routes keys and
+// mouse events (with Y relative to the view's first line) to the focused
+// view only, sizes every view, and runs the view's Query off the UI
+// goroutine, handing the outcome back with SetResult.
+type View interface {
+	Title() string
+	Init() tea.Cmd
+	Update(msg tea.Msg) tea.Cmd
+	View() string
+	SetSize(width, height int)
+	// ShortHelp is the view's part of the key hint line; FullHelp its
+	// groups in the `?` help.
+	ShortHelp() []key.Binding
+
+	// Query returns the computation of the view's data for opt, to run
+	// in the background, and a key naming the view's own settings that
+	// change its data (the tree's inversion), so the root knows when a
+	// result is stale.
+	Query(e *analysis.Engine, opt analysis.Options) (run func() (any, error), state string)
+	// SetResult takes what Query's function returned, with the options
+	// it was computed for.
+	SetResult(data any, opt analysis.Options)
+	// HasResult reports whether the view has data to show; Total is
+	// then its percentage denominator.
+	HasResult() bool
+	Total() int64
+
+	// Selection is the row under the cursor.
+	Selection() (Selection, bool)
+	// SetSearch highlights the rows matching re (nil clears) and moves
+	// to the first match at or after the cursor; NextMatch moves to the
+	// next (dir > 0) or previous match. Both report whether a row matched.
+	SetSearch(re *regexp.Regexp) bool
+	NextMatch(dir int) bool
+}
+
+// SelectionKind says what a selected row stands for.
+type SelectionKind int
+
+const (
+	SelFunction SelectionKind = iota // a node of the top table or tree
+	SelTagKey                        // a label key
+	SelTagValue                      // one value of a label key
+)
+
+// Selection is the thing a row stands for, so that the root can filter
+// on it.
+type Selection struct {
+	Kind SelectionKind
+	// Name is the function's name (or file, at files granularity): what
+	// pprof's focus and ignore regexps are matched against.
+	Name       string
+	Key, Value string
+	// Numeric is set for a value of a numeric label.
+	Numeric bool
+}
+
+// InvertMsg asks the root to recompute the tree view (its inversion
+// changed). Views send it as a command's message.
+type InvertMsg struct{}
+
+// list is the cursor and scroll state every view keeps over its rows.
+// Rendering uses only rows offset..offset+height.
+type list struct {
+	cursor, offset int
+	n              int // rows
+	height         int // visible rows
+}
+
+func (l *list) setLen(n int) {
+	l.n = n
+	l.clamp()
+}
+
+func (l *list) clamp() {
+	if l.cursor >= l.n {
+		l.cursor = l.n - 1
+	}
+	if l.cursor < 0 {
+		l.cursor = 0
+	}
+	if l.height <= 0 {
+		l.offset = l.cursor
+		return
+	}
+	if l.cursor < l.offset {
+		l.offset = l.cursor
+	}
+	if l.cursor >= l.offset+l.height {
+		l.offset = l.cursor - l.height + 1
+	}
+	if max := l.n - l.height; l.offset > max {
+		l.offset = max
+	}
+	if l.offset < 0 {
+		l.offset = 0
+	}
+}
+
+func (l *list) move(d int) {
+	l.cursor += d
+	l.clamp()
+}
+
+func (l *list) moveTo(i int) {
+	l.cursor = i
+	l.clamp()
+}
+
+// scroll moves the window by d rows, dragging the cursor along when it
+// would leave it (as a mouse wheel does).
+func (l *list) scroll(d int) {
+	l.offset += d
+	if max := l.n - l.height; l.offset > max {
+		l.offset = max
+	}
+	if l.offset < 0 {
+		l.offset = 0
+	}
+	if l.cursor < l.offset {
+		l.cursor = l.offset
+	}
+	if l.height > 0 && l.cursor >= l.offset+l.height {
+		l.cursor = l.offset + l.height - 1
+	}
+	l.clamp()
+}
+
+// navigate applies the moving keys and the mouse to l; first is the
+// screen row (within the view) of the first list row. It reports
+// whether msg was one of them.
+func (l *list) navigate(k *KeyMap, msg tea.Msg, first int) bool {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, k.Up):
+			l.move(-1)
+		case key.Matches(msg, k.Down):
+			l.move(1)
+		case key.Matches(msg, k.PageUp):
+			l.move(-max(1, l.height-1))
+		case key.Matches(msg, k.PageDown):
+			l.move(max(1, l.height-1))
+		case key.Matches(msg, k.Home):
+			l.moveTo(0)
+		case key.Matches(msg, k.End):
+			l.moveTo(l.n - 1)
+		default:
+			return false
+		}
+		return true
+	case tea.MouseMsg:
+		switch {
+		case msg.Button == tea.MouseButtonWheelUp:
+			l.scroll(-3)
+		case msg.Button == tea.MouseButtonWheelDown:
+			l.scroll(3)
+		case msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress:
+			if i := l.offset + msg.Y - first; msg.Y >= first && i < l.n && i < l.offset+l.height {
+				l.moveTo(i)
+			}
+		default:
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// visible returns the range of rows on screen.
+func (l *list) visible() (from, to int) {
+	return l.offset, min(l.n, l.offset+max(0, l.height))
+}
+
+// matchSet is the rows matching the search.
+type matchSet struct {
+	re   *regexp.Regexp
+	rows []int // ascending
+}
+
+// set recomputes the matches over n rows named by name.
+func (m *matchSet) set(re *regexp.Regexp, n int, name func(i int) string) {
+	m.re, m.rows = re, m.rows[:0]
+	if re == nil {
+		return
+	}
+	for i := 0; i < n; i++ {
+		if re.MatchString(name(i)) {
+			m.rows = append(m.rows, i)
+		}
+	}
+}
+
+// next returns the first match after from (dir > 0) or before it, wrapping
+// around; with inclusive, from itself counts.
+func (m *matchSet) next(from, dir int, inclusive bool) (int, bool) {
+	if len(m.rows) == 0 {
+		return 0, false
+	}
+	if dir > 0 {
+		for _, r := range m.rows {
+			if r > from || (inclusive && r == from) {
+				return r, true
+			}
+		}
+		return m.rows[0], true
+	}
+	for i := len(m.rows) - 1; i >= 0; i-- {
+		if r := m.rows[i]; r < from || (inclusive && r == from) {
+			return r, true
+		}
+	}
+	return m.rows[len(m.rows)-1], true
+}
+
+// padLeft right-aligns s in w columns.
+func padLeft(s string, w int) string {
+	if d := w - ansi.StringWidth(s); d > 0 {
+		return strings.Repeat(" ", d) + s
+	}
+	return s
+}
+
+// padRight left-aligns s in w columns.
+func padRight(s string, w int) string {
+	if d := w - ansi.StringWidth(s); d > 0 {
+		return s + strings.Repeat(" ", d)
+	}
+	return s
+}
+
+// fitName cuts a name to w columns. A name with a location ("main.f
+// /src/pkg/f.go:12", at lines or files granularity) loses its directory
+// first; then the start goes, keeping the end (the method name is the
+// informative part of "pkg/path.(*T).Method").
+func fitName(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	if i := strings.LastIndexByte(s, ' '); i > 0 {
+		fn, loc := s[:i], s[i+1:]
+		if j := strings.LastIndexByte(loc, '/'); j >= 0 {
+			short := fn + " …" + loc[j:]
+			if ansi.StringWidth(short) <= w {
+				return short
+			}
+			if ansi.StringWidth(loc[j:])+12 <= w {
+				return fitName(fn, w-ansi.StringWidth(loc[j:])-2) + " …" + loc[j:]
+			}
+		}
+	}
+	if w == 1 {
+		return "…"
+	}
+	return ansi.TruncateLeft(s, ansi.StringWidth(s)-w+1, "…")
+}
+
+// highlight renders s with base, and the parts re matches with hi.
+func highlight(s string, re *regexp.Regexp, base, hi lipgloss.Style) string {
+	if re == nil || s == "" {
+		return base.Render(s)
+	}
+	locs := re.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		return base.Render(s)
+	}
+	var b strings.Builder
+	prev := 0
+	for _, l := range locs {
+		if l[0] == l[1] {
+			continue
+		}
+		if l[0] > prev {
+			b.WriteString(base.Render(s[prev:l[0]]))
+		}
+		b.WriteString(hi.Render(s[l[0]:l[1]]))
+		prev = l[1]
+	}
+	if prev < len(s) {
+		b.WriteString(base.Render(s[prev:]))
+	}
+	return b.String()
+}
+
+// fillLines pads a view's output to h lines so the layout below it stays
+// put.
+func fillLines(lines []string, h int) string {
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// valueFormatter formats values of unit sampleUnit in the table unit
+// pprof would pick for top, so every number matches `pprof -top`.
+func valueFormatter(sampleUnit, tableUnit string) func(int64) string {
+	return func(v int64) string { return analysis.ScaledLabel(v, sampleUnit, tableUnit) }
+}
+
+// pct is |v/total| in percent, for heat colours.
+func pct(v, total int64) float64 {
+	if total == 0 {
+		return 0
+	}
+	f := float64(v) / float64(total) * 100
+	if f < 0 {
+		f = -f
+	}
+	return f
+}
+
+// nodeName is what focus and ignore match for node n: its function
+// name, else its file.
+func nodeName(ns *analysis.NodeSet, n int32) string {
+	info := ns.Info(n)
+	if info.Name != "" {
+		return info.Name
+	}
+	return info.File
+}
+
+// markCursor puts the cursor mark in the first column of the selected
+// row when that column is blank, so the row stands out without colour
+// (NO_COLOR, text captures).
+func markCursor(s string) string {
+	if strings.HasPrefix(s, " ") {
+		return "▶" + s[1:]
+	}
+	return s
+}
