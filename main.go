@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mattn/go-isatty"
 	"github.com/muesli/termenv"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -211,7 +212,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError("-json goes with -top")
 	}
 	if reports == 0 {
-		return explore(ctx, c, stderr)
+		return explore(ctx, c, stdout, stderr)
 	}
 	if len(c.sources.Sources) == 0 {
 		return usageError("usage: pprof-tui [flags] [BINARY] SOURCE...  (a report flag such as -top prints and exits)")
@@ -248,7 +249,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // explore runs the interactive explorer on the sources (a picker when
 // there are none). What can be checked before the screen is taken over is
 // checked here, so that a typo is one line on stderr.
-func explore(ctx context.Context, c *cmdline, stderr io.Writer) error {
+func explore(ctx context.Context, c *cmdline, stdout, stderr io.Writer) error {
 	if err := c.opt.Validate(); err != nil {
 		return &exitError{2, err}
 	}
@@ -271,11 +272,14 @@ func explore(ctx context.Context, c *cmdline, stderr io.Writer) error {
 			}
 		}
 	}
+	if f, ok := stdout.(*os.File); !ok || !isatty.IsTerminal(f.Fd()) {
+		return usageError("the explorer needs a terminal and stdout is not one; use a report flag such as -top")
+	}
 	cfg := tui.Config{
 		Sources: c.sources,
 		Load:    c.load,
 		Options: c.opt,
-		Output:  os.Stdout,
+		Output:  stdout,
 	}
 	if stdin {
 		// The profile comes on stdin: the keys come from the terminal.
@@ -286,7 +290,7 @@ func explore(ctx context.Context, c *cmdline, stderr io.Writer) error {
 		defer tty.Close()
 		cfg.Input = tty
 	}
-	out := termenv.NewOutput(os.Stdout)
+	out := termenv.NewOutput(stdout)
 	cfg.ColorProfile = out.EnvColorProfile() // Ascii under NO_COLOR or when not a terminal
 	if cfg.ColorProfile != termenv.Ascii {
 		// Ask the terminal now: once the program reads the keys, the
@@ -294,7 +298,12 @@ func explore(ctx context.Context, c *cmdline, stderr io.Writer) error {
 		dark := out.HasDarkBackground()
 		cfg.DarkBackground = &dark
 	}
-	return tui.Run(ctx, cfg)
+	err := tui.Run(ctx, cfg)
+	var oe *analysis.OptionError
+	if errors.As(err, &oe) {
+		return &exitError{2, err} // a bad tag filter or sample type
+	}
+	return err
 }
 
 // writeReport prints the chosen report with pprof's defaults for it.

@@ -169,3 +169,48 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestExplorerErrors: without a report flag the explorer starts, but a
+// bad source or option is one line and an exit status, as for reports,
+// before anything is drawn.
+func TestExplorerErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"testdata/does-not-exist.pb.gz"}, 1, "no such file"},
+		{[]string{"testdata/go"}, 1, "is a directory"},
+		{[]string{"-focus=(", "testdata/go/heap.pb.gz"}, 2, "focus: invalid regexp"},
+		{[]string{"-taghide=(", "testdata/go/heap.pb.gz"}, 2, "taghide: invalid regexp"},
+		{[]string{"-diff_base=testdata/nope.pb.gz", "testdata/go/heap.pb.gz"}, 1, "no such file"},
+		// The rest (bad format, sample type, tag filter) fails while
+		// loading, on the loading line: tui's tests cover it; here stdout
+		// is no terminal.
+		{[]string{"testdata/go/heap.pb.gz"}, 2, "the explorer needs a terminal"},
+	} {
+		var stdout, stderr bytes.Buffer
+		done := make(chan error, 1)
+		go func() { done <- run(context.Background(), c.args, &stdout, &stderr) }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%v: the explorer did not stop", c.args)
+		}
+		if err == nil {
+			t.Errorf("%v: no error", c.args)
+			continue
+		}
+		code := 1
+		if ee, ok := err.(*exitError); ok {
+			code = ee.code
+		}
+		if code != c.code || !strings.Contains(err.Error(), c.msg) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: exit %d %q, want exit %d and a line containing %q", c.args, code, err, c.code, c.msg)
+		}
+		if strings.Contains(stdout.String(), "\x1b[?1049h") {
+			t.Errorf("%v: the explorer took over the screen before failing", c.args)
+		}
+	}
+}

@@ -608,6 +608,29 @@ func TestLoadError(t *testing.T) {
 	}
 }
 
+func TestOpeningErrors(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		set  func(o *analysis.Options)
+		msg  string
+	}{
+		{"heap.pb.gz", func(o *analysis.Options) { o.SampleIndex = "nope" }, `sample type "nope" not found`},
+		{"heap.pb.gz", func(o *analysis.Options) { o.TagFocus = "bytes=x(" }, "tagfocus: invalid regexp"},
+		{"../README.md", func(o *analysis.Options) {}, "unrecognized profile format"},
+	} {
+		cfg := testConfig(testdata(tc.file))
+		tc.set(&cfg.Options)
+		m := NewModel(context.Background(), cfg)
+		newFinished(t, m)
+		if err := m.Err(); err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: error %v, want %q", tc.file, err, tc.msg)
+		}
+		if m.phase == phaseReady {
+			t.Errorf("%s: the explorer opened", tc.file)
+		}
+	}
+}
+
 func TestQuit(t *testing.T) {
 	for _, k := range []string{"q", "<ctrl+c>"} {
 		h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
