@@ -126,28 +126,11 @@ func filters(o analysis.Options) []string {
 	return out
 }
 
+// statusBar shows the source, the sample type with its unit, the total,
+// the granularity and the filters. When it does not fit, the unit, then
+// the source, then a default granularity give way, so the filters stay.
 func (m *Model) statusBar() string {
 	st := m.c.Styles
-	sep := st.Status.Render(" │ ")
-	name, unit := m.sampleTypeLabel()
-	parts := []string{st.StatusLabel.Render(" " + m.source)}
-	stype := st.StatusLabel.Render(name)
-	if unit != "" {
-		stype += st.Status.Render(" (" + unit + ")")
-	}
-	parts = append(parts, stype)
-	if t := m.total(); t != "" {
-		parts = append(parts, st.Status.Render("total "+t))
-	}
-	parts = append(parts, st.Status.Render(m.opts.Granularity))
-	if fs := filters(m.opts); len(fs) > 0 {
-		crumbs := make([]string, len(fs))
-		for i, f := range fs {
-			crumbs[i] = st.Crumb.Render(f)
-		}
-		parts = append(parts, strings.Join(crumbs, st.Status.Render(" › ")))
-	}
-	line := strings.Join(parts, sep)
 	right := ""
 	if m.jobs.busy() {
 		right = m.spin.View() + st.Status.Render(" computing ")
@@ -155,11 +138,51 @@ func (m *Model) statusBar() string {
 		right = st.Status.Render(fmt.Sprintf(" ⌫ back (%d) ", len(m.history)))
 	}
 	avail := m.width - ansi.StringWidth(right)
+	var line string
+	for level := 0; level < 4; level++ {
+		line = m.statusLine(level)
+		if ansi.StringWidth(line) <= avail {
+			break
+		}
+	}
 	if ansi.StringWidth(line) > avail {
 		line = ansi.Truncate(line, max(0, avail-1), "…")
 	}
 	pad := m.width - ansi.StringWidth(line) - ansi.StringWidth(right)
 	return line + st.Status.Render(strings.Repeat(" ", max(0, pad))) + right
+}
+
+// statusLine renders the status bar's text, shortened by level (0 full).
+func (m *Model) statusLine(level int) string {
+	st := m.c.Styles
+	sep := st.Status.Render(" │ ")
+	name, unit := m.sampleTypeLabel()
+	var parts []string
+	if level < 2 {
+		parts = append(parts, st.StatusLabel.Render(" "+m.source))
+	}
+	stype := st.StatusLabel.Render(name)
+	if level >= 2 {
+		stype = st.StatusLabel.Render(" " + name)
+	}
+	if unit != "" && level < 1 {
+		stype += st.Status.Render(" (" + unit + ")")
+	}
+	parts = append(parts, stype)
+	if t := m.total(); t != "" {
+		parts = append(parts, st.Status.Render("total "+t))
+	}
+	if level < 3 || m.opts.Granularity != "functions" {
+		parts = append(parts, st.Status.Render(m.opts.Granularity))
+	}
+	if fs := filters(m.opts); len(fs) > 0 {
+		crumbs := make([]string, len(fs))
+		for i, f := range fs {
+			crumbs[i] = st.Crumb.Render(f)
+		}
+		parts = append(parts, strings.Join(crumbs, st.Status.Render(" › ")))
+	}
+	return strings.Join(parts, sep)
 }
 
 func (m *Model) footer() string {

@@ -185,6 +185,24 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
 	}
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && m.mode == inputNone {
+		// Keys typed fast (or sent by a script) can arrive as one message:
+		// take them one by one, so ":" then "focus=x" opens the command
+		// line and types into it.
+		var cmds []tea.Cmd
+		for i, r := range msg.Runes {
+			if m.mode != inputNone {
+				rest := msg
+				rest.Runes = msg.Runes[i:]
+				cmds = append(cmds, m.handleKey(rest))
+				break
+			}
+			one := msg
+			one.Runes = []rune{r}
+			cmds = append(cmds, m.handleKey(one))
+		}
+		return tea.Batch(cmds...)
+	}
 	switch m.phase {
 	case phasePicking:
 		return m.picker.update(msg)

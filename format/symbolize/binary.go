@@ -326,7 +326,7 @@ func (b *Binary) symbolize(addrs []uint64, mode Mode) ([][]Frame, error) {
 	syms, symErr := b.symbols()
 	if mode.SymbolsOnly {
 		for i, a := range addrs {
-			if name := syms.lookup(a); name != "" {
+			if name, _ := syms.lookup(a); name != "" {
 				out[i] = []Frame{{Func: name}}
 			}
 		}
@@ -370,12 +370,12 @@ func (b *Binary) symbolize(addrs []uint64, mode Mode) ([][]Frame, error) {
 		f := out[i]
 		switch {
 		case f == nil:
-			if name := syms.lookup(addrs[i]); name != "" {
-				out[i] = []Frame{{Func: name}}
+			if name, file := syms.lookup(addrs[i]); name != "" {
+				out[i] = []Frame{{Func: name, File: file}}
 			}
 		case f[len(f)-1].Func == "":
 			// DWARF had the line but not the function.
-			f[len(f)-1].Func = syms.lookup(addrs[i])
+			f[len(f)-1].Func, _ = syms.lookup(addrs[i])
 		}
 	}
 	if symErr != nil {

@@ -139,8 +139,9 @@ func (b *Binary) debugBinary() *Binary {
 // symtab is the function symbols of a binary, sorted by address.
 type symtab struct {
 	addr []uint64
-	size []uint64
+	end  []uint64 // the end of the symbol's section
 	name []string
+	file []string // from the STT_FILE symbol before a local symbol
 }
 
 // symbols loads the symbol table: .symtab (of the binary or its debug
@@ -171,18 +172,28 @@ func (b *Binary) symbols() (*symtab, error) {
 }
 
 type symEntry struct {
-	addr, size uint64
-	name       string
+	addr, end  uint64
+	name, file string
 	rank       int
 }
 
+// newSymtab keeps the symbols that name code. Like addr2line, a symbol
+// covers the addresses from it to the next symbol of its section,
+// whatever its size says (assembly and padding after a function belong to
+// it), and a local symbol's file is the STT_FILE symbol before it.
 func newSymtab(ef *elf.File, syms []elf.Symbol) *symtab {
 	var es []symEntry
+	file := ""
 	for _, s := range syms {
-		if s.Name == "" || s.Value == 0 || s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE {
+		typ := elf.ST_TYPE(s.Info)
+		if typ == elf.STT_FILE {
+			file = s.Name
 			continue
 		}
-		typ := elf.ST_TYPE(s.Info)
+		if s.Name == "" || s.Value == 0 || s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE || int(s.Section) >= len(ef.Sections) {
+			continue
+		}
+		sect := ef.Sections[s.Section]
 		rank := 0
 		switch typ {
 		case elf.STT_FUNC, elf.STT_GNU_IFUNC:
@@ -190,19 +201,22 @@ func newSymtab(ef *elf.File, syms []elf.Symbol) *symtab {
 		case elf.STT_NOTYPE:
 			// Assembly labels in code (often without .type): only
 			// those in executable sections.
-			if int(s.Section) >= len(ef.Sections) || ef.Sections[s.Section].Flags&elf.SHF_EXECINSTR == 0 {
+			if sect.Flags&elf.SHF_EXECINSTR == 0 {
 				continue
 			}
 		default:
 			continue
 		}
+		e := symEntry{addr: s.Value, end: sect.Addr + sect.Size, name: s.Name, rank: rank}
 		switch elf.ST_BIND(s.Info) {
 		case elf.STB_GLOBAL:
-			rank += 2
+			e.rank += 2
 		case elf.STB_WEAK:
-			rank++
+			e.rank++
+		case elf.STB_LOCAL:
+			e.file = file
 		}
-		es = append(es, symEntry{s.Value, s.Size, s.Name, rank})
+		es = append(es, e)
 	}
 	sort.SliceStable(es, func(i, j int) bool {
 		if es[i].addr != es[j].addr {
@@ -216,23 +230,21 @@ func newSymtab(ef *elf.File, syms []elf.Symbol) *symtab {
 			continue // an alias: keep the best-ranked name
 		}
 		t.addr = append(t.addr, e.addr)
-		t.size = append(t.size, e.size)
+		t.end = append(t.end, e.end)
 		t.name = append(t.name, e.name)
+		t.file = append(t.file, e.file)
 	}
 	return t
 }
 
-// lookup names the function holding addr, or "".
-func (t *symtab) lookup(addr uint64) string {
+// lookup returns the function holding addr and its file, or "".
+func (t *symtab) lookup(addr uint64) (name, file string) {
 	if t == nil {
-		return ""
+		return "", ""
 	}
 	i := sort.Search(len(t.addr), func(i int) bool { return t.addr[i] > addr }) - 1
-	if i < 0 {
-		return ""
+	if i < 0 || addr >= t.end[i] {
+		return "", ""
 	}
-	if t.size[i] > 0 && addr-t.addr[i] >= t.size[i] {
-		return ""
-	}
-	return t.name[i]
+	return t.name[i], t.file[i]
 }

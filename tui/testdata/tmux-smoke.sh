@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# tmux-smoke.sh: the first minute with the real binary in a real terminal
+# (tmux): open testdata/go/cpu_labels.pb.gz, see the hottest function,
+# switch the sample type with :sample_index=samples, open view 2, search,
+# quit; the terminal must be given back. Exits non-zero on any failure.
+#
+#   bash tui/testdata/tmux-smoke.sh            # from the repository root
+#   KEEP=1 bash tui/testdata/tmux-smoke.sh     # leave the captures in $OUT
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+command -v tmux >/dev/null || { echo "tmux-smoke: tmux is not installed" >&2; exit 2; }
+
+OUT=$(mktemp -d)
+SOCK="$OUT/tmux.sock"
+BIN="$OUT/pprof-tui"
+S=smoke
+go build -o "$BIN" .
+
+t() { tmux -S "$SOCK" "$@"; }
+cleanup() {
+  t kill-server 2>/dev/null || true
+  if [ -z "${KEEP:-}" ]; then rm -rf "$OUT"; else echo "captures in $OUT"; fi
+}
+trap cleanup EXIT
+
+fail() {
+  echo "tmux-smoke: FAIL: $*" >&2
+  echo "--- screen:" >&2
+  t capture-pane -p -t $S >&2 || true
+  exit 1
+}
+
+# wait_for TEXT: poll the screen until it shows TEXT (5 s at most).
+wait_for() {
+  for _ in $(seq 250); do
+    if t capture-pane -p -t $S | grep -qF -- "$1"; then return 0; fi
+    sleep 0.02
+  done
+  fail "the screen never showed: $1"
+}
+
+capture() { t capture-pane -p -t $S > "$OUT/$1.txt"; }
+
+# The program runs in a shell so that the exit status and what is left on
+# the terminal after it can be checked.
+t new-session -d -s $S -x 120 -y 35 "TERM=xterm-256color $BIN testdata/go/cpu_labels.pb.gz; echo EXIT=\$?; sleep 30"
+
+# 1. The first screen: the Top view with the hottest function first.
+wait_for "flat%"
+capture 1-open
+first_row=$(sed -n 3p "$OUT/1-open.txt")
+echo "$first_row" | grep -q "main.fib" || fail "the first row is not main.fib: $first_row"
+echo "$first_row" | grep -q "0.75s 26.41%" || fail "main.fib's numbers differ from pprof's: $first_row"
+grep -q "cpu (nanoseconds)" "$OUT/1-open.txt" || fail "the status bar does not name the sample type"
+
+# 2. :sample_index=samples — the same table in sample counts.
+t send-keys -t $S ":"
+wait_for ":focus=RE"
+t send-keys -t $S -l "sample_index=samples"
+t send-keys -t $S Enter
+wait_for "samples (count)"
+wait_for "75 26.41%"
+capture 2-samples
+
+# 3. View 2: the call tree, opened down to the hottest function.
+t send-keys -t $S 2
+wait_for "top-down call tree"
+wait_for "main.fib"
+capture 3-tree
+
+# 4. Search: /runHash moves the cursor to that row.
+t send-keys -t $S /
+t send-keys -t $S -l "runHash"
+wait_for "/runHash"
+t send-keys -t $S Enter
+wait_for "n next, N previous"
+capture 4-search
+grep "▶" "$OUT/4-search.txt" | grep -q "main.runHash" || fail "the cursor is not on main.runHash"
+
+# 5. Quit: the program exits 0 and gives the terminal back (no alt screen
+# left, the shell's next line visible).
+t send-keys -t $S q
+wait_for "EXIT=0"
+capture 5-quit
+if grep -q "top-down call tree" "$OUT/5-quit.txt"; then fail "the explorer's screen was left behind"; fi
+
+echo "tmux-smoke: ok (open, hottest function, :sample_index=samples, view 2, search, quit)"

@@ -1,0 +1,23 @@
+package tui
+
+import (
+	"os/exec"
+	"testing"
+)
+
+// TestTmuxSmoke runs testdata/tmux-smoke.sh: the real binary in tmux
+// through the first minute (open, hottest function, :sample_index=,
+// view 2, search, quit). Skipped without tmux or with -short.
+func TestTmuxSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	out, err := exec.Command("bash", "testdata/tmux-smoke.sh").CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux-smoke.sh: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+}
