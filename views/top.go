@@ -24,6 +24,7 @@ type Top struct {
 	sum    []int64 // running flat sum in display order
 	value  func(int64) string
 	valW   int // the value columns' width
+	pctW   int // the percentage columns' width
 
 	l             list
 	m             matchSet
@@ -65,6 +66,7 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 	}
 	t.value = valueFormatter(t.top.SampleType.Unit, unit)
 	t.valW = t.valueWidth()
+	t.pctW = t.pctWidth()
 	t.resort()
 	t.l.setLen(len(t.order))
 	if keep != "" {
@@ -198,12 +200,12 @@ func (t *Top) NextMatch(dir int) bool {
 
 // topColumns decides which columns fit in width w.
 type topColumns struct {
-	valW          int
+	valW, pctW    int
 	flatPct, sumP bool
 }
 
 func (t *Top) columns() topColumns {
-	c := topColumns{t.valW, false, false}
+	c := topColumns{t.valW, t.pctW, false, false}
 	switch {
 	case t.width >= 72:
 		c.flatPct, c.sumP = true, true
@@ -229,6 +231,26 @@ func (t *Top) valueWidth() int {
 	return max(10, ansi.StringWidth(t.value(big)), ansi.StringWidth(t.value(neg)))
 }
 
+// pctWidth is the width of the percentage columns: pprof's six, or what
+// its format gives the smallest share ("0.0092%", "2.9e-05%").
+func (t *Top) pctWidth() int {
+	lo := 1.0
+	for _, r := range t.top.Rows {
+		for _, v := range []int64{r.Flat, r.Cum} {
+			if p := pct(v, t.top.Total); p > 0 && p < lo {
+				lo = p
+			}
+		}
+	}
+	switch {
+	case lo >= 0.01:
+		return 6
+	case lo >= 0.001:
+		return 7
+	}
+	return 8
+}
+
 func (t *Top) View() string {
 	if t.top == nil {
 		return fillLines(nil, t.height)
@@ -247,13 +269,13 @@ func (t *Top) View() string {
 	var h strings.Builder
 	h.WriteString(padLeft(arrow("flat", "flat"), cols.valW))
 	if cols.flatPct {
-		h.WriteString(" " + padLeft("flat%", 6))
+		h.WriteString(" " + padLeft("flat%", cols.pctW))
 	}
 	if cols.sumP {
 		h.WriteString(" " + padLeft("sum%", 6))
 	}
 	h.WriteString(" " + padLeft(arrow("cum", "cum"), cols.valW))
-	h.WriteString(" " + padLeft("cum%", 6))
+	h.WriteString(" " + padLeft("cum%", cols.pctW))
 	h.WriteString("  " + arrow("name", "name"))
 	lines = append(lines, st.Header.Render(padRight(h.String(), t.width)))
 
@@ -268,14 +290,14 @@ func (t *Top) View() string {
 		sel := i == t.l.cursor
 		cells := []cell{{text: padLeft(t.value(r.Flat), cols.valW)}}
 		if cols.flatPct {
-			cells = append(cells, cell{analysis.Percentage(r.Flat, total), pct(r.Flat, total), cellHeat})
+			cells = append(cells, cell{padLeft(analysis.Percentage(r.Flat, total), cols.pctW), pct(r.Flat, total), cellHeat})
 		}
 		if cols.sumP {
 			cells = append(cells, cell{analysis.Percentage(t.sum[i], total), 0, cellDim})
 		}
 		cells = append(cells,
 			cell{text: padLeft(t.value(r.Cum), cols.valW)},
-			cell{analysis.Percentage(r.Cum, total), pct(r.Cum, total), cellHeat})
+			cell{padLeft(analysis.Percentage(r.Cum, total), cols.pctW), pct(r.Cum, total), cellHeat})
 
 		var b strings.Builder
 		used := 0

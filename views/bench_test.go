@@ -1,0 +1,111 @@
+package views
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/format/synth"
+)
+
+var (
+	bigOnce   sync.Once
+	bigEngine *analysis.Engine
+	bigErr    error
+)
+
+// engine1M loads the synthesized 1M-sample profile once (or the file
+// named by PPROF_TUI_BIGPROF).
+func engine1M(b *testing.B) *analysis.Engine {
+	b.Helper()
+	bigOnce.Do(func() {
+		path := os.Getenv("PPROF_TUI_BIGPROF")
+		if path == "" {
+			path, bigErr = synth.Cached(synth.Config{Samples: 1_000_000, Labels: true, Seed: 1})
+			if bigErr != nil {
+				return
+			}
+		}
+		var p *format.Profile
+		p, bigErr = format.Open(context.Background(), path, format.Options{})
+		if bigErr == nil {
+			bigEngine = analysis.NewEngine(p)
+		}
+	})
+	if bigErr != nil {
+		b.Fatal(bigErr)
+	}
+	return bigEngine
+}
+
+func benchCommon() *Common {
+	r := lipgloss.NewRenderer(os.Stdout)
+	r.SetColorProfile(termenv.ANSI256)
+	r.SetHasDarkBackground(true)
+	return &Common{Styles: NewStyles(r), Keys: DefaultKeyMap()}
+}
+
+// BenchmarkFrame1M is what one navigation key costs on a 1M-sample
+// profile: the key (cursor down) and the redraw of the whole view at
+// 160×45, in colour (issue target: one frame, 16 ms):
+//
+//	go test ./views -run XXX -bench Frame1M
+func BenchmarkFrame1M(b *testing.B) {
+	e := engine1M(b)
+	opt := analysis.DefaultOptions()
+	opt.NodeFraction = 0
+	c := benchCommon()
+	for _, tc := range []struct {
+		name string
+		v    View
+	}{
+		{"top", NewTop(c)},
+		{"tree", NewTree(c)},
+		{"labels", NewLabels(c)},
+	} {
+		run, _ := tc.v.Query(e, opt)
+		data, err := run()
+		if err != nil {
+			b.Fatal(err)
+		}
+		tc.v.SetResult(data, opt)
+		tc.v.SetSize(160, 42)
+		down := tea.KeyMsg{Type: tea.KeyDown}
+		b.Run(tc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				tc.v.Update(down)
+				_ = tc.v.View()
+			}
+		})
+	}
+}
+
+// BenchmarkTreeOpen1M is the UI goroutine's share of showing a new tree:
+// taking the result (whose heaviest path the background already grouped)
+// and drawing it.
+func BenchmarkTreeOpen1M(b *testing.B) {
+	e := engine1M(b)
+	opt := analysis.DefaultOptions()
+	opt.NodeFraction = 0
+	c := benchCommon()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		t := NewTree(c)
+		run, _ := t.Query(e, opt)
+		data, err := run()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		t.SetResult(data, opt) // opens the heaviest path
+		t.SetSize(160, 42)
+		_ = t.View()
+	}
+}
