@@ -55,6 +55,9 @@ func (m *Model) tabBar() string {
 	var b strings.Builder
 	for i, t := range m.tabs() {
 		if i == m.active {
+			if st.NoColor {
+				t = "[" + t + "]"
+			}
 			b.WriteString(st.TabActive.Render(t))
 		} else {
 			b.WriteString(st.TabInactive.Render(t))
@@ -228,19 +231,40 @@ func shortened(bs []key.Binding) []key.Binding {
 	return out
 }
 
-// fullHelp renders every key group in h lines, in columns when wide.
+// fullHelp renders every key group in h lines, scrolled to helpOffset.
 func (m *Model) fullHelp(h int) string {
 	st := m.c.Styles
+	lines := m.helpLines()
+	// Scrolled by the moving keys when it does not fit.
+	if len(lines) > h {
+		from := min(m.helpOffset, len(lines)-h+1)
+		end := min(len(lines), from+h-1)
+		more := "  ↑↓ scroll · any other key closes"
+		lines = append(lines[from:end:end], st.Dim.Render(ansi.Truncate(more, m.width, "…")))
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// helpLines is every key group, in two columns when wide.
+func (m *Model) helpLines() []string {
+	st := m.c.Styles
 	var blocks [][]string
-	for _, g := range m.c.Keys.Groups() {
+	groups := m.c.Keys.Groups()
+	for i, g := range groups {
 		lines := []string{st.HelpTitle.Render(g.Title)}
 		for _, b := range g.Bindings {
 			lines = append(lines, "  "+st.HelpKey.Render(padRight(b.Help().Key, 10))+" "+st.HelpDesc.Render(b.Help().Desc))
 		}
-		blocks = append(blocks, append(lines, ""))
+		if i != 1 && i != len(groups)-1 {
+			lines = append(lines, "") // no blank line at the foot of a column
+		}
+		blocks = append(blocks, lines)
 	}
 	var lines []string
-	if m.width >= 90 {
+	if m.width >= 120 {
 		// Two columns: the general keys left, the row and view keys right.
 		var left, right []string
 		for i, b := range blocks {
@@ -268,14 +292,7 @@ func (m *Model) fullHelp(h int) string {
 			}
 		}
 	}
-	if len(lines) > h {
-		lines = lines[:h-1]
-		lines = append(lines, st.Dim.Render(ansi.Truncate("  … (a wider or taller window shows the rest; any key closes)", m.width, "…")))
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 func padRight(s string, w int) string {

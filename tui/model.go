@@ -63,13 +63,14 @@ type Model struct {
 	spin     spinner.Model
 	spinning bool
 
-	mode     inputMode
-	input    textinput.Model
-	search   *regexp.Regexp
-	note     string // one-line message in the footer
-	noteErr  bool
-	showHelp bool
-	help     help.Model
+	mode       inputMode
+	input      textinput.Model
+	search     *regexp.Regexp
+	note       string // one-line message in the footer
+	noteErr    bool
+	showHelp   bool
+	helpOffset int // the help's scroll position
+	help       help.Model
 }
 
 // NewModel returns the root model for cfg.
@@ -216,10 +217,21 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.inputKey(msg)
 	}
 	if m.showHelp {
-		m.showHelp = false
-		if key.Matches(msg, k.Quit) {
+		switch {
+		case key.Matches(msg, k.Down):
+			m.helpOffset++
+		case key.Matches(msg, k.Up):
+			m.helpOffset = max(0, m.helpOffset-1)
+		case key.Matches(msg, k.PageDown):
+			m.helpOffset += m.height / 2
+		case key.Matches(msg, k.PageUp):
+			m.helpOffset = max(0, m.helpOffset-m.height/2)
+		case key.Matches(msg, k.Quit):
 			return tea.Quit
+		default:
+			m.showHelp = false
 		}
+		m.helpOffset = max(0, min(m.helpOffset, len(m.helpLines())-(m.height-3)+1))
 		return nil
 	}
 	m.note = ""
@@ -227,7 +239,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
+		m.showHelp, m.helpOffset = true, 0
 	case key.Matches(msg, k.Views):
 		return m.switchView(int(msg.Runes[0] - '1'))
 	case key.Matches(msg, k.NextView):

@@ -649,3 +649,32 @@ func TestQuit(t *testing.T) {
 	h.tm.Send(keyMsg("<ctrl+c>"))
 	h.tm.WaitFinished(t)
 }
+
+func TestMouse(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	cursor := func() string {
+		var name string
+		h.do(func(m *Model) { r, _ := m.ViewAt(0).(*views.Top).Cursor(); name = r.Name })
+		return name
+	}
+	click := func(x, y int) {
+		h.tm.Send(tea.MouseMsg{X: x, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+		h.settle()
+	}
+	// Screen line 5 is the table's fourth row (tab bar, headings first).
+	click(50, 5)
+	if c := cursor(); c != "main.hashBlock" {
+		t.Errorf("click: cursor on %q", c)
+	}
+	h.tm.Send(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress, Y: 10})
+	h.settle()
+	if s := h.screen(); strings.Contains(strings.Split(s, "\n")[2], "main.fib") {
+		t.Errorf("the wheel did not scroll:\n%s", s)
+	}
+	click(10, 0) // the tab bar: "2 Tree"
+	var active int
+	h.do(func(m *Model) { active = m.active })
+	if active != 1 {
+		t.Errorf("click on the Tree tab: view %d", active)
+	}
+}

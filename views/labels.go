@@ -143,7 +143,7 @@ func (v *Labels) NextMatch(dir int) bool {
 
 func (v *Labels) View() string {
 	if v.r == nil {
-		return fillLines(nil, v.height)
+		return fillLines([]string{v.c.Styles.Dim.Render("  computing…")}, v.height)
 	}
 	st := v.c.Styles
 	unit := v.r.SampleType.Unit

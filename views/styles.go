@@ -11,6 +11,9 @@ import (
 // profile decides what reaches the terminal (none under NO_COLOR).
 type Styles struct {
 	Renderer *lipgloss.Renderer
+	// NoColor is set when the output shows no styling at all (NO_COLOR,
+	// not a terminal): marks in the text stand in for it.
+	NoColor bool
 
 	TabActive, TabInactive, TabGap lipgloss.Style
 
@@ -82,9 +85,11 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 	s.HelpSep = n().Foreground(colMuted)
 	s.HelpTitle = n().Bold(true)
 	if r.ColorProfile() == termenv.Ascii {
-		// No colour: the cursor row and matches in reverse video.
-		s.Selected = n().Reverse(true)
-		s.Match = n().Underline(true)
+		// termenv drops every attribute (reverse video too) here: the
+		// cursor mark ▶ and the active tab's brackets show through.
+		s.NoColor = true
+		s.TabActive = n()
+		s.TabInactive = n().Padding(0, 1)
 	}
 	for i, c := range colHeat {
 		s.heat[i] = n().Foreground(c)

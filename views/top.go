@@ -228,7 +228,12 @@ func (t *Top) valueWidth() int {
 			neg = min(neg, v)
 		}
 	}
-	return max(10, ansi.StringWidth(t.value(big)), ansi.StringWidth(t.value(neg)))
+	// One more than the widest, so the cursor mark has a blank to take.
+	w := max(ansi.StringWidth(t.value(big)), ansi.StringWidth(t.value(neg)))
+	if w >= 10 {
+		return w + 1
+	}
+	return 10
 }
 
 // pctWidth is the width of the percentage columns: pprof's six, or what
@@ -253,7 +258,7 @@ func (t *Top) pctWidth() int {
 
 func (t *Top) View() string {
 	if t.top == nil {
-		return fillLines(nil, t.height)
+		return fillLines([]string{t.c.Styles.Dim.Render("  computing…")}, t.height)
 	}
 	st := t.c.Styles
 	cols := t.columns()

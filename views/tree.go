@@ -264,7 +264,7 @@ func (t *Tree) NextMatch(dir int) bool {
 
 func (t *Tree) View() string {
 	if t.tree == nil {
-		return fillLines(nil, t.height)
+		return fillLines([]string{t.c.Styles.Dim.Render("  computing…")}, t.height)
 	}
 	st := t.c.Styles
 	valW := 10
