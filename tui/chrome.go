@@ -15,6 +15,11 @@ import (
 func (m *Model) View() string {
 	st := m.c.Styles
 	switch m.phase {
+	case phaseEntering:
+		if m.picker != nil {
+			return m.load.view(m.source, m.spin) // the alt screen already
+		}
+		return ""
 	case phaseLoading, phaseOpening:
 		if m.err != nil {
 			return ""

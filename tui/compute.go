@@ -26,6 +26,9 @@ type request struct {
 	commit, push bool
 }
 
+// enterMsg ends phaseEntering.
+type enterMsg struct{}
+
 type resultMsg struct {
 	seq  int
 	data any
@@ -141,8 +144,10 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	m.jobs.have[req.view] = req.key
 	var cmds []tea.Cmd
 	if m.phase == phaseOpening {
-		m.phase = phaseReady
-		cmds = append(cmds, tea.EnterAltScreen)
+		// Draw nothing for a frame, which erases the loading line from the
+		// terminal's main screen, then take the alt screen.
+		m.phase = phaseEntering
+		cmds = append(cmds, tea.Tick(40*time.Millisecond, func(time.Time) tea.Msg { return enterMsg{} }))
 	}
 	cmds = append(cmds, m.ensure(m.active, false))
 	return tea.Batch(cmds...)

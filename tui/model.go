@@ -25,6 +25,7 @@ const (
 	phasePicking phase = iota // choosing a profile
 	phaseLoading              // reading it
 	phaseOpening              // computing the first view, still off the alt screen
+	phaseEntering             // erasing the loading line before the alt screen
 	phaseReady
 )
 
@@ -162,6 +163,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.result(msg)
 	case views.InvertMsg:
 		return m, m.ensure(1, true)
+	case enterMsg:
+		m.phase = phaseReady
+		return m, tea.EnterAltScreen
 	}
 	return m, nil
 }
@@ -207,7 +211,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch m.phase {
 	case phasePicking:
 		return m.picker.update(msg)
-	case phaseLoading, phaseOpening:
+	case phaseLoading, phaseOpening, phaseEntering:
 		if key.Matches(msg, k.Quit) {
 			return tea.Quit
 		}
