@@ -1,4 +1,8 @@
-// Package tui is the interactive explorer's root program: loading,
-// state, routing between views, the command line, history, the status
-// bar and the key map. It composes views; main starts it.
+// Package tui is the interactive explorer's root program: loading (with
+// progress), the options and their history, background recomputation of
+// the views, routing of messages, the command line, search, the status
+// bar, help and the file picker. It composes the components of views and
+// runs them with bubbletea; main starts it with Run.
+//
+// tui imports views, analysis and format; nothing imports tui but main.
 package tui
