@@ -268,8 +268,10 @@ func (t *Tree) View() string {
 	}
 	st := t.c.Styles
 	valW := 10
-	selfPct := t.width >= 72
-	showSelf := t.width >= 56
+	// Self is where a path ends: the leaf top-down, but the outermost
+	// caller in the inverted tree, where it would only confuse.
+	selfPct := t.width >= 72 && !t.tree.Inverted
+	showSelf := t.width >= 56 && !t.tree.Inverted
 	if !selfPct {
 		valW = 9
 	}
