@@ -22,10 +22,10 @@ const minWidth, minHeight = 40, 10
 type phase int
 
 const (
-	phasePicking phase = iota // choosing a profile
-	phaseLoading              // reading it
-	phaseOpening              // computing the first view, still off the alt screen
-	phaseEntering             // erasing the loading line before the alt screen
+	phasePicking  phase = iota // choosing a profile
+	phaseLoading               // reading it
+	phaseOpening               // computing the first view, still off the alt screen
+	phaseEntering              // erasing the loading line before the alt screen
 	phaseReady
 )
 
