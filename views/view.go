@@ -337,13 +337,17 @@ func pct(v, total int64) float64 {
 }
 
 // nodeName is what focus and ignore match for node n: its function
-// name, else its file.
+// name, else its file, else its mapping's file (pprof's regexps match
+// all three).
 func nodeName(ns *analysis.NodeSet, n int32) string {
 	info := ns.Info(n)
-	if info.Name != "" {
+	switch {
+	case info.Name != "":
 		return info.Name
+	case info.File != "":
+		return info.File
 	}
-	return info.File
+	return info.Objfile
 }
 
 // markCursor puts the cursor mark in the first column of the selected
