@@ -30,9 +30,10 @@ fail() {
   exit 1
 }
 
-# wait_for TEXT: poll the screen until it shows TEXT (5 s at most).
+# wait_for TEXT: poll the screen until it shows TEXT (15 s at most, for
+# busy CI machines).
 wait_for() {
-  for _ in $(seq 250); do
+  for _ in $(seq 750); do
     if t capture-pane -p -t $S | grep -qF -- "$1"; then return 0; fi
     sleep 0.02
   done
