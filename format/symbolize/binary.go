@@ -291,7 +291,7 @@ func (b *Binary) Symbolize(addrs []uint64, mode Mode) (frames [][]Frame, err err
 	// Unique addresses not seen before, sorted: the readers below walk
 	// their tables in address order.
 	var todo []uint64
-	seen := map[uint64]bool{}
+	seen := make(map[uint64]bool, len(addrs))
 	for i, a := range addrs {
 		if f, ok := b.memo[memoKey{a, mode}]; ok {
 			frames[i] = f
@@ -323,8 +323,8 @@ func (b *Binary) Symbolize(addrs []uint64, mode Mode) (frames [][]Frame, err err
 // the address (or for a name DWARF lacks).
 func (b *Binary) symbolize(addrs []uint64, mode Mode) ([][]Frame, error) {
 	out := make([][]Frame, len(addrs))
-	syms, symErr := b.symbols()
 	if mode.SymbolsOnly {
+		syms, symErr := b.symbols()
 		for i, a := range addrs {
 			if name, _ := syms.lookup(a); name != "" {
 				out[i] = []Frame{{Func: name}}
@@ -366,8 +366,19 @@ func (b *Binary) symbolize(addrs []uint64, mode Mode) ([][]Frame, error) {
 			}
 		}
 	}
+	var (
+		syms   *symtab
+		loaded bool
+	)
 	for _, i := range rest {
 		f := out[i]
+		if !loaded && (f == nil || f[len(f)-1].Func == "") {
+			var err error
+			if syms, err = b.symbols(); err != nil {
+				errs = append(errs, err)
+			}
+			loaded = true
+		}
 		switch {
 		case f == nil:
 			if name, file := syms.lookup(addrs[i]); name != "" {
@@ -377,9 +388,6 @@ func (b *Binary) symbolize(addrs []uint64, mode Mode) ([][]Frame, error) {
 			// DWARF had the line but not the function.
 			f[len(f)-1].Func, _ = syms.lookup(addrs[i])
 		}
-	}
-	if symErr != nil {
-		errs = append(errs, symErr)
 	}
 	return out, errors.Join(errs...)
 }

@@ -267,7 +267,7 @@ func (x *dwarfIndex) readLines(cuEntry *dwarf.Entry) ([]lineRow, []string, error
 		return nil, nil, err
 	}
 	var (
-		rows     []lineRow
+		rows     = make([]lineRow, 0, 1024)
 		seqStart int
 		seqs     [][2]int // [start, end) of each sequence in rows
 		fileIdx  = map[*dwarf.LineFile]int32{}

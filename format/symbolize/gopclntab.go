@@ -110,11 +110,32 @@ func newGoTable(data []byte, textStart uint64) (*goTable, error) {
 	case be == 0xfffffff0 || be == 0xfffffff1:
 		t.order, t.v120 = binary.BigEndian, be == 0xfffffff1
 	case le == 0xfffffffb || be == 0xfffffffb || le == 0xfffffffa || be == 0xfffffffa:
-		tab, err := gosym.NewTable(nil, gosym.NewLineTable(data, textStart))
+		// debug/gosym trusts the function count: check it fits first.
+		order := binary.ByteOrder(binary.LittleEndian)
+		if be == 0xfffffffb || be == 0xfffffffa {
+			order = binary.BigEndian
+		}
+		word := func(off int) uint64 {
+			if off+ptrSize > len(data) {
+				return ^uint64(0)
+			}
+			if ptrSize == 4 {
+				return uint64(order.Uint32(data[off:]))
+			}
+			return order.Uint64(data[off:])
+		}
+		n, tab := word(8), uint64(8+ptrSize) // Go 1.2: the table follows the count
+		if le == 0xfffffffa || be == 0xfffffffa {
+			tab = word(8 + 6*ptrSize) // Go 1.16: its offset is in the header
+		}
+		if n > uint64(len(data)) || tab > uint64(len(data)) || (2*n+1)*uint64(ptrSize) > uint64(len(data))-tab {
+			return nil, fmt.Errorf("function table out of range")
+		}
+		tab2, err := gosym.NewTable(nil, gosym.NewLineTable(data, textStart))
 		if err != nil {
 			return nil, err
 		}
-		return &goTable{old: tab}, nil
+		return &goTable{old: tab2}, nil
 	default:
 		return nil, fmt.Errorf("unknown pclntab version %#x", le)
 	}

@@ -1,0 +1,97 @@
+package symbolize
+
+import (
+	"bytes"
+	"debug/elf"
+	"os"
+	"testing"
+)
+
+// fuzzAddrs are addresses to ask a fuzzed binary about: fixed ones, and
+// some in and around each executable section.
+func fuzzAddrs(b *Binary) []uint64 {
+	addrs := []uint64{0, 1, 0x1000, 0x10b0, 0x1232, 0x1316, 0x401000, ^uint64(0)}
+	for i, s := range b.ef.Sections {
+		if i > 64 {
+			break
+		}
+		if s.Flags&elf.SHF_EXECINSTR != 0 {
+			for off := uint64(0); off < s.Size && off < 4096; off += 97 {
+				addrs = append(addrs, s.Addr+off)
+			}
+		}
+	}
+	return addrs
+}
+
+// FuzzBinary feeds corrupt ELF files (with DWARF) to every reader:
+// headers, build ID, symbols, DWARF line tables and inline trees, address
+// mapping. They must return errors, never panic or hang.
+//
+//	go test ./format/symbolize -run XXX -fuzz FuzzBinary
+func FuzzBinary(f *testing.F) {
+	for _, path := range []string{"../../testdata/legacy/cpubench", "../../testdata/legacy/cpubench32"} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+		f.Add(data[:len(data)/2])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := NewBinary("fuzz", bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		b.BuildID()
+		b.HasSymbols()
+		addrs := fuzzAddrs(b)
+		for _, m := range []Mode{{}, {NoInlines: true}, {SymbolsOnly: true}} {
+			b.Symbolize(addrs, m)
+		}
+		for _, a := range addrs[:8] {
+			b.ObjAddr(0x55875fc2b000, 0x55875fc2c000, 0x1000, a)
+			b.ObjAddr(0x400000, 0x500000, 0, a)
+		}
+	})
+}
+
+// FuzzGoTable feeds corrupt Go pclntabs (the test binary's own, cut and
+// mutated) to the pclntab reader.
+//
+//	go test ./format/symbolize -run XXX -fuzz FuzzGoTable
+func FuzzGoTable(f *testing.F) {
+	exe, err := os.Executable()
+	if err != nil {
+		f.Fatal(err)
+	}
+	b, err := Open(exe)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer b.Close()
+	s := b.goSection()
+	if s == nil {
+		f.Skip("the test binary has no pclntab")
+	}
+	data, err := sectionData(s)
+	if err != nil {
+		f.Fatal(err)
+	}
+	text := b.ef.Section(".text").Addr
+	f.Add(data, text)
+	f.Add(data[:len(data)/3], text)
+	f.Add(data[:64], text)
+	f.Fuzz(func(t *testing.T, data []byte, text uint64) {
+		gt, err := newGoTable(data, text)
+		if err != nil {
+			return
+		}
+		// A made-up inline tree region: the fuzzer's bytes again.
+		gt.gofunc, gt.gofuncData = 0, data
+		for _, pc := range []uint64{text, text + 1, text + 0x40, text + 0x1234, text + 0x10000, text + 0x123456, 0, ^uint64(0)} {
+			gt.frames(pc, false)
+			gt.frames(pc, true)
+		}
+	})
+}
