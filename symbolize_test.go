@@ -397,3 +397,27 @@ func dropHeader(s string) string {
 	}
 	return s
 }
+
+// TestDemangleModesMatchPprof compares -top on a profile with demangled
+// C++ names (parameters, templates, clone suffixes) with go tool pprof's
+// under each demangling mode and pprof's default simplification
+// (testdata/demangle/regen.sh).
+func TestDemangleModesMatchPprof(t *testing.T) {
+	time.Local = time.UTC
+	for _, mode := range []string{"default", "demangle=none", "demangle=full", "demangle=templates"} {
+		t.Run(mode, func(t *testing.T) {
+			want, err := os.ReadFile("testdata/demangle/bigprof." + mode + ".top.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"-top", "-nodefraction=0", "-nodecount=1000000", "-unit=ns"}
+			if mode != "default" {
+				args = append(args, "-symbolize="+mode)
+			}
+			got := runCLI(t, append(args, "testdata/synthetic/bigprof_10k.pb.gz")...)
+			if got != string(want) {
+				t.Errorf("differs from go tool pprof\n--- ours\n%s\n--- pprof\n%s", got, want)
+			}
+		})
+	}
+}

@@ -17,11 +17,11 @@ trap 'rm -rf "$dir"' EXIT
 go build -o "$dir/pprof-tui" .
 PPROF_TUI_BENCH_DIR="$dir" go test ./format/symbolize -run TestWriteBenchInputs -count=1 -timeout 30m > /dev/null
 
-# run NAME CMD...: wall time and peak RSS of one command, stdout to $dir/NAME.
+# run NAME CMD...: wall time and peak RSS of one command, stdout to $dir/out-NAME.
 run() {
   local name=$1
   shift
-  if /usr/bin/time -f "%e %M" -o "$dir/time" timeout "$timeout" "$@" > "$dir/$name" 2> /dev/null; then
+  if /usr/bin/time -f "%e %M" -o "$dir/time" timeout "$timeout" "$@" > "$dir/out-$name" 2> /dev/null; then
     read -r secs kb < "$dir/time"
     printf '  %-28s %8.2f s %6d MB\n' "$name" "$secs" $((kb / 1024))
   else
@@ -41,8 +41,8 @@ for name in go dwarf; do
     run addr2line addr2line -f -i -e "$bin" < "$dir/$name.addrs"
   fi
   # Same report with -noinlines (go tool pprof has no inline frames)?
-  if [ -s "$dir/go-tool-pprof-noinlines" ]; then
-    if diff <(sed 1,2d "$dir/pprof-tui-noinlines") <(sed 1,2d "$dir/go-tool-pprof-noinlines") > /dev/null; then
+  if [ -s "$dir/out-go-tool-pprof-noinlines" ]; then
+    if diff <(sed 1,2d "$dir/out-pprof-tui-noinlines") <(sed 1,2d "$dir/out-go-tool-pprof-noinlines") > /dev/null; then
       echo "  -top -noinlines: identical to go tool pprof's"
     else
       echo "  -top -noinlines: DIFFERS from go tool pprof's"

@@ -251,6 +251,55 @@ static inline uint32_t helper_scale(uint32_t x) {
 }
 `
 
+// inlineCPP has methods, templates and a namespace, inlined into each
+// other: names come from DW_AT_linkage_name through abstract origins and
+// specifications.
+const inlineCPP = `#include <cstdio>
+#include <vector>
+namespace ns {
+template <typename T> struct Acc {
+	T sum = 0;
+	inline void add(T v) { sum += v * 3 + (sum >> 2); }
+	T get() const { return sum; }
+};
+struct Walker {
+	std::vector<int> v;
+	__attribute__((noinline)) long run(int n);
+};
+long Walker::run(int n) {
+	Acc<long> a;
+	for (int i = 0; i < n; i++)
+		a.add(v[i % v.size()]);
+	return a.get();
+}
+} // namespace
+int main(int argc, char **) {
+	ns::Walker w;
+	for (int i = 0; i < 100; i++)
+		w.v.push_back(i * argc);
+	std::printf("%ld\n", w.run(1000));
+}
+`
+
+// TestAddr2lineGPP builds a C++ program with g++ and compares the frames
+// of every address of its code with addr2line -C's.
+func TestAddr2lineGPP(t *testing.T) {
+	gpp, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("g++ is not installed: skipping the C++ program")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "prog.cc")
+	if err := os.WriteFile(src, []byte(inlineCPP), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "prog")
+	if out, err := exec.Command(gpp, "-O2", "-g", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	compareWithAddr2line(t, bin, textAddrs(t, bin, 1))
+}
+
 // TestAddr2lineGCC builds a C program with inlined functions (three deep,
 // one from a header) with gcc and compares the frames of every address of
 // its code with addr2line's.

@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"sync"
 )
 
@@ -74,12 +74,7 @@ type Binary struct {
 	goErr    error
 	gotabSet bool
 
-	memo map[memoKey][]Frame
-}
-
-type memoKey struct {
-	addr uint64
-	mode Mode
+	memo map[Mode]map[uint64][]Frame
 }
 
 // Open opens the ELF file at path. It reads the headers only.
@@ -104,7 +99,7 @@ func NewBinary(name string, r io.ReaderAt) (b *Binary, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: not an ELF binary: %w", name, err)
 	}
-	b = &Binary{path: name, r: r, ef: ef, memo: map[memoKey][]Frame{}}
+	b = &Binary{path: name, r: r, ef: ef, memo: map[Mode]map[uint64][]Frame{}}
 	for _, p := range ef.Progs {
 		if p.Type == elf.PT_LOAD && p.Filesz > 0 {
 			b.loads = append(b.loads, p.ProgHeader)
@@ -288,31 +283,33 @@ func (b *Binary) Symbolize(addrs []uint64, mode Mode) (frames [][]Frame, err err
 	frames = make([][]Frame, len(addrs))
 	defer recoverError(&err, b.path)
 
-	// Unique addresses not seen before, sorted: the readers below walk
-	// their tables in address order.
-	var todo []uint64
-	seen := make(map[uint64]bool, len(addrs))
+	memo := b.memo[mode]
+	if memo == nil {
+		memo = make(map[uint64][]Frame, len(addrs))
+		b.memo[mode] = memo
+	}
+	// The distinct addresses not seen before, sorted: the readers below
+	// walk their tables in address order.
+	todo := make([]uint64, 0, len(addrs))
 	for i, a := range addrs {
-		if f, ok := b.memo[memoKey{a, mode}]; ok {
+		if f, ok := memo[a]; ok {
 			frames[i] = f
 			continue
 		}
-		if !seen[a] {
-			seen[a] = true
-			todo = append(todo, a)
-		}
+		todo = append(todo, a)
 	}
-	if len(todo) > 0 {
-		sort.Slice(todo, func(i, j int) bool { return todo[i] < todo[j] })
-		found, serr := b.symbolize(todo, mode)
-		err = serr
-		for i, a := range todo {
-			b.memo[memoKey{a, mode}] = found[i]
-		}
-		for i, a := range addrs {
-			if frames[i] == nil {
-				frames[i] = b.memo[memoKey{a, mode}]
-			}
+	if len(todo) == 0 {
+		return frames, nil
+	}
+	slices.Sort(todo)
+	todo = slices.Compact(todo)
+	found, err := b.symbolize(todo, mode)
+	for i, a := range todo {
+		memo[a] = found[i]
+	}
+	for i, a := range addrs {
+		if frames[i] == nil {
+			frames[i] = memo[a]
 		}
 	}
 	return frames, err
@@ -338,14 +335,13 @@ func (b *Binary) symbolize(addrs []uint64, mode Mode) ([][]Frame, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	for i, a := range addrs {
-		if gt != nil {
-			if f := gt.frames(a, mode.NoInlines); f != nil {
-				out[i] = f
-				continue
-			}
+	if gt != nil {
+		gt.framesAll(addrs, out, mode.NoInlines)
+	}
+	for i := range addrs {
+		if out[i] == nil {
+			rest = append(rest, i)
 		}
-		rest = append(rest, i)
 	}
 	if len(rest) > 0 {
 		dw, err := b.dwarf()

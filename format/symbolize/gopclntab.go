@@ -6,7 +6,9 @@ import (
 	"debug/gosym"
 	"encoding/binary"
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 )
 
 // goTable reads a Go binary's pclntab, the table the Go runtime itself
@@ -336,6 +338,25 @@ func (t *goTable) inlineAt(f goFunc, pc uint64) (inlineCall, bool) {
 		c.startLine = int64(int32(t.u32(e, 12)))
 	}
 	return c, true
+}
+
+// framesAll sets out[i] to the frames of addrs[i], on all CPUs for a big
+// batch: the table is read-only.
+func (t *goTable) framesAll(addrs []uint64, out [][]Frame, noInlines bool) {
+	workers := min(runtime.GOMAXPROCS(0), len(addrs)/4096+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(addrs)/workers, (w+1)*len(addrs)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { recover() }() // a corrupt table: leave the rest to DWARF and symbols
+			for i := lo; i < hi; i++ {
+				out[i] = t.frames(addrs[i], noInlines)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // frames returns the frames of pc, or nil if pc is not in Go code.
