@@ -388,6 +388,11 @@ func TestSymbolizeGoBinaryWithoutDWARF(t *testing.T) {
 	if dropHeader(got) != dropHeader(want) {
 		t.Errorf("inline frames differ from the runtime's\n--- ours\n%s\n--- runtime (go tool pprof -symbolize=none on the original)\n%s", got, want)
 	}
+	// -symbolize=force replaces the runtime's frames with ours: the same.
+	got = runCLI(t, "-top", "-nodefraction=0", "-nodecount=1000000", "-symbolize=force", bin, orig)
+	if dropHeader(got) != dropHeader(want) {
+		t.Errorf("-symbolize=force differs from the runtime's frames\n--- ours\n%s\n--- runtime\n%s", got, want)
+	}
 }
 
 // dropHeader removes the lines before the table (File:, Build ID:).

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
+	"sync"
 )
 
 // dwarf loads the DWARF index of the binary (or of its separate debug
@@ -85,8 +87,6 @@ type dwarfIndex struct {
 	d      *dwarf.Data
 	ranges []cuRange // sorted by lo
 	units  []*cuInfo
-	names  map[dwarf.Offset]string // resolved function names by entry
-	r      *dwarf.Reader           // for following references
 }
 
 type cuRange struct {
@@ -132,7 +132,7 @@ type scopeRange struct {
 }
 
 func newDWARFIndex(d *dwarf.Data) (*dwarfIndex, error) {
-	x := &dwarfIndex{d: d, names: map[dwarf.Offset]string{}, r: d.Reader()}
+	x := &dwarfIndex{d: d}
 	r := d.Reader()
 	var err error
 	for {
@@ -174,7 +174,8 @@ func (x *dwarfIndex) unitFor(pc uint64) int {
 	return -1
 }
 
-// symbolize returns the frames of each of the sorted addresses.
+// symbolize returns the frames of each of the sorted addresses. The
+// compilation units are independent: they are parsed on all CPUs.
 func (x *dwarfIndex) symbolize(addrs []uint64, noInlines bool) ([][]Frame, error) {
 	out := make([][]Frame, len(addrs))
 	byUnit := map[int][]int{}
@@ -189,25 +190,46 @@ func (x *dwarfIndex) symbolize(addrs []uint64, noInlines bool) ([][]Frame, error
 		}
 		byUnit[u] = append(byUnit[u], i)
 	}
-	var errs []error
-	for _, u := range order {
-		idx := byUnit[u]
-		cu := x.units[u]
-		pcs := make([]uint64, len(idx))
-		for j, i := range idx {
-			pcs[j] = addrs[i]
-		}
-		if !cu.parsed || !subset(pcs, cu.pcs) {
-			x.parse(cu, pcs)
-			if cu.err != nil {
-				errs = append(errs, cu.err)
+	work := make(chan int)
+	workers := min(runtime.GOMAXPROCS(0), len(order))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := &resolver{r: x.d.Reader(), names: map[dwarf.Offset]string{}}
+			for u := range work {
+				if err := x.unitFrames(u, byUnit[u], addrs, out, noInlines, res); err != nil {
+					errs[w] = errors.Join(errs[w], err)
+				}
 			}
-		}
-		for _, i := range idx {
-			out[i] = x.frames(cu, addrs[i], noInlines)
-		}
+		}()
 	}
+	for _, u := range order {
+		work <- u
+	}
+	close(work)
+	wg.Wait()
 	return out, errors.Join(errs...)
+}
+
+// unitFrames symbolizes the addresses addrs[idx] of unit u into out.
+func (x *dwarfIndex) unitFrames(u int, idx []int, addrs []uint64, out [][]Frame, noInlines bool, res *resolver) (err error) {
+	defer recoverError(&err, "DWARF")
+	cu := x.units[u]
+	pcs := make([]uint64, len(idx))
+	for j, i := range idx {
+		pcs[j] = addrs[i]
+	}
+	if !cu.parsed || !subset(pcs, cu.pcs) {
+		x.parse(cu, pcs)
+		err = cu.err
+	}
+	for _, i := range idx {
+		out[i] = x.frames(cu, addrs[i], noInlines, res)
+	}
+	return err
 }
 
 // parse reads a unit's line table and function tree. Functions that
@@ -432,7 +454,7 @@ func contains(rs [][2]uint64, pc uint64) bool {
 // frames builds the frames of pc: the line table gives the innermost
 // position, each inlined call the position of the call in the scope
 // around it.
-func (x *dwarfIndex) frames(cu *cuInfo, pc uint64, noInlines bool) []Frame {
+func (x *dwarfIndex) frames(cu *cuInfo, pc uint64, noInlines bool, res *resolver) []Frame {
 	file, line, ok := cu.line(pc)
 	chain := cu.chain(pc)
 	if len(chain) == 0 {
@@ -442,12 +464,12 @@ func (x *dwarfIndex) frames(cu *cuInfo, pc uint64, noInlines bool) []Frame {
 		return []Frame{{File: file, Line: line}} // the caller names it from the symbol table
 	}
 	if noInlines {
-		return []Frame{{Func: x.name(cu.scopes[chain[0]].entry), File: file, Line: line}}
+		return []Frame{{Func: res.name(cu.scopes[chain[0]].entry), File: file, Line: line}}
 	}
 	frames := make([]Frame, 0, len(chain))
 	for i := len(chain) - 1; i >= 0; i-- {
 		s := &cu.scopes[chain[i]]
-		frames = append(frames, Frame{Func: x.name(s.entry), File: file, Line: line})
+		frames = append(frames, Frame{Func: res.name(s.entry), File: file, Line: line})
 		if s.inlined {
 			file, line = cu.fileName(s.callFile), s.callLine
 		}
@@ -489,23 +511,30 @@ func (cu *cuInfo) chain(pc uint64) []int32 {
 // its linkage (mangled) name, found on it or on the entry it refers to
 // (the abstract instance of an inlined function, the declaration of a
 // C++ method), else its plain name.
-func (x *dwarfIndex) name(off dwarf.Offset) string {
-	if n, ok := x.names[off]; ok {
+func (res *resolver) name(off dwarf.Offset) string {
+	if n, ok := res.names[off]; ok {
 		return n
 	}
-	n := x.resolveName(off, 0)
-	x.names[off] = n
+	n := res.resolveName(off, 0)
+	res.names[off] = n
 	return n
+}
+
+// resolver follows references between entries for names; one per
+// goroutine (a dwarf.Reader is not shared).
+type resolver struct {
+	r     *dwarf.Reader
+	names map[dwarf.Offset]string
 }
 
 const attrMIPSLinkageName dwarf.Attr = 0x2007
 
-func (x *dwarfIndex) resolveName(off dwarf.Offset, depth int) string {
+func (res *resolver) resolveName(off dwarf.Offset, depth int) string {
 	if depth > 8 {
 		return ""
 	}
-	x.r.Seek(off)
-	e, err := x.r.Next()
+	res.r.Seek(off)
+	e, err := res.r.Next()
 	if err != nil || e == nil {
 		return ""
 	}
@@ -517,7 +546,7 @@ func (x *dwarfIndex) resolveName(off dwarf.Offset, depth int) string {
 	plain, _ := e.Val(dwarf.AttrName).(string)
 	for _, a := range []dwarf.Attr{dwarf.AttrAbstractOrigin, dwarf.AttrSpecification} {
 		if ref, ok := e.Val(a).(dwarf.Offset); ok && ref != off {
-			if n := x.resolveName(ref, depth+1); n != "" {
+			if n := res.resolveName(ref, depth+1); n != "" {
 				return n
 			}
 		}
