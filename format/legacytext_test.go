@@ -48,7 +48,7 @@ var ltFiles = []struct {
 	{"go-heap.debug1.txt", 15, "alloc_objects/count alloc_space/bytes inuse_objects/count inuse_space/bytes", []int64{1028, 1639739, 1024, 1611514}, 4096, 0},
 	{"quirks-maps.heap", 6, "objects/count space/bytes", []int64{6, 600}, 1, 0},
 	{"quirks-mappings.goroutine", 2, "goroutine/count", []int64{3}, 1, 0},
-	{"quirks.threadz", 3, "thread/count", []int64{7}, 1, 0},
+	{"quirks.threadz", 4, "thread/count", []int64{8}, 1, 0},
 	{"quirks.contention", 3, "contentions/count delay/nanoseconds", []int64{14, 7000000256}, 7, 1234e6},
 	{"quirks-java.contention", 3, "contentions/count delay/microseconds", []int64{12, 24}, 0, 0},
 	{"quirks-java.heapz", 2, "inuse_objects/count inuse_space/kilobytes", []int64{20973, 2222987}, 0, 0},
@@ -362,6 +362,22 @@ func ltCheck(p *Profile) error {
 	return nil
 }
 
+// Every file pprof rejects (golden/<f>.err.txt holds its message), we
+// reject too.
+func TestLegacyTextRejected(t *testing.T) {
+	errs, err := filepath.Glob(filepath.Join(ltDir, "golden", "*.err.txt"))
+	if err != nil || len(errs) == 0 {
+		t.Fatalf("no golden errors: %v", err)
+	}
+	for _, e := range errs {
+		name := strings.TrimSuffix(filepath.Base(e), ".err.txt")
+		if _, err := parseLegacyText(ltRead(t, name)); err == nil {
+			pprofErr, _ := os.ReadFile(e)
+			t.Errorf("%s: no error; pprof says %s", name, bytes.TrimSpace(pprofErr))
+		}
+	}
+}
+
 func TestLegacyTextErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want string
@@ -636,4 +652,20 @@ func TestLegacyTextDump(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Print(ltRaw(p))
+}
+
+// BenchmarkParseLegacyText decodes the largest test inputs of each kind.
+func BenchmarkParseLegacyText(b *testing.B) {
+	for _, name := range []string{"cppbench.growth", "cppbench.heap", "go-heap.debug1.txt", "2.net.http.pprof.goroutine.debug1.txt", "java.heap"} {
+		data := ltRead(b, name)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := parseLegacyText(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
