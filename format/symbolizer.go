@@ -219,7 +219,7 @@ func (s *symbolizer) symbolizeLocal(p *Profile) {
 		name, file string
 		start      int64
 	}
-	funcs := map[fnKey]int32{}
+	funcs := make(map[fnKey]int32, len(p.Locations))
 	function := func(fr symbolize.Frame) int32 {
 		k := fnKey{fr.Func, fr.File, fr.StartLine}
 		if i, ok := funcs[k]; ok {

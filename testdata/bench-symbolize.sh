@@ -8,10 +8,13 @@
 #   dwarf  a generated C program with full DWARF, 13.5 MB (gcc -O2 -g;
 #          built once into $TMPDIR/pprof-tui-bench, a few minutes of CPU)
 # Usage: bash testdata/bench-symbolize.sh   (from anywhere)
-# TIMEOUT (seconds, default 900) bounds each command.
+# TIMEOUT (seconds, default 900) bounds each command. With upstream pprof
+# installed (go install github.com/google/pprof@latest; or PPROF=path),
+# its binutils path (addr2line and nm through pipes) is timed too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 timeout=${TIMEOUT:-900}
+upstream=${PPROF:-$(command -v pprof || true)}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 go build -o "$dir/pprof-tui" .
@@ -37,6 +40,9 @@ for name in go dwarf; do
   run go-tool-pprof go tool pprof -top "$bin" "$prof"
   run pprof-tui-noinlines "$dir/pprof-tui" -top -noinlines "$bin" "$prof"
   run go-tool-pprof-noinlines go tool pprof -top -noinlines "$bin" "$prof"
+  if [ -n "$upstream" ]; then
+    run upstream-pprof "$upstream" -top "$bin" "$prof"
+  fi
   if command -v addr2line > /dev/null; then
     run addr2line addr2line -f -i -e "$bin" < "$dir/$name.addrs"
   fi
