@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -99,7 +100,7 @@ type cuInfo struct {
 	parsed bool
 	err    error
 
-	rows  []lineRow // the line table: sequences sorted by address
+	lines []lineRow // the line table's row for each of pcs
 	files []string  // the line table's file names, by index
 	pcs   []uint64  // the addresses scopes was read for, sorted
 
@@ -107,13 +108,15 @@ type cuInfo struct {
 	roots  []scopeRange // ranges of the outermost functions, sorted
 }
 
-// lineRow is one row of a line table; end marks the end of a sequence.
+// lineRow is one row of a line table; file is endOfSequence for the row
+// that ends a sequence.
 type lineRow struct {
 	addr uint64
 	file int32
 	line int32
-	end  bool
 }
+
+const endOfSequence = -2
 
 // scope is a function (DW_TAG_subprogram) or an inlined call of one
 // (DW_TAG_inlined_subroutine) with the address ranges of its code.
@@ -232,15 +235,14 @@ func (x *dwarfIndex) unitFrames(u int, idx []int, addrs []uint64, out [][]Frame,
 	return err
 }
 
-// parse reads a unit's line table and function tree. Functions that
-// none of pcs (sorted) falls in are skipped without reading their
-// insides, so a later request for other addresses of the unit reads the
-// tree again, for the union of the addresses.
+// parse reads a unit's line table and function tree for the addresses
+// pcs (sorted). Only the rows of pcs are kept, and functions that none of
+// pcs falls in are skipped without reading their insides, so a later
+// request for other addresses of the unit reads both again, for the
+// union of the addresses.
 func (x *dwarfIndex) parse(cu *cuInfo, pcs []uint64) {
-	if !cu.parsed {
-		cu.rows, cu.files, cu.err = x.readLines(cu.entry)
-	}
 	cu.pcs = union(cu.pcs, pcs)
+	cu.lines, cu.files, cu.err = x.readLines(cu.entry, cu.pcs)
 	cu.scopes, cu.roots = nil, nil
 	if err := x.readScopes(cu, cu.pcs); err != nil && cu.err == nil {
 		cu.err = err
@@ -283,20 +285,27 @@ func union(a, b []uint64) []uint64 {
 	return out
 }
 
-func (x *dwarfIndex) readLines(cuEntry *dwarf.Entry) ([]lineRow, []string, error) {
+func (x *dwarfIndex) readLines(cuEntry *dwarf.Entry, pcs []uint64) ([]lineRow, []string, error) {
 	lr, err := x.d.LineReader(cuEntry)
 	if err != nil || lr == nil {
 		return nil, nil, err
 	}
+	found := make([]lineRow, len(pcs))
+	for i := range found {
+		found[i].file = endOfSequence // not found
+	}
 	var (
-		rows     = make([]lineRow, 0, 1024)
-		seqStart int
-		seqs     [][2]int // [start, end) of each sequence in rows
-		fileIdx  = map[*dwarf.LineFile]int32{}
-		e        dwarf.LineEntry
+		fileIdx = map[*dwarf.LineFile]int32{}
+		e       dwarf.LineEntry
+		prev    lineRow
+		inSeq   bool
+		skip    bool
+		k       int // the first of pcs not yet resolved in this sequence
 	)
-	// Rows name files by their index in the line table's file table,
-	// which is also what DW_AT_call_file means.
+	// The rows are streamed: within a sequence addresses only grow, so
+	// the row that holds pcs[k] is the last one at or before it. Rows
+	// name files by their index in the line table's file table, which is
+	// also what DW_AT_call_file means.
 	for {
 		if err = lr.Next(&e); err != nil {
 			break
@@ -312,10 +321,24 @@ func (x *dwarfIndex) readLines(cuEntry *dwarf.Entry) ([]lineRow, []string, error
 			}
 			fileIdx[e.File] = fi
 		}
-		rows = append(rows, lineRow{addr: e.Address, file: fi, line: int32(e.Line), end: e.EndSequence})
+		row := lineRow{addr: e.Address, file: fi, line: int32(e.Line)}
+		switch {
+		case !inSeq:
+			// A sequence a linker discarded has its code removed and
+			// its address zeroed or set to a tombstone.
+			inSeq, skip = true, e.Address == 0 || e.Address >= ^uint64(0)-1
+			k = sort.Search(len(pcs), func(i int) bool { return pcs[i] >= e.Address })
+		case skip:
+		case e.Address < prev.addr:
+			skip = true // malformed
+		default:
+			for ; k < len(pcs) && pcs[k] < e.Address; k++ {
+				found[k] = prev
+			}
+		}
+		prev = row
 		if e.EndSequence {
-			seqs = append(seqs, [2]int{seqStart, len(rows)})
-			seqStart = len(rows)
+			inSeq = false
 		}
 	}
 	if err == io.EOF {
@@ -328,31 +351,17 @@ func (x *dwarfIndex) readLines(cuEntry *dwarf.Entry) ([]lineRow, []string, error
 			files[i] = f.Name
 		}
 	}
-	// Sequences come in any order; sort them by address, dropping the
-	// ones a linker discarded (their code was removed, their addresses
-	// zeroed or set to a tombstone).
-	sort.SliceStable(seqs, func(i, j int) bool { return rows[seqs[i][0]].addr < rows[seqs[j][0]].addr })
-	sorted := make([]lineRow, 0, len(rows))
-	for _, s := range seqs {
-		if a := rows[s[0]].addr; a == 0 || a >= ^uint64(0)-1 || s[1]-s[0] < 2 {
-			continue
-		}
-		seq := rows[s[0]:s[1]]
-		if !sort.SliceIsSorted(seq, func(i, j int) bool { return seq[i].addr < seq[j].addr }) {
-			continue // malformed
-		}
-		sorted = append(sorted, seq...)
-	}
-	return sorted, files, err
+	return found, files, err
 }
 
-// line returns the file and line of pc from the line table.
+// line returns the file and line of pc (one of cu.pcs) from the line
+// table.
 func (cu *cuInfo) line(pc uint64) (string, int64, bool) {
-	i := sort.Search(len(cu.rows), func(i int) bool { return cu.rows[i].addr > pc }) - 1
-	if i < 0 || cu.rows[i].end {
+	i, ok := slices.BinarySearch(cu.pcs, pc)
+	if !ok || i >= len(cu.lines) || cu.lines[i].file == endOfSequence {
 		return "", 0, false
 	}
-	r := cu.rows[i]
+	r := cu.lines[i]
 	return cu.fileName(int64(r.file)), int64(r.line), true
 }
 
