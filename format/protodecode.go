@@ -417,13 +417,28 @@ func (d *protoDecoder) sample(b []byte) error {
 			b = b[n+int(l):]
 			switch num {
 			case 1:
+				// The hot loop of the whole decoder: ids of one or two
+				// bytes that are already known take no call.
+				small := d.locIDs.small
 				for len(data) > 0 {
-					v, m := uvarint(data)
-					if m <= 0 {
-						return fmt.Errorf("sample %d: location_id: %w", si, errTruncated)
+					var v uint64
+					if c := data[0]; c < 0x80 {
+						v, data = uint64(c), data[1:]
+					} else if len(data) > 1 && data[1] < 0x80 {
+						v, data = uint64(c&0x7f)|uint64(data[1])<<7, data[2:]
+					} else {
+						var m int
+						if v, m = uvarint(data); m <= 0 {
+							return fmt.Errorf("sample %d: location_id: %w", si, errTruncated)
+						}
+						data = data[m:]
 					}
-					data = data[m:]
+					if v < uint64(len(small)) && small[v] != 0 {
+						locs = append(locs, small[v]-1)
+						continue
+					}
 					locs = append(locs, d.locIndex(v, si))
+					small = d.locIDs.small // locIndex may have grown it
 				}
 			case 2:
 				for len(data) > 0 {
@@ -437,6 +452,10 @@ func (d *protoDecoder) sample(b []byte) error {
 			case 3:
 				if k, v, ok := shortStrLabel(data); ok {
 					pairs = append(pairs, StrLabel{Key: k, Value: v})
+					continue
+				}
+				if nl, ok := shortNumLabel(data); ok {
+					nums = append(nums, nl)
 					continue
 				}
 				var err error
@@ -513,6 +532,35 @@ func shortStrLabel(b []byte) (k, v int32, ok bool) {
 		return 0, 0, false
 	}
 	return k, v, true
+}
+
+// shortNumLabel decodes the common numeric label {key: k, num: n} or
+// {key: k, num: n, num_unit: u} with key and unit below 2¹⁴ and n != 0;
+// ok is false for anything else.
+func shortNumLabel(b []byte) (NumLabel, bool) {
+	if len(b) < 4 || b[0] != 0x08 {
+		return NumLabel{}, false
+	}
+	k, i, ok := short14(b, 1)
+	if !ok || i >= len(b) || b[i] != 0x18 {
+		return NumLabel{}, false
+	}
+	num, m := uvarint(b[i+1:])
+	if m <= 0 || num == 0 {
+		return NumLabel{}, false
+	}
+	i += 1 + m
+	nl := NumLabel{Key: k, Value: int64(num)}
+	if i == len(b) {
+		return nl, true
+	}
+	if b[i] != 0x20 {
+		return NumLabel{}, false
+	}
+	if nl.Unit, i, ok = short14(b, i+1); !ok || i != len(b) {
+		return NumLabel{}, false
+	}
+	return nl, true
 }
 
 // short14 reads a varint of one or two bytes at b[i].
