@@ -125,20 +125,11 @@ func (v *Labels) SetSearch(re *regexp.Regexp) bool {
 		v.m.re = re
 		return false
 	}
-	v.m.set(re, len(v.rows), v.rowName)
-	if i, ok := v.m.next(v.l.cursor, 1, true); ok {
-		v.l.moveTo(i)
-		return true
-	}
-	return false
+	return v.m.search(&v.l, re, len(v.rows), v.rowName)
 }
 
 func (v *Labels) NextMatch(dir int) bool {
-	if i, ok := v.m.next(v.l.cursor, dir, false); ok {
-		v.l.moveTo(i)
-		return true
-	}
-	return false
+	return v.m.step(&v.l, dir, false)
 }
 
 func (v *Labels) View() string {

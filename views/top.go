@@ -182,20 +182,11 @@ func (t *Top) SetSearch(re *regexp.Regexp) bool {
 		t.m.re = re
 		return false
 	}
-	t.m.set(re, len(t.order), func(i int) string { return t.top.Rows[t.order[i]].Name })
-	if i, ok := t.m.next(t.l.cursor, 1, true); ok {
-		t.l.moveTo(i)
-		return true
-	}
-	return false
+	return t.m.search(&t.l, re, len(t.order), func(i int) string { return t.top.Rows[t.order[i]].Name })
 }
 
 func (t *Top) NextMatch(dir int) bool {
-	if i, ok := t.m.next(t.l.cursor, dir, false); ok {
-		t.l.moveTo(i)
-		return true
-	}
-	return false
+	return t.m.step(&t.l, dir, false)
 }
 
 // topColumns decides which columns fit in width w.

@@ -246,20 +246,11 @@ func (t *Tree) SetSearch(re *regexp.Regexp) bool {
 		t.m.re = re
 		return false
 	}
-	t.m.set(re, len(t.rows), t.rowName)
-	if i, ok := t.m.next(t.l.cursor, 1, true); ok {
-		t.l.moveTo(i)
-		return true
-	}
-	return false
+	return t.m.search(&t.l, re, len(t.rows), t.rowName)
 }
 
 func (t *Tree) NextMatch(dir int) bool {
-	if i, ok := t.m.next(t.l.cursor, dir, false); ok {
-		t.l.moveTo(i)
-		return true
-	}
-	return false
+	return t.m.step(&t.l, dir, false)
 }
 
 func (t *Tree) View() string {

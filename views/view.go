@@ -234,6 +234,22 @@ func (m *matchSet) next(from, dir int, inclusive bool) (int, bool) {
 	return m.rows[len(m.rows)-1], true
 }
 
+// search sets the matches over n rows named by name and moves l's cursor
+// to the first match at or after it, reporting whether there was one.
+func (m *matchSet) search(l *list, re *regexp.Regexp, n int, name func(i int) string) bool {
+	m.set(re, n, name)
+	return m.step(l, 1, true)
+}
+
+// step moves l's cursor to the next match in direction dir.
+func (m *matchSet) step(l *list, dir int, inclusive bool) bool {
+	if i, ok := m.next(l.cursor, dir, inclusive); ok {
+		l.moveTo(i)
+		return true
+	}
+	return false
+}
+
 // padLeft right-aligns s in w columns.
 func padLeft(s string, w int) string {
 	if d := w - ansi.StringWidth(s); d > 0 {
