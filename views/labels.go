@@ -17,6 +17,7 @@ type Labels struct {
 	c       *Common
 	r       *analysis.TagReport
 	numeric map[string]bool // keys of numeric labels
+	pctW    int             // the share column's width
 
 	rows          []labelRow
 	l             list
@@ -82,12 +83,15 @@ func (v *Labels) SetResult(data any, opt analysis.Options) {
 	res := data.(labelsResult)
 	v.r, v.numeric = res.r, res.numeric
 	v.rows = v.rows[:0]
+	var totals []int64
 	for k, tk := range v.r.Keys {
 		v.rows = append(v.rows, labelRow{k, -1})
 		for i := range tk.Values {
 			v.rows = append(v.rows, labelRow{k, i})
+			totals = append(totals, tk.Values[i].Total)
 		}
 	}
+	v.pctW = percentWidth(totals, v.r.Total)
 	v.l.setLen(len(v.rows))
 	v.SetSearch(v.m.re)
 }
@@ -145,7 +149,7 @@ func (v *Labels) View() string {
 	if v.width >= 60 {
 		barW = min(20, v.width/6)
 	}
-	head := padLeft("value", valW) + " " + padLeft("share", 6)
+	head := padLeft("value", valW) + " " + padLeft("share", v.pctW)
 	if barW > 0 {
 		head += " " + padRight("", barW)
 	}
@@ -188,7 +192,7 @@ func (v *Labels) View() string {
 		tv := tk.Values[row.value]
 		cells := []cell{
 			{text: padLeft(value(tv.Total), valW)},
-			{analysis.Percentage(tv.Total, total), pct(tv.Total, total), cellHeat},
+			{padLeft(analysis.Percentage(tv.Total, total), v.pctW), pct(tv.Total, total), cellHeat},
 		}
 		used := 0
 		for k, c := range cells {

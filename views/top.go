@@ -227,24 +227,13 @@ func (t *Top) valueWidth() int {
 	return 10
 }
 
-// pctWidth is the width of the percentage columns: pprof's six, or what
-// its format gives the smallest share ("0.0092%", "2.9e-05%").
+// pctWidth is the width of the percentage columns.
 func (t *Top) pctWidth() int {
-	lo := 1.0
+	var vs []int64
 	for _, r := range t.top.Rows {
-		for _, v := range []int64{r.Flat, r.Cum} {
-			if p := pct(v, t.top.Total); p > 0 && p < lo {
-				lo = p
-			}
-		}
+		vs = append(vs, r.Flat, r.Cum)
 	}
-	switch {
-	case lo >= 0.01:
-		return 6
-	case lo >= 0.001:
-		return 7
-	}
-	return 8
+	return percentWidth(vs, t.top.Total)
 }
 
 func (t *Top) View() string {

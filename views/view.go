@@ -250,6 +250,25 @@ func (m *matchSet) step(l *list, dir int, inclusive bool) bool {
 	return false
 }
 
+// percentWidth is the width a column of pprof percentages of total needs
+// for these values: pprof's six, or what its format gives the smallest
+// share ("0.0092%", "2.9e-05%").
+func percentWidth(values []int64, total int64) int {
+	lo := 1.0
+	for _, v := range values {
+		if p := pct(v, total); p > 0 && p < lo {
+			lo = p
+		}
+	}
+	switch {
+	case lo >= 0.01:
+		return 6
+	case lo >= 0.001:
+		return 7
+	}
+	return 8
+}
+
 // padLeft right-aligns s in w columns.
 func padLeft(s string, w int) string {
 	if d := w - ansi.StringWidth(s); d > 0 {
