@@ -217,6 +217,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(c.sources.Sources) == 0 {
 		return usageError("usage: pprof-tui [flags] [BINARY] SOURCE...  (a report flag such as -top prints and exits)")
 	}
+	if c.proto && c.output == "" {
+		return usageError("-proto needs -output=FILE")
+	}
 	c.load.Status = func(msg string) { fmt.Fprintln(stderr, msg) }
 	p, err := format.Load(ctx, c.sources, c.load)
 	if err != nil {
@@ -230,8 +233,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer f.Close()
 		out = f
-	} else if c.proto {
-		return usageError("-proto needs -output=FILE")
 	}
 	bw := bufio.NewWriterSize(out, 64<<10)
 	defer bw.Flush()
