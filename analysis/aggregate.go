@@ -127,7 +127,7 @@ func (e *Engine) baseSets() []bool {
 	any := false
 	for set := range flags {
 		for _, kv := range p.LabelSets.At(int32(set)) {
-			if p.Strings[kv.Key] == format.BaseLabel {
+			if p.Strings[kv.Key] == format.BaseLabel && p.Strings[kv.Value] == "true" {
 				flags[set], any = true, true
 			}
 		}

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -394,6 +393,3 @@ func (v *locView) stackRange(locs []int32, c *compiled, anyHidden, nameFilters, 
 	}
 	return lo, hi, true
 }
-
-// errNoSamples is returned when nothing is left to report.
-var errNoSamples = fmt.Errorf("no samples")

@@ -48,9 +48,9 @@ func (e *Engine) Tags(opt Options) (*TagReport, error) {
 	}
 	r := &TagReport{SampleType: e.p.SampleTypes[vi], Keys: Tags(e.p, vi, f, keyOK)}
 	if opt.RelativePercentages {
-		r.Total = tagsTotal(e.p, vi, f)
+		r.Total = tagsTotal(e.p, vi, f, e.baseSets())
 	} else {
-		r.Total = tagsTotal(e.p, vi, nil)
+		r.Total = tagsTotal(e.p, vi, nil, e.baseSets())
 	}
 	return r, nil
 }

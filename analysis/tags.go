@@ -371,26 +371,18 @@ func Tags(p *format.Profile, vi int, keep sampleFilter, keyOK func(string) bool)
 
 // tagsTotal is the percentage denominator of the -tags report, as pprof
 // computes a report's total: the sum of |value vi| over the samples keep
-// passes (nil: all), or, if some of them are a diff base (label
-// pprof::base=true) and that sum is not 0, over those only. pprof uses
-// every sample unless -relative_percentages is set.
-func tagsTotal(p *format.Profile, vi int, keep sampleFilter) int64 {
-	base := make([]bool, p.LabelSets.Len())
-	for s := range base {
-		for _, l := range p.LabelSets.At(int32(s)) {
-			if p.Strings[l.Key] == "pprof::base" && p.Strings[l.Value] == "true" {
-				base[s] = true
-				break
-			}
-		}
-	}
+// passes (nil: all), or, if some of them are a diff base (base flags their
+// label sets, see Engine.baseSets; nil when there are none) and that sum
+// is not 0, over those only. pprof uses every sample unless
+// -relative_percentages is set.
+func tagsTotal(p *format.Profile, vi int, keep sampleFilter, base []bool) int64 {
 	var total, baseTotal int64
 	for i, v := range p.Samples.Values[vi] {
 		if keep != nil && !keep(i) {
 			continue
 		}
 		total += abs64(v)
-		if base[p.Samples.Labels[i]] {
+		if base != nil && base[p.Samples.Labels[i]] {
 			baseTotal += abs64(v)
 		}
 	}

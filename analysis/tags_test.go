@@ -219,7 +219,7 @@ func tagReport(t *testing.T, c tagCase) (text string, totals []int64) {
 	}
 	var buf bytes.Buffer
 	tags := Tags(p, vi, keep, keyOK)
-	if err := formatTagsText(&buf, tags, p.SampleTypes[vi].Unit, tagsTotal(p, vi, totalKeep)); err != nil {
+	if err := formatTagsText(&buf, tags, p.SampleTypes[vi].Unit, tagsTotal(p, vi, totalKeep, NewEngine(p).baseSets())); err != nil {
 		t.Fatal(err)
 	}
 	totals = make([]int64, len(p.SampleTypes))

@@ -29,14 +29,19 @@ func bigProfile(b *testing.B) string {
 	return path
 }
 
-// peakHeap runs fn while sampling the live heap every millisecond and
-// returns the largest value seen, in bytes.
-func peakHeap(fn func()) uint64 {
+// liveHeap collects garbage and returns the heap still in use.
+func liveHeap() uint64 {
 	runtime.GC()
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	var peak uint64
+	return sample[0].Value.Uint64()
+}
+
+// peakHeap runs fn while sampling the heap every millisecond and returns
+// the largest growth seen over the live heap before fn (base), in bytes.
+func peakHeap(fn func()) (peak, base uint64) {
+	base = liveHeap()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -57,10 +62,7 @@ func peakHeap(fn func()) uint64 {
 	fn()
 	close(done)
 	wg.Wait()
-	if peak < base {
-		return 0
-	}
-	return peak - base
+	return max(peak, base) - base, base
 }
 
 func uncompressedSize(b *testing.B, path string) int64 {
@@ -99,16 +101,17 @@ func BenchmarkDecode1M(b *testing.B) {
 	})
 	b.Run("parse", func(b *testing.B) {
 		b.SetBytes(size)
-		var peak uint64
+		var peak, live uint64
 		for i := 0; i < b.N; i++ {
 			f, err := os.Open(path)
 			if err != nil {
 				b.Fatal(err)
 			}
 			var p *Profile
-			peak = max(peak, peakHeap(func() {
+			pk, base := peakHeap(func() {
 				p, err = Parse(f, Options{})
-			}))
+			})
+			peak = max(peak, pk)
 			f.Close()
 			if err != nil {
 				b.Fatal(err)
@@ -116,7 +119,10 @@ func BenchmarkDecode1M(b *testing.B) {
 			if p.Samples.Len() != 1_000_000 {
 				b.Fatalf("%d samples", p.Samples.Len())
 			}
+			live = max(live, liveHeap()-base)
+			runtime.KeepAlive(p)
 		}
+		b.ReportMetric(float64(live)/float64(size), "live-heap/uncompressed")
 		b.ReportMetric(float64(peak)/float64(size), "peak-heap/uncompressed")
 		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 	})

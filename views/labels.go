@@ -194,17 +194,7 @@ func (v *Labels) View() string {
 			{text: padLeft(value(tv.Total), valW)},
 			{padLeft(analysis.Percentage(tv.Total, total), v.pctW), pct(tv.Total, total), cellHeat},
 		}
-		used := 0
-		for k, c := range cells {
-			text := c.text
-			if k > 0 {
-				text = " " + text
-			} else if sel {
-				text = markCursor(text)
-			}
-			used += ansi.StringWidth(text)
-			b.WriteString(c.render(st, text, sel))
-		}
+		used := writeCells(&b, st, cells, sel)
 		if barW > 0 {
 			n := 0
 			if total != 0 {

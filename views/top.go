@@ -285,17 +285,7 @@ func (t *Top) View() string {
 			cell{padLeft(analysis.Percentage(r.Cum, total), cols.pctW), pct(r.Cum, total), cellHeat})
 
 		var b strings.Builder
-		used := 0
-		for k, c := range cells {
-			text := c.text
-			if k > 0 {
-				text = " " + text
-			} else if sel {
-				text = markCursor(text)
-			}
-			used += ansi.StringWidth(text)
-			b.WriteString(c.render(st, text, sel))
-		}
+		used := writeCells(&b, st, cells, sel)
 		used += 2
 		nameW := t.width - used
 		inline := ""

@@ -302,17 +302,7 @@ func (t *Tree) View() string {
 			cells = append(cells, cell{shortPct(n.Self, total), pct(n.Self, total), cellHeat})
 		}
 		var b strings.Builder
-		used := 0
-		for k, c := range cells {
-			text := c.text
-			if k > 0 {
-				text = " " + text
-			} else if sel {
-				text = markCursor(text)
-			}
-			used += ansi.StringWidth(text)
-			b.WriteString(c.render(st, text, sel))
-		}
+		used := writeCells(&b, st, cells, sel)
 		guide := "  " + r.guide
 		if n.Depth > 0 {
 			if r.last {

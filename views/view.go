@@ -269,6 +269,24 @@ func percentWidth(values []int64, total int64) int {
 	return 8
 }
 
+// writeCells writes a row's value cells, space-separated, the first one
+// carrying the cursor mark when the row is selected, and returns the
+// columns they take.
+func writeCells(b *strings.Builder, st *Styles, cells []cell, sel bool) int {
+	used := 0
+	for k, c := range cells {
+		text := c.text
+		if k > 0 {
+			text = " " + text
+		} else if sel {
+			text = markCursor(text)
+		}
+		used += ansi.StringWidth(text)
+		b.WriteString(c.render(st, text, sel))
+	}
+	return used
+}
+
 // padLeft right-aligns s in w columns.
 func padLeft(s string, w int) string {
 	if d := w - ansi.StringWidth(s); d > 0 {
