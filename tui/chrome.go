@@ -112,7 +112,7 @@ func (m *Model) total() string {
 	unit := m.prof.SampleTypes[i].Unit
 	for _, i := range []int{m.active, 0, 1, 2} {
 		v := m.views[i]
-		if _, state := v.Query(m.engine, m.opts); v.HasResult() && m.jobs.have[i] == dataKey(m.opts, state) {
+		if _, state := v.Query(m.engine, m.opts, m.selected); v.HasResult() && m.jobs.have[i] == dataKey(m.opts, state) {
 			return analysis.ScaledLabel(v.Total(), unit, "minimum")
 		}
 	}

@@ -78,7 +78,7 @@ func (m *Model) ensure(i int, force bool) tea.Cmd {
 	if m.jobs.have == nil {
 		m.jobs.init(len(m.views))
 	}
-	run, state := m.views[i].Query(m.engine, m.target)
+	run, state := m.views[i].Query(m.engine, m.target, m.selected)
 	k := dataKey(m.target, state)
 	if !force && (m.jobs.have[i] == k || (m.jobs.inflight[i] != 0 && m.jobs.inflightKey[i] == k)) {
 		return nil
@@ -94,7 +94,7 @@ func (m *Model) change(opts analysis.Options, push bool) tea.Cmd {
 		return nil
 	}
 	m.target = opts
-	run, state := m.ActiveView().Query(m.engine, opts)
+	run, state := m.ActiveView().Query(m.engine, opts, m.selected)
 	return m.submit(request{view: m.active, opts: opts, key: dataKey(opts, state), commit: true, push: push}, run)
 }
 
@@ -140,8 +140,13 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		}
 		m.opts = req.opts
 	}
-	m.views[req.view].SetResult(msg.data, req.opts)
+	v := m.views[req.view]
+	v.SetResult(msg.data, req.opts)
 	m.jobs.have[req.view] = req.key
+	v.Reveal(m.selected)
+	if req.view == m.active {
+		m.syncSelection()
+	}
 	var cmds []tea.Cmd
 	if m.phase == phaseOpening {
 		// Draw nothing for a frame, which erases the loading line from the

@@ -60,6 +60,7 @@ type Model struct {
 
 	views    []views.View
 	active   int
+	selected string // the function selected in every view (see syncSelection)
 	jobs     jobs
 	spin     spinner.Model
 	spinning bool
@@ -148,9 +149,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize()
 		return m, nil
 	case tea.KeyMsg:
-		return m, m.handleKey(msg)
+		cmd := m.handleKey(msg)
+		return m, m.afterInput(cmd)
 	case tea.MouseMsg:
-		return m, m.handleMouse(msg)
+		cmd := m.handleMouse(msg)
+		return m, m.afterInput(cmd)
+	case views.SelectMsg:
+		m.selected = msg.Name
+		for _, v := range m.views {
+			v.Reveal(msg.Name)
+		}
+		return m, m.ensure(m.active, false)
 	case progressMsg, spinner.TickMsg:
 		return m, m.tick(msg)
 	case pickedMsg:
@@ -219,6 +228,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.mode != inputNone {
 		return m.inputKey(msg)
+	}
+	if kc, ok := m.ActiveView().(views.KeyClaimer); ok && !m.showHelp && kc.Claims(msg) {
+		return m.ActiveView().Update(msg)
 	}
 	if m.showHelp {
 		switch {
@@ -303,9 +315,38 @@ func (m *Model) switchView(i int) tea.Cmd {
 		return nil
 	}
 	m.active = i
-	m.ActiveView().SetSearch(m.search)
+	v := m.ActiveView()
+	v.SetSearch(m.search)
+	v.Reveal(m.selected)
 	return m.ensure(i, false)
 }
+
+// afterInput follows a key or click: the active view's selected
+// function becomes the shared selection, and a view whose data is about
+// it (peek, source) is brought up to date.
+func (m *Model) afterInput(cmd tea.Cmd) tea.Cmd {
+	if m.phase != phaseReady || m.engine == nil {
+		return cmd
+	}
+	if m.syncSelection() {
+		return tea.Batch(cmd, m.ensure(m.active, false))
+	}
+	return cmd
+}
+
+// syncSelection takes the active view's selected function as the shared
+// selection, reporting whether it changed.
+func (m *Model) syncSelection() bool {
+	sel, ok := m.ActiveView().Selection()
+	if !ok || sel.Kind != views.SelFunction || sel.Name == m.selected {
+		return false
+	}
+	m.selected = sel.Name
+	return true
+}
+
+// Selected returns the shared selection: the selected function's name.
+func (m *Model) Selected() string { return m.selected }
 
 func (m *Model) setNote(s string, isErr bool) {
 	m.note, m.noteErr = s, isErr

@@ -70,7 +70,7 @@ func BenchmarkFrame1M(b *testing.B) {
 		{"tree", NewTree(c)},
 		{"labels", NewLabels(c)},
 	} {
-		run, _ := tc.v.Query(e, opt)
+		run, _ := tc.v.Query(e, opt, "")
 		data, err := run()
 		if err != nil {
 			b.Fatal(err)
@@ -98,7 +98,7 @@ func BenchmarkTreeOpen1M(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		t := NewTree(c)
-		run, _ := t.Query(e, opt)
+		run, _ := t.Query(e, opt, "")
 		data, err := run()
 		if err != nil {
 			b.Fatal(err)

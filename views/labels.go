@@ -58,7 +58,7 @@ func withHelp(b key.Binding, desc string) key.Binding {
 	return b
 }
 
-func (v *Labels) Query(e *analysis.Engine, opt analysis.Options) (func() (any, error), string) {
+func (v *Labels) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() (any, error), string) {
 	return func() (any, error) {
 		r, err := e.Tags(opt)
 		if err != nil {
@@ -114,6 +114,9 @@ func (v *Labels) Selection() (Selection, bool) {
 	}
 	return Selection{Kind: SelTagValue, Key: tk.Key, Value: tk.Values[row.value].Value, Numeric: v.numeric[tk.Key]}, true
 }
+
+// Reveal does nothing: label rows are not functions.
+func (v *Labels) Reveal(string) {}
 
 func (v *Labels) rowName(i int) string {
 	row := v.rows[i]

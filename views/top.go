@@ -48,7 +48,7 @@ func (t *Top) ShortHelp() []key.Binding {
 	return []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide, k.Sort}
 }
 
-func (t *Top) Query(e *analysis.Engine, opt analysis.Options) (func() (any, error), string) {
+func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() (any, error), string) {
 	return func() (any, error) { return e.Top(opt) }, ""
 }
 
@@ -167,6 +167,21 @@ func (t *Top) Selection() (Selection, bool) {
 	}
 	r := t.top.Rows[t.order[t.l.cursor]]
 	return Selection{Kind: SelFunction, Name: nodeName(t.top.Nodes, r.Node)}, true
+}
+
+func (t *Top) Reveal(name string) {
+	if t.top == nil || name == "" {
+		return
+	}
+	if sel, ok := t.Selection(); ok && sel.Name == name {
+		return
+	}
+	for i, r := range t.order {
+		if nodeName(t.top.Nodes, t.top.Rows[r].Node) == name {
+			t.l.moveTo(i)
+			return
+		}
+	}
 }
 
 // Cursor returns the row under the cursor, for tests and the root.

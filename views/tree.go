@@ -56,7 +56,7 @@ func (t *Tree) ShortHelp() []key.Binding {
 // Inverted reports whether the tree is bottom-up.
 func (t *Tree) Inverted() bool { return t.inverted }
 
-func (t *Tree) Query(e *analysis.Engine, opt analysis.Options) (func() (any, error), string) {
+func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() (any, error), string) {
 	to := analysis.TreeOptions{Inverted: t.inverted, FoldRecursion: true}
 	state := "top-down"
 	if t.inverted {
@@ -239,18 +239,128 @@ func (t *Tree) Cursor() *analysis.TreeNode {
 	return t.rows[t.l.cursor].n
 }
 
-// SetSearch searches the expanded rows (the tree is not expanded to find
-// matches: that could build the whole trie of a huge profile).
+// SetSearch highlights the matching rows and moves to the first match
+// at or after the cursor; when no open row matches, it looks through the
+// closed part of the tree too (within searchBudget nodes) and opens the
+// path to the first match.
 func (t *Tree) SetSearch(re *regexp.Regexp) bool {
 	if t.tree == nil {
 		t.m.re = re
 		return false
 	}
-	return t.m.search(&t.l, re, len(t.rows), t.rowName)
+	if t.m.search(&t.l, re, len(t.rows), t.rowName) || re == nil || len(t.rows) == 0 {
+		return re != nil && len(t.m.rows) > 0
+	}
+	return t.findAfter(nil, func(n *analysis.TreeNode) bool { return re.MatchString(t.tree.Nodes.Name(n.Node)) })
 }
 
+// NextMatch moves to the next match in tree order, looking into closed
+// nodes too (as SetSearch); the previous match is among the open rows.
 func (t *Tree) NextMatch(dir int) bool {
-	return t.m.step(&t.l, dir, false)
+	if dir < 0 || t.m.re == nil || len(t.rows) == 0 {
+		return t.m.step(&t.l, dir, false)
+	}
+	re := t.m.re
+	return t.findAfter(t.rows[t.l.cursor].n, func(n *analysis.TreeNode) bool { return re.MatchString(t.tree.Nodes.Name(n.Node)) })
+}
+
+// Reveal selects the first node (in tree order: the heaviest paths
+// first) of the function named name, opening its path.
+func (t *Tree) Reveal(name string) {
+	if t.tree == nil || name == "" || len(t.rows) == 0 {
+		return
+	}
+	if sel, _ := t.Selection(); sel.Name == name {
+		return
+	}
+	for i := range t.rows {
+		if nodeName(t.tree.Nodes, t.rows[i].n.Node) == name {
+			t.l.moveTo(i)
+			return
+		}
+	}
+	t.findAfter(nil, func(n *analysis.TreeNode) bool { return nodeName(t.tree.Nodes, n.Node) == name })
+}
+
+// searchBudget bounds the nodes a search into closed parts of the tree
+// visits: each visit groups the node's children, and the whole trie of a
+// big profile is millions of nodes.
+const searchBudget = 20000
+
+// findAfter walks the tree in row order (preorder, heaviest child first)
+// from the node after from (from the first root when from is nil),
+// wrapping around once, and moves the cursor to the first node match
+// accepts, opening its ancestors. It reports whether it found one.
+func (t *Tree) findAfter(from *analysis.TreeNode, match func(*analysis.TreeNode) bool) bool {
+	roots := t.tree.Roots()
+	if len(roots) == 0 {
+		return false
+	}
+	n := roots[0]
+	if from != nil {
+		n = t.preorderNext(from)
+	}
+	for visited := 0; visited < searchBudget; visited++ {
+		if n == nil {
+			n = roots[0] // wrap
+		}
+		if match(n) {
+			t.l.moveTo(t.openPath(n))
+			if t.m.re != nil {
+				t.m.set(t.m.re, len(t.rows), t.rowName)
+			}
+			return true
+		}
+		if n == from {
+			return false
+		}
+		n = t.preorderNext(n)
+	}
+	return false
+}
+
+// preorderNext is the node after n in preorder, or nil after the last.
+func (t *Tree) preorderNext(n *analysis.TreeNode) *analysis.TreeNode {
+	if !t.tree.Leaf(n) {
+		if kids := t.tree.Children(n); len(kids) > 0 {
+			return kids[0]
+		}
+	}
+	for n != nil {
+		sibs := t.tree.Roots()
+		if n.Parent != nil {
+			sibs = t.tree.Children(n.Parent)
+		}
+		for i, s := range sibs {
+			if s == n && i+1 < len(sibs) {
+				return sibs[i+1]
+			}
+		}
+		n = n.Parent
+	}
+	return nil
+}
+
+// openPath opens the ancestors of n and returns n's row.
+func (t *Tree) openPath(n *analysis.TreeNode) int {
+	var chain []*analysis.TreeNode
+	for a := n; a != nil; a = a.Parent {
+		chain = append(chain, a)
+	}
+	i := 0
+	for k := len(chain) - 1; k >= 0; k-- {
+		for i < len(t.rows) && t.rows[i].n != chain[k] {
+			i++
+		}
+		if i == len(t.rows) {
+			return 0 // not in the tree: cannot happen for a node of it
+		}
+		if k > 0 {
+			t.expand(i)
+			i++
+		}
+	}
+	return i
 }
 
 func (t *Tree) View() string {

@@ -12,11 +12,16 @@ import (
 	"github.com/pprof-tui/pprof-tui/analysis"
 )
 
-// Common is what every component shares: the styles and the key map.
-// The root program makes one and hands it to each view.
+// Common is what every component shares: the styles, the key map and
+// what kind of profile is open. The root program makes one and hands it
+// to each view.
 type Common struct {
 	Styles *Styles
 	Keys   *KeyMap
+	// Diff is set when a base profile was subtracted (-base or
+	// -diff_base): values are signed deltas, and views colour them by
+	// sign.
+	Diff bool
 }
 
 // View is one tab of the explorer. The root program routes keys and
@@ -36,8 +41,10 @@ type View interface {
 	// Query returns the computation of the view's data for opt, to run
 	// in the background, and a key naming the view's own settings that
 	// change its data (the tree's inversion), so the root knows when a
-	// result is stale.
-	Query(e *analysis.Engine, opt analysis.Options) (run func() (any, error), state string)
+	// result is stale. sel is the shared selection (a function name, or
+	// ""), for views whose data is about one function (peek, source);
+	// those name it in state.
+	Query(e *analysis.Engine, opt analysis.Options, sel string) (run func() (any, error), state string)
 	// SetResult takes what Query's function returned, with the options
 	// it was computed for.
 	SetResult(data any, opt analysis.Options)
@@ -46,8 +53,15 @@ type View interface {
 	HasResult() bool
 	Total() int64
 
-	// Selection is the row under the cursor.
+	// Selection is the row under the cursor. The root shares a function
+	// selection between the views: after every key or click it reads the
+	// active view's, and it shows the same function when another view
+	// takes over (Reveal).
 	Selection() (Selection, bool)
+	// Reveal moves the cursor to the function named name (a Selection's
+	// Name), opening what hides it, if the view shows it; else nothing
+	// changes.
+	Reveal(name string)
 	// SetSearch highlights the rows matching re (nil clears) and moves
 	// to the first match at or after the cursor; NextMatch moves to the
 	// next (dir > 0) or previous match. Both report whether a row matched.
@@ -79,6 +93,18 @@ type Selection struct {
 // InvertMsg asks the root to recompute the tree view (its inversion
 // changed). Views send it as a command's message.
 type InvertMsg struct{}
+
+// SelectMsg asks the root to make Name the shared selection, recomputing
+// the views whose data is about it (peek's enter on a caller sends it).
+type SelectMsg struct{ Name string }
+
+// KeyClaimer is a view that gives some of the root's keys a meaning of
+// its own while it is active: the flame graph's enter zooms instead of
+// drilling. The root offers it every key first; a claimed key goes to
+// the view's Update.
+type KeyClaimer interface {
+	Claims(msg tea.KeyMsg) bool
+}
 
 // list is the cursor and scroll state every view keeps over its rows.
 // Rendering uses only rows offset..offset+height.
