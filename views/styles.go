@@ -1,6 +1,8 @@
 package views
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 )
@@ -36,6 +38,26 @@ type Styles struct {
 
 	// heat colours percentages: hottest first (see Heat).
 	heat [5]lipgloss.Style
+	// growth and shrink colour diff values by sign, strongest first, as
+	// text (…Text) and as boxes (…Box); see DiffText and DiffBox.
+	growText, shrinkText, growBox, shrinkBox [diffLevels]lipgloss.Style
+}
+
+// diffLevels is the number of intensities a diff colour has; diffLevel
+// picks one by the change's share of the total.
+const diffLevels = 4
+
+func diffLevel(delta, total int64) int {
+	p := pct(delta, total)
+	switch {
+	case p >= 10:
+		return 0
+	case p >= 2:
+		return 1
+	case p >= 0.5:
+		return 2
+	}
+	return 3
 }
 
 // Colour pairs: Light is used on light backgrounds, Dark on dark ones.
@@ -58,6 +80,21 @@ var (
 		{Light: "#303030", Dark: "#D0D0D0"}, // ≥ 1%
 		{Light: "#8A8A8A", Dark: "#707070"}, // < 1%
 	}
+	// Diffs: red for growth, green for shrinkage (pprof's colours),
+	// strongest first. Boxes carry colDiffBoxFg text.
+	colGrow = [diffLevels]lipgloss.AdaptiveColor{
+		{Light: "#B00000", Dark: "#FF4D4D"},
+		{Light: "#D03A2A", Dark: "#E8736A"},
+		{Light: "#D9756B", Dark: "#B86A63"},
+		{Light: "#E0A8A2", Dark: "#8A5A56"},
+	}
+	colShrink = [diffLevels]lipgloss.AdaptiveColor{
+		{Light: "#006B2E", Dark: "#3DDC84"},
+		{Light: "#2E8B57", Dark: "#5FBF85"},
+		{Light: "#6BAF86", Dark: "#4E9A6C"},
+		{Light: "#A6CDB4", Dark: "#3F6B50"},
+	}
+	colDiffBoxFg = lipgloss.AdaptiveColor{Light: "#000000", Dark: "#000000"}
 )
 
 // NewStyles makes the styles with renderer r.
@@ -95,7 +132,56 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 		s.heat[i] = n().Foreground(c)
 	}
 	s.heat[0] = s.heat[0].Bold(true)
+	for i := range diffLevels {
+		s.growText[i] = n().Foreground(colGrow[i])
+		s.shrinkText[i] = n().Foreground(colShrink[i])
+		s.growBox[i] = n().Background(colGrow[i]).Foreground(colDiffBoxFg)
+		s.shrinkBox[i] = n().Background(colShrink[i]).Foreground(colDiffBoxFg)
+	}
+	s.growText[0] = s.growText[0].Bold(true)
+	s.shrinkText[0] = s.shrinkText[0].Bold(true)
 	return s
+}
+
+// DiffText returns the text style of a change delta of a total: red for
+// growth, green for shrinkage, stronger for bigger shares; Plain for no
+// change.
+func (s *Styles) DiffText(delta, total int64) lipgloss.Style {
+	switch {
+	case delta > 0:
+		return s.growText[diffLevel(delta, total)]
+	case delta < 0:
+		return s.shrinkText[diffLevel(delta, total)]
+	}
+	return s.Plain
+}
+
+// DiffBox is DiffText as a background, for frames of the flame graph
+// and the legend; no change is Dim.
+func (s *Styles) DiffBox(delta, total int64) lipgloss.Style {
+	switch {
+	case delta > 0:
+		return s.growBox[diffLevel(delta, total)]
+	case delta < 0:
+		return s.shrinkBox[diffLevel(delta, total)]
+	}
+	return s.Dim
+}
+
+// DiffLegend describes the diff colours in one line, for views showing
+// them: "Δ new−base: ██ growth ██ shrinkage (≥10% ≥2% ≥0.5% <0.5% of total)".
+func (s *Styles) DiffLegend() string {
+	var b strings.Builder
+	b.WriteString(s.Dim.Render("Δ = new − base "))
+	for i := range diffLevels {
+		b.WriteString(s.growBox[i].Render("+"))
+	}
+	b.WriteString(s.Dim.Render(" growth "))
+	for i := range diffLevels {
+		b.WriteString(s.shrinkBox[i].Render("−"))
+	}
+	b.WriteString(s.Dim.Render(" shrinkage (strongest: ≥10% of total; then ≥2%, ≥0.5%, less)"))
+	return b.String()
 }
 
 // Heat returns the style of a percentage (0..100 and beyond).
