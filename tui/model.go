@@ -78,7 +78,8 @@ type Model struct {
 // NewModel returns the root model for cfg.
 func NewModel(ctx context.Context, cfg Config) *Model {
 	r := newRenderer(cfg)
-	c := &views.Common{Styles: views.NewStyles(r), Keys: views.DefaultKeyMap()}
+	c := &views.Common{Styles: views.NewStyles(r), Keys: views.DefaultKeyMap(),
+		Diff: len(cfg.Sources.Base)+len(cfg.Sources.DiffBase) > 0}
 	opts := cfg.Options
 	if opts.Granularity == "" {
 		opts = analysis.DefaultOptions()
