@@ -277,3 +277,28 @@ func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []string {
 	}
 	return out
 }
+
+// BaseTop is Top over the -diff_base samples alone, valued as the base
+// profile had them (positive): the "before" of a diff, to show next to
+// the deltas Top gives. Its rows' nodes are Top's for the same
+// granularity, and no row is trimmed. It is nil when the profile has no
+// -diff_base samples (with -base they cannot be told apart).
+func (e *Engine) BaseTop(opt Options) (*Top, error) {
+	opt.NodeFraction, opt.NodeCount = 0, 0
+	q, err := e.newQuery(opt)
+	if err != nil {
+		return nil, err
+	}
+	base := q.e.baseSets()
+	if base == nil {
+		return nil, nil
+	}
+	labels, keep := q.e.p.Samples.Labels, q.keep
+	q.keep = func(i int) bool { return base[labels[i]] && (keep == nil || keep(i)) }
+	t := q.aggregate().top()
+	for i := range t.Rows {
+		t.Rows[i].Flat, t.Rows[i].Cum = -t.Rows[i].Flat, -t.Rows[i].Cum
+	}
+	t.ShownTotal = -t.ShownTotal
+	return t, nil
+}

@@ -248,3 +248,58 @@ func testOptions(t *testing.T, set map[string]string) Options {
 	}
 	return opt
 }
+
+// TestBaseTop: in a -diff_base profile, BaseTop gives the base profile's
+// own top, and base + delta gives the new profile's, function by
+// function.
+func TestBaseTop(t *testing.T) {
+	for _, tc := range []struct{ newer, older string }{
+		{"notes/goroutine2.pb.gz", "notes/goroutine1.pb.gz"},
+		{"go/cpu_labels.pb.gz", "go/cpu_labels_no_w0.pb.gz"},
+	} {
+		opt := DefaultOptions()
+		opt.NodeFraction = 0
+		diff := engineFor(t, "../testdata/"+tc.newer, "-diff_base="+tc.older)
+		delta, err := diff.Top(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, err := diff.BaseTop(opt)
+		if err != nil || base == nil {
+			t.Fatalf("%s: BaseTop: %v, %v", tc.newer, base, err)
+		}
+		byName := func(tp *Top) map[string][2]int64 {
+			m := map[string][2]int64{}
+			for _, r := range tp.Rows {
+				m[r.Name] = [2]int64{r.Flat, r.Cum}
+			}
+			return m
+		}
+		wantBase, err := engineFor(t, "../testdata/"+tc.older).Top(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantNew, err := engineFor(t, "../testdata/"+tc.newer).Top(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotBase, d, nw := byName(base), byName(delta), byName(wantNew)
+		for name, w := range byName(wantBase) {
+			if gotBase[name] != w {
+				t.Errorf("%s: base %s = %v, the base profile says %v", tc.newer, name, gotBase[name], w)
+			}
+		}
+		if len(gotBase) != len(byName(wantBase)) {
+			t.Errorf("%s: %d base rows, want %d", tc.newer, len(gotBase), len(byName(wantBase)))
+		}
+		for name, w := range nw {
+			b, dd := gotBase[name], d[name]
+			if b[0]+dd[0] != w[0] || b[1]+dd[1] != w[1] {
+				t.Errorf("%s: %s base %v + delta %v != new %v", tc.newer, name, b, dd, w)
+			}
+		}
+		if none, _ := engineFor(t, "../testdata/"+tc.newer, "-base="+tc.older).BaseTop(opt); none != nil {
+			t.Errorf("%s: BaseTop with -base should be nil", tc.newer)
+		}
+	}
+}

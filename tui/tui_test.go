@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/analysis/report"
@@ -126,9 +127,24 @@ func TestGoldenScreens(t *testing.T) {
 		{"heap-tree", "heap.pb.gz", []string{"2"}},
 		{"heap-labels", "heap.pb.gz", []string{"3"}},
 		{"block-top", "block.pb.gz", nil},
+		// cpu_labels_no_w0 is cpu_labels without one worker: the diff
+		// against it shows growth (cpu_labels is the newer profile).
+		{"diff-cpu-top", "cpu_labels.pb.gz", []string{"diff"}},
+		{"diff-cpu-tree", "cpu_labels.pb.gz", []string{"diff", "2"}},
+		{"diff-cpu-labels", "cpu_labels.pb.gz", []string{"diff", "3"}},
+		{"diff-reverse-top", "cpu_labels_no_w0.pb.gz", []string{"diff-reverse"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := start(t, testConfig(testdata(tc.file)))
+			cfg := testConfig(testdata(tc.file))
+			if len(tc.keys) > 0 && strings.HasPrefix(tc.keys[0], "diff") {
+				base := "cpu_labels_no_w0.pb.gz"
+				if tc.keys[0] == "diff-reverse" {
+					base = "cpu_labels.pb.gz"
+				}
+				cfg.Sources.DiffBase = []string{testdata(base)}
+				tc.keys = tc.keys[1:]
+			}
+			h := start(t, cfg)
 			h.keys(tc.keys...)
 			if tc.name == "cpu-tree-inverted" {
 				h.waitFor("the inverted tree", func(m *Model) bool {
@@ -676,5 +692,40 @@ func TestMouse(t *testing.T) {
 	h.do(func(m *Model) { active = m.active })
 	if active != 1 {
 		t.Errorf("click on the Tree tab: view %d", active)
+	}
+}
+
+// TestDiffColours: in a diff, growth is red and shrinkage green, in the
+// Top values and the tree's names, strongest for the biggest change.
+func TestDiffColours(t *testing.T) {
+	red := "38;2;255;77;77"    // colGrow[0], dark background
+	green := "38;2;60;220;131" // colShrink[0], as termenv rounds it
+	for _, tc := range []struct {
+		newer, older, want, not string
+	}{
+		{"cpu_labels.pb.gz", "cpu_labels_no_w0.pb.gz", red, green},
+		{"cpu_labels_no_w0.pb.gz", "cpu_labels.pb.gz", green, red},
+	} {
+		cfg := testConfig(testdata(tc.newer))
+		cfg.Sources.DiffBase = []string{testdata(tc.older)}
+		cfg.ColorProfile = termenv.TrueColor
+		h := start(t, cfg)
+		h.keys("j") // off the cursor row, whose style is the selection's
+		for _, view := range []string{"1", "2"} {
+			h.keys(view)
+			if view == "2" {
+				h.waitFor("the tree", func(m *Model) bool { return m.ActiveView().HasResult() })
+				h.keys("g")
+			}
+			var fib string
+			for _, l := range strings.Split(h.screen(), "\n") {
+				if strings.Contains(ansi.Strip(l), "main.fib") {
+					fib = l
+				}
+			}
+			if !strings.Contains(fib, tc.want) || strings.Contains(fib, tc.not) {
+				t.Errorf("%s view %s: main.fib's line %q should be coloured %s", tc.newer, view, fib, tc.want)
+			}
+		}
 	}
 }

@@ -194,8 +194,8 @@ func (v *Labels) View() string {
 		}
 		tv := tk.Values[row.value]
 		cells := []cell{
-			{text: padLeft(value(tv.Total), valW)},
-			{padLeft(analysis.Percentage(tv.Total, total), v.pctW), pct(tv.Total, total), cellHeat},
+			valueCell(v.c, padLeft(value(tv.Total), valW), tv.Total, total),
+			pctCell(v.c, padLeft(analysis.Percentage(tv.Total, total), v.pctW), tv.Total, total),
 		}
 		used := writeCells(&b, st, cells, sel)
 		if barW > 0 {

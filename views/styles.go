@@ -168,19 +168,46 @@ func (s *Styles) DiffBox(delta, total int64) lipgloss.Style {
 	return s.Dim
 }
 
-// DiffLegend describes the diff colours in one line, for views showing
-// them: "Δ new−base: ██ growth ██ shrinkage (≥10% ≥2% ≥0.5% <0.5% of total)".
-func (s *Styles) DiffLegend() string {
+// DiffLegend describes the diff colours in at most w columns, as long
+// as w allows: "Δ = new − base ++++ growth −−−− shrinkage (…)".
+func (s *Styles) DiffLegend(w int) string {
+	parts := []string{"Δ = new − base ", "", " growth ", "", " shrinkage", " (strongest: Δ ≥ 10% of total; then 2%, 0.5%, less)"}
+	var grow, shrink strings.Builder
+	for i := range diffLevels {
+		grow.WriteString(s.growBox[i].Render("+"))
+		shrink.WriteString(s.shrinkBox[i].Render("−"))
+	}
+	width := 0
+	n := 0
+	for i, p := range parts {
+		pw := len([]rune(p))
+		if p == "" {
+			pw = diffLevels
+		}
+		if width+pw > w {
+			break
+		}
+		width += pw
+		n = i + 1
+	}
+	if n < 5 {
+		// Too narrow for the words: the swatches alone.
+		if w < 2*diffLevels+1 {
+			return ""
+		}
+		return grow.String() + " " + shrink.String()
+	}
 	var b strings.Builder
-	b.WriteString(s.Dim.Render("Δ = new − base "))
-	for i := range diffLevels {
-		b.WriteString(s.growBox[i].Render("+"))
+	for i, p := range parts[:n] {
+		switch {
+		case p == "" && i == 1:
+			b.WriteString(grow.String())
+		case p == "":
+			b.WriteString(shrink.String())
+		default:
+			b.WriteString(s.Dim.Render(p))
+		}
 	}
-	b.WriteString(s.Dim.Render(" growth "))
-	for i := range diffLevels {
-		b.WriteString(s.shrinkBox[i].Render("−"))
-	}
-	b.WriteString(s.Dim.Render(" shrinkage (strongest: ≥10% of total; then ≥2%, ≥0.5%, less)"))
 	return b.String()
 }
 

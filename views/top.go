@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -18,6 +19,9 @@ type Top struct {
 	c   *Common
 	top *analysis.Top
 	opt analysis.Options
+	// base is each node's flat and cum in the base profile, for the
+	// diff columns (nil unless a -diff_base profile is open).
+	base map[int32][2]int64
 
 	sortBy string  // "flat", "cum" or "name"
 	order  []int   // display order, indices into top.Rows
@@ -48,7 +52,23 @@ func (t *Top) ShortHelp() []key.Binding {
 	return []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide, k.Sort}
 }
 
+// topData is the Top view's result in diff mode: the deltas and the
+// base profile's own values.
+type topData struct {
+	top, base *analysis.Top
+}
+
 func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() (any, error), string) {
+	if t.c.Diff {
+		return func() (any, error) {
+			top, err := e.Top(opt)
+			if err != nil {
+				return nil, err
+			}
+			base, err := e.BaseTop(opt)
+			return &topData{top, base}, err
+		}, ""
+	}
 	return func() (any, error) { return e.Top(opt) }, ""
 }
 
@@ -59,7 +79,20 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 	if r, ok := t.Cursor(); ok {
 		keep = r.Name
 	}
-	t.top, t.opt = data.(*analysis.Top), opt
+	t.base = nil
+	switch d := data.(type) {
+	case *analysis.Top:
+		t.top = d
+	case *topData:
+		t.top = d.top
+		if d.base != nil {
+			t.base = make(map[int32][2]int64, len(d.base.Rows))
+			for _, r := range d.base.Rows {
+				t.base[r.Node] = [2]int64{r.Flat, r.Cum}
+			}
+		}
+	}
+	t.opt = opt
 	unit := opt.Unit
 	if unit == "" || unit == "minimum" {
 		unit = analysis.OutputUnit(t.top, t.top.SampleType.Unit)
@@ -208,15 +241,25 @@ func (t *Top) NextMatch(dir int) bool {
 type topColumns struct {
 	valW, pctW    int
 	flatPct, sumP bool
+	// base and change are the diff columns: the base profile's cum, and
+	// cum's change relative to it.
+	base, change bool
 }
 
+// changeW is the width of the change column ("+123.4%").
+const changeW = 8
+
 func (t *Top) columns() topColumns {
-	c := topColumns{t.valW, t.pctW, false, false}
+	c := topColumns{valW: t.valW, pctW: t.pctW}
 	switch {
 	case t.width >= 72:
 		c.flatPct, c.sumP = true, true
 	case t.width >= 56:
 		c.flatPct = true
+	}
+	if t.base != nil {
+		c.change = t.width >= 80
+		c.base = t.width >= 100
 	}
 	if t.width < 72 {
 		c.valW = min(c.valW, 9)
@@ -266,16 +309,26 @@ func (t *Top) View() string {
 		}
 		return name
 	}
+	flatName, cumName := "flat", "cum"
+	if t.c.Diff {
+		flatName, cumName = "Δflat", "Δcum"
+	}
 	var h strings.Builder
-	h.WriteString(padLeft(arrow("flat", "flat"), cols.valW))
+	h.WriteString(padLeft(arrow(flatName, "flat"), cols.valW))
 	if cols.flatPct {
 		h.WriteString(" " + padLeft("flat%", cols.pctW))
 	}
 	if cols.sumP {
 		h.WriteString(" " + padLeft("sum%", 6))
 	}
-	h.WriteString(" " + padLeft(arrow("cum", "cum"), cols.valW))
+	h.WriteString(" " + padLeft(arrow(cumName, "cum"), cols.valW))
 	h.WriteString(" " + padLeft("cum%", cols.pctW))
+	if cols.base {
+		h.WriteString(" " + padLeft("base cum", cols.valW))
+	}
+	if cols.change {
+		h.WriteString(" " + padLeft("change", changeW))
+	}
 	h.WriteString("  " + arrow("name", "name"))
 	lines = append(lines, st.Header.Render(padRight(h.String(), t.width)))
 
@@ -288,16 +341,25 @@ func (t *Top) View() string {
 	for i := from; i < to; i++ {
 		r := &t.top.Rows[t.order[i]]
 		sel := i == t.l.cursor
-		cells := []cell{{text: padLeft(t.value(r.Flat), cols.valW)}}
+		cells := []cell{t.valueCell(padLeft(t.value(r.Flat), cols.valW), r.Flat)}
 		if cols.flatPct {
-			cells = append(cells, cell{padLeft(analysis.Percentage(r.Flat, total), cols.pctW), pct(r.Flat, total), cellHeat})
+			cells = append(cells, t.pctCell(padLeft(analysis.Percentage(r.Flat, total), cols.pctW), r.Flat))
 		}
 		if cols.sumP {
-			cells = append(cells, cell{analysis.Percentage(t.sum[i], total), 0, cellDim})
+			cells = append(cells, cell{text: analysis.Percentage(t.sum[i], total), kind: cellDim})
 		}
 		cells = append(cells,
-			cell{text: padLeft(t.value(r.Cum), cols.valW)},
-			cell{padLeft(analysis.Percentage(r.Cum, total), cols.pctW), pct(r.Cum, total), cellHeat})
+			t.valueCell(padLeft(t.value(r.Cum), cols.valW), r.Cum),
+			t.pctCell(padLeft(analysis.Percentage(r.Cum, total), cols.pctW), r.Cum))
+		if cols.base || cols.change {
+			b := t.base[r.Node][1]
+			if cols.base {
+				cells = append(cells, cell{text: padLeft(t.value(b), cols.valW), kind: cellDim})
+			}
+			if cols.change {
+				cells = append(cells, t.valueCell(padLeft(change(b, r.Cum), changeW), r.Cum))
+			}
+		}
 
 		var b strings.Builder
 		used := writeCells(&b, st, cells, sel)
@@ -331,17 +393,55 @@ func (t *Top) View() string {
 	return fillLines(lines, t.height)
 }
 
+func (t *Top) valueCell(text string, v int64) cell { return valueCell(t.c, text, v, t.top.Total) }
+func (t *Top) pctCell(text string, v int64) cell   { return pctCell(t.c, text, v, t.top.Total) }
+
+// valueCell is the cell of value v of total: plain, or coloured by sign
+// in a diff.
+func valueCell(c *Common, text string, v, total int64) cell {
+	if c.Diff {
+		return cell{text: text, kind: cellDiff, delta: v, total: total}
+	}
+	return cell{text: text}
+}
+
+// pctCell is the cell of v's percentage of total: heat-coloured, or
+// coloured by sign in a diff.
+func pctCell(c *Common, text string, v, total int64) cell {
+	if c.Diff {
+		return cell{text: text, kind: cellDiff, delta: v, total: total}
+	}
+	return cell{text: text, heat: pct(v, total), kind: cellHeat}
+}
+
+// change is a delta's size relative to the base value: "+12.5%", "new"
+// for what the base did not have, "gone" for what the new profile lost.
+func change(base, delta int64) string {
+	switch {
+	case delta == 0:
+		return "0%"
+	case base == 0:
+		return "new"
+	case base+delta == 0:
+		return "gone"
+	}
+	return fmt.Sprintf("%+.1f%%", float64(delta)/float64(base)*100)
+}
+
 // cell is one column of a row, and how to colour it.
 type cell struct {
 	text string
 	heat float64 // the percentage, for cellHeat
 	kind int
+	// delta of total, for cellDiff
+	delta, total int64
 }
 
 const (
 	cellPlain = iota
 	cellHeat
 	cellDim
+	cellDiff
 )
 
 func (c cell) render(st *Styles, text string, selected bool) string {
@@ -350,6 +450,8 @@ func (c cell) render(st *Styles, text string, selected bool) string {
 		return st.Selected.Render(text)
 	case c.kind == cellHeat:
 		return st.Heat(c.heat).Render(text)
+	case c.kind == cellDiff:
+		return st.DiffText(c.delta, c.total).Render(text)
 	case c.kind == cellDim:
 		return st.Dim.Render(text)
 	}

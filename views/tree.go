@@ -389,7 +389,13 @@ func (t *Tree) View() string {
 		what = "inverted tree (callers below)"
 	}
 	h.WriteString("  " + what)
-	lines := []string{st.Header.Render(padRight(h.String(), t.width))}
+	head := st.Header.Render(padRight(h.String(), t.width))
+	if t.c.Diff {
+		// The legend takes the place of the tree's description.
+		used := ansi.StringWidth(h.String()) - ansi.StringWidth(what)
+		head = st.Header.Render(h.String()[:len(h.String())-len(what)]) + st.DiffLegend(t.width-used)
+	}
+	lines := []string{head}
 	if len(t.rows) == 0 {
 		lines = append(lines, st.Dim.Render("  no samples match the current options"))
 		return fillLines(lines, t.height)
@@ -402,14 +408,14 @@ func (t *Tree) View() string {
 		n := r.n
 		sel := i == t.l.cursor
 		cells := []cell{
-			{text: padLeft(value(n.Total), valW)},
-			{shortPct(n.Total, total), pct(n.Total, total), cellHeat},
+			valueCell(t.c, padLeft(value(n.Total), valW), n.Total, total),
+			pctCell(t.c, shortPct(n.Total, total), n.Total, total),
 		}
 		if showSelf {
-			cells = append(cells, cell{text: padLeft(value(n.Self), valW)})
+			cells = append(cells, valueCell(t.c, padLeft(value(n.Self), valW), n.Self, total))
 		}
 		if selfPct {
-			cells = append(cells, cell{shortPct(n.Self, total), pct(n.Self, total), cellHeat})
+			cells = append(cells, pctCell(t.c, shortPct(n.Self, total), n.Self, total))
 		}
 		var b strings.Builder
 		used := writeCells(&b, st, cells, sel)
@@ -436,6 +442,9 @@ func (t *Tree) View() string {
 		}
 		name := fitName(t.tree.Nodes.Name(n.Node), nameW)
 		base, dim := st.Plain, st.Dim
+		if t.c.Diff {
+			base = st.DiffText(n.Total, total)
+		}
 		if sel {
 			base, dim = st.Selected, st.Selected
 		}
