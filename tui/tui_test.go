@@ -412,6 +412,36 @@ func TestSearch(t *testing.T) {
 	if node != "main.runFib" {
 		t.Errorf("tree search: cursor on %q", node)
 	}
+	// A function in a closed part of the tree is found, its path opened,
+	// and n walks on to its next occurrence (main.mix is under hashBlock,
+	// which sits under the closed main.runHash, and also elsewhere).
+	h.keys("c", "<esc>", "/")
+	h.typeText("main\\.mix")
+	h.keys("enter")
+	treeCursor := func() (string, int) {
+		var name string
+		var depth int
+		h.do(func(m *Model) {
+			tr := m.ViewAt(1).(*views.Tree)
+			if n := tr.Cursor(); n != nil {
+				sel, _ := tr.Selection()
+				name, depth = sel.Name, n.Depth
+			}
+		})
+		return name, depth
+	}
+	name, depth := treeCursor()
+	if name != "main.mix" || depth < 2 {
+		t.Errorf("search into closed nodes: cursor on %q at depth %d:\n%s", name, depth, h.screen())
+	}
+	first := h.screen()
+	h.keys("n")
+	if name, _ := treeCursor(); name != "main.mix" {
+		t.Errorf("n: cursor on %q", name)
+	}
+	if h.screen() == first {
+		t.Errorf("n did not move to another main.mix:\n%s", first)
+	}
 }
 
 func TestTreeKeys(t *testing.T) {
