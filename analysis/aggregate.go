@@ -217,13 +217,11 @@ func (q *query) aggregate() *aggregate {
 		// machines this runs on have two cores.
 		type part struct{ flat, cum, flatDiv, cumDiv []int64 }
 		var other part
-		done := make(chan struct{})
-		go func() {
+		both(func() {
+			a.flat, a.cum, a.flatDiv, a.cumDiv = a.sumRange(0, n/2)
+		}, func() {
 			other.flat, other.cum, other.flatDiv, other.cumDiv = a.sumRange(n/2, n)
-			close(done)
-		}()
-		a.flat, a.cum, a.flatDiv, a.cumDiv = a.sumRange(0, n/2)
-		<-done
+		})
 		addInto(a.flat, other.flat)
 		addInto(a.cum, other.cum)
 		addInto(a.flatDiv, other.flatDiv)

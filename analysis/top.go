@@ -237,13 +237,11 @@ func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []string {
 		edges = a.inlineEdges(0, n, candidate, kept)
 	} else {
 		var other map[edgeKey]*inlineEdge
-		done := make(chan struct{})
-		go func() {
+		both(func() {
+			edges = a.inlineEdges(0, n/2, candidate, kept)
+		}, func() {
 			other = a.inlineEdges(n/2, n, candidate, kept)
-			close(done)
-		}()
-		edges = a.inlineEdges(0, n/2, candidate, kept)
-		<-done
+		})
 		for k, o := range other {
 			if e := edges[k]; e != nil {
 				e.weight += o.weight

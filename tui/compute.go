@@ -112,7 +112,7 @@ func (m *Model) submit(req request, run func() (any, error)) tea.Cmd {
 		data, err := run()
 		return resultMsg{seq: seq, data: data, err: err, took: time.Since(t0)}
 	}
-	return tea.Batch(work, m.startSpin())
+	return tea.Batch(guard(work), m.startSpin())
 }
 
 func (m *Model) result(msg resultMsg) tea.Cmd {

@@ -83,6 +83,7 @@ func (l *loader) start(ctx context.Context, src format.Sources, data []byte) tea
 		}
 	}
 	load := func() tea.Msg {
+		defer close(ch)
 		t0 := time.Now()
 		var p *format.Profile
 		var err error
@@ -91,10 +92,9 @@ func (l *loader) start(ctx context.Context, src format.Sources, data []byte) tea
 		} else {
 			p, err = format.Load(ctx, src, opt)
 		}
-		close(ch)
 		return loadedMsg{p: p, err: err, took: time.Since(t0)}
 	}
-	return tea.Batch(load, l.wait())
+	return tea.Batch(guard(load), l.wait())
 }
 
 func (l *loader) wait() tea.Cmd {

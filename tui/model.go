@@ -171,6 +171,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.loaded(msg)
 	case resultMsg:
 		return m, m.result(msg)
+	case crashMsg:
+		m.err = msg.err
+		return m, tea.Quit
 	case views.InvertMsg:
 		return m, m.ensure(1, true)
 	case enterMsg:

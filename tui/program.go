@@ -62,11 +62,24 @@ func NewProgram(ctx context.Context, cfg Config) (*tea.Program, *Model) {
 // returned.
 func Run(ctx context.Context, cfg Config) error {
 	p, m := NewProgram(ctx, cfg)
-	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+	return run(p, m)
+}
+
+func run(p *tea.Program, m *Model) error {
+	_, err := p.Run()
+	switch {
+	case errors.Is(err, tea.ErrProgramPanic):
+		// bubbletea has restored the terminal and printed the stack.
+		return ErrPanic
+	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
 		return err
 	}
 	return m.Err()
 }
+
+// ErrPanic is Run's error when the explorer crashed (a bug): the terminal
+// was restored and the stack printed above.
+var ErrPanic = errors.New("internal error: the explorer crashed (the stack is above); please report it")
 
 // newRenderer makes the lipgloss renderer for cfg's output and colours.
 func newRenderer(cfg Config) *lipgloss.Renderer {
