@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"regexp"
+	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
@@ -70,6 +71,7 @@ type Model struct {
 	search     *regexp.Regexp
 	note       string // one-line message in the footer
 	noteErr    bool
+	lastClick  click
 	showHelp   bool
 	helpOffset int // the help's scroll position
 	help       help.Model
@@ -310,7 +312,36 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	msg.Y--
-	return m.ActiveView().Update(msg)
+	cmd := m.ActiveView().Update(msg)
+	if msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress {
+		// A double click is enter on what the first click selected:
+		// drill in Top and Tree, zoom in the flame graph, step in peek.
+		now := time.Now()
+		last := m.lastClick
+		m.lastClick = click{now, msg.X, msg.Y}
+		if now.Sub(last.at) < doubleClick && msg.Y == last.y && abs(msg.X-last.x) <= 2 {
+			m.lastClick = click{}
+			return tea.Batch(cmd, m.handleKey(tea.KeyMsg{Type: tea.KeyEnter}))
+		}
+	}
+	return cmd
+}
+
+// doubleClick is the longest time between the two clicks of a double
+// click.
+const doubleClick = 400 * time.Millisecond
+
+// click is a left button press in a view, to recognise double clicks.
+type click struct {
+	at   time.Time
+	x, y int
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // switchView focuses view i, computing its data if it is stale.

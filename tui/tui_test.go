@@ -723,6 +723,17 @@ func TestMouse(t *testing.T) {
 	if active != 1 {
 		t.Errorf("click on the Tree tab: view %d", active)
 	}
+	// A double click drills into the row: focus on it.
+	h.keys("1", "g")
+	press := tea.MouseMsg{X: 50, Y: 4, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}
+	h.tm.Send(press)
+	h.tm.Send(press)
+	h.waitFor("the drill", func(m *Model) bool { return m.Options().Focus != "" })
+	var f string
+	h.do(func(m *Model) { f = m.Options().Focus })
+	if f != "^main\\.partition$" {
+		t.Errorf("double click: focus=%q, want main.partition's (the third row)", f)
+	}
 }
 
 // TestDiffColours: in a diff, growth is red and shrinkage green, in the
