@@ -32,11 +32,15 @@ func Load(ctx context.Context, s Sources, opt Options) (*Profile, error) {
 	all := append(append(append([]string(nil), s.Sources...), s.Base...), s.DiffBase...)
 	profiles := make([]*Profile, len(all))
 	errs := make([]error, len(all))
+	crashes := make([]any, len(all))
 	var wg sync.WaitGroup
 	for i, src := range all {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A panic (a bug) is raised again on the caller's goroutine,
+			// whose guard (the explorer's) can restore the terminal.
+			defer func() { crashes[i] = recover() }()
 			o := opt
 			if i > 0 {
 				o.Progress = nil // one progress report: the first source
@@ -45,6 +49,11 @@ func Load(ctx context.Context, s Sources, opt Options) (*Profile, error) {
 		}()
 	}
 	wg.Wait()
+	for _, c := range crashes {
+		if c != nil {
+			panic(c)
+		}
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
