@@ -62,9 +62,13 @@ func TestReadmeTour(t *testing.T) {
 		{"tour-top", nil},
 		{"tour-tree", []string{"2"}},
 		{"tour-labels", []string{"3"}},
+		{"tour-diff", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig(testdata("cpu_labels.pb.gz"))
+			if tc.name == "tour-diff" {
+				cfg.Sources.DiffBase = []string{testdata("cpu_labels_no_w0.pb.gz")}
+			}
 			cfg.Width, cfg.Height = 80, 24
 			h := start(t, cfg)
 			h.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
