@@ -321,11 +321,7 @@ func (t *Top) View() string {
 		if inline != "" {
 			b.WriteString(tail.Render(inline))
 		}
-		if sel {
-			if pad := nameW - ansi.StringWidth(name) - len(inline); pad > 0 {
-				b.WriteString(st.Selected.Render(strings.Repeat(" ", pad)))
-			}
-		}
+		padSelected(&b, st, sel, nameW-ansi.StringWidth(name)-len(inline))
 		lines = append(lines, b.String())
 	}
 	return fillLines(lines, t.height)
@@ -342,7 +338,19 @@ const (
 	cellPlain = iota
 	cellHeat
 	cellDim
+	// cellDelta colours a diff value by its sign and size: heat holds
+	// the value's signed percentage of the total.
+	cellDelta
 )
+
+// deltaCell is a cell of a diff value v of total, coloured by cellDelta.
+func deltaCell(text string, v, total int64) cell {
+	c := cell{text: text, kind: cellDelta}
+	if total != 0 {
+		c.heat = float64(v) / float64(total) * 100
+	}
+	return c
+}
 
 func (c cell) render(st *Styles, text string, selected bool) string {
 	switch {
@@ -352,6 +360,9 @@ func (c cell) render(st *Styles, text string, selected bool) string {
 		return st.Heat(c.heat).Render(text)
 	case c.kind == cellDim:
 		return st.Dim.Render(text)
+	case c.kind == cellDelta:
+		// DiffText grades by the share of the total, which heat holds.
+		return st.DiffText(int64(c.heat*1e6), 100e6).Render(text)
 	}
 	return text
 }
