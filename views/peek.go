@@ -345,6 +345,9 @@ func (p *Peek) renderRow(i int) string {
 		mark = "● "
 	default:
 		share := cell{padLeft(analysis.Percentage(r.edge.Weight, en.Cum), p.pctW), pct(r.edge.Weight, en.Cum), cellHeat}
+		if p.c.Diff {
+			share.kind = cellPlain // red and green are the deltas' there
+		}
 		cells = []cell{valueCell(r.edge.Weight), share}
 		if !p.narrow() {
 			cells = append([]cell{blank(p.valW), blank(p.valW)}, cells...)
