@@ -1,6 +1,6 @@
 // Command pprof-tui is a terminal explorer for pprof and gperftools
-// profiles. With a report flag (-top, -traces, -tags, -peek, -folded,
-// -proto) it prints that report like `go tool pprof` and exits; otherwise
+// profiles. With a report flag (-top, -traces, -tags, -peek, -list,
+// -folded, -proto) it prints that report like `go tool pprof` and exits; otherwise
 // it opens the interactive explorer.
 //
 //	pprof-tui [flags] [BINARY] SOURCE...
@@ -69,7 +69,7 @@ type cmdline struct {
 	load     format.Options
 
 	top, traces, tags, folded, proto, jsonOut, cum, flat bool
-	peek, output, unit, symbolize, binary                string
+	peek, list, output, unit, symbolize, binary          string
 	legacyIndex                                          map[string]*bool
 }
 
@@ -81,6 +81,7 @@ func newFlagSet(c *cmdline) *flag.FlagSet {
 	for _, name := range []string{
 		"sample_index", "focus", "ignore", "hide", "show", "show_from", "prune_from",
 		"tagfocus", "tagignore", "tagshow", "taghide", "tagroot", "tagleaf", "granularity", "nodecount", "nodefraction", "edgefraction",
+		"source_path", "trim_path",
 	} {
 		f := &optionFlag{opt: &c.opt, name: name}
 		c.optFlags = append(c.optFlags, f)
@@ -105,6 +106,7 @@ func newFlagSet(c *cmdline) *flag.FlagSet {
 	fs.BoolVar(&c.proto, "proto", false, "write the filtered profile as gzipped profile.proto to -output")
 	fs.BoolVar(&c.jsonOut, "json", false, "with -top: print JSON")
 	fs.StringVar(&c.peek, "peek", "", "print callers and callees of functions matching the regexp and exit")
+	fs.StringVar(&c.list, "list", "", "print the annotated source of functions matching the regexp and exit")
 	fs.StringVar(&c.output, "output", "", "write the report to this file")
 	fs.BoolVar(&c.cum, "cum", false, "sort by cumulative value")
 	fs.BoolVar(&c.flat, "flat", false, "sort by flat value")
@@ -200,13 +202,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	reports := 0
-	for _, b := range []bool{c.top, c.traces, c.tags, c.folded, c.proto, c.peek != ""} {
+	for _, b := range []bool{c.top, c.traces, c.tags, c.folded, c.proto, c.peek != "", c.list != ""} {
 		if b {
 			reports++
 		}
 	}
 	if reports > 1 {
-		return usageError("choose one report: -top, -traces, -tags, -peek, -folded or -proto")
+		return usageError("choose one report: -top, -traces, -tags, -peek, -list, -folded or -proto")
 	}
 	if c.jsonOut && !c.top {
 		return usageError("-json goes with -top")
@@ -347,6 +349,16 @@ func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
 			return err
 		}
 		return report.Peek(w, p, pk, opt, c.unit)
+	case c.list != "":
+		re, err := regexp.Compile(c.list)
+		if err != nil {
+			return usageError("list: invalid regexp %q: %v", c.list, err)
+		}
+		lst, err := e.List(opt, re, analysis.NewSourceFiles(), true)
+		if err != nil {
+			return err
+		}
+		return report.List(w, lst, c.list, c.unit)
 	case c.tags:
 		r, err := e.Tags(opt)
 		if err != nil {

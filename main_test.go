@@ -214,3 +214,29 @@ func TestExplorerErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestListFlags: -list, -source_path and -trim_path reach the report;
+// analysis/report holds the report itself against pprof's goldens (run
+// from there, hence the paths).
+func TestListFlags(t *testing.T) {
+	for _, c := range []struct {
+		golden string
+		args   []string
+	}{
+		{"list-missing", []string{`-list=main\.fib$`}},
+		{"list-fib", []string{`-list=main\.fib$`, "-source_path=testdata/src", "-trim_path=/tmp/profgen"}},
+	} {
+		want, err := os.ReadFile(filepath.Join("analysis/report/testdata", c.golden+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := runCLI(t, append(c.args, "testdata/go/cpu_labels.pb.gz")...); got != string(want) {
+			t.Errorf("%v: differs from pprof's\n--- got\n%s\n--- pprof\n%s", c.args, got, want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"-list=nomatch", "testdata/go/cpu_labels.pb.gz"}, &stdout, &stderr)
+	if err == nil || err.Error() != "no matches found for regexp: nomatch" {
+		t.Errorf("no match: %v", err)
+	}
+}

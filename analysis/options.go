@@ -44,6 +44,13 @@ type Options struct {
 	Sort                string
 	RelativePercentages bool
 	DropNegative        bool
+
+	// SourcePath and TrimPath are pprof's source_path and trim_path: where
+	// the source view and -list look for files (directories separated
+	// by the OS list separator; "" is the current directory), and path
+	// prefixes to cut from the profile's file names first (see
+	// SourceFiles).
+	SourcePath, TrimPath string
 }
 
 // DefaultOptions returns pprof's defaults.
@@ -120,6 +127,7 @@ var Settings = []string{
 	"sample_index", "mean", "focus", "ignore", "hide", "show", "show_from", "prune_from",
 	"tagfocus", "tagignore", "tagshow", "taghide", "tagroot", "tagleaf", "unit", "granularity", "noinlines",
 	"nodecount", "nodefraction", "edgefraction", "sort", "relative_percentages", "drop_negative",
+	"source_path", "trim_path",
 }
 
 // Set sets one option by its pprof name, as the command line and the
@@ -131,6 +139,7 @@ func (o *Options) Set(name, value string) error {
 		"show": &o.Show, "show_from": &o.ShowFrom, "prune_from": &o.PruneFrom,
 		"tagfocus": &o.TagFocus, "tagignore": &o.TagIgnore, "tagshow": &o.TagShow, "taghide": &o.TagHide,
 		"tagroot": &o.TagRoot, "tagleaf": &o.TagLeaf, "unit": &o.Unit,
+		"source_path": &o.SourcePath, "trim_path": &o.TrimPath,
 	}
 	if p, ok := str[name]; ok {
 		*p = value

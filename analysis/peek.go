@@ -31,6 +31,27 @@ type Peek struct {
 
 // Peek computes the callers and callees of the nodes matching re.
 func (e *Engine) Peek(opt Options, re *regexp.Regexp) (*Peek, error) {
+	return e.peek(opt, re.String(), func(top *Top, r *Row) bool { return re.MatchString(r.Name) })
+}
+
+// PeekFunction computes the callers and callees of the nodes of the
+// function named name: nodes with that function name, or, for nodes
+// without one (files granularity, unsymbolized code), that file or that
+// mapping's file — what focus and ignore match on such nodes.
+func (e *Engine) PeekFunction(opt Options, name string) (*Peek, error) {
+	return e.peek(opt, "^"+regexp.QuoteMeta(name)+"$", func(top *Top, r *Row) bool {
+		info := top.Nodes.Info(r.Node)
+		switch {
+		case info.Name != "":
+			return info.Name == name
+		case info.File != "":
+			return info.File == name
+		}
+		return info.Objfile == name
+	})
+}
+
+func (e *Engine) peek(opt Options, desc string, match func(*Top, *Row) bool) (*Peek, error) {
 	q, err := e.newQuery(opt)
 	if err != nil {
 		return nil, err
@@ -38,13 +59,13 @@ func (e *Engine) Peek(opt Options, re *regexp.Regexp) (*Peek, error) {
 	a := q.aggregate()
 	top := a.top()
 	matched := make(map[int32]bool)
-	for _, r := range top.Rows {
-		if re.MatchString(r.Name) {
+	for i := range top.Rows {
+		if r := &top.Rows[i]; match(top, r) {
 			matched[r.Node] = true
 		}
 	}
 	in, out := a.edges(func(n int32) bool { return matched[n] })
-	pk := &Peek{Top: top, Regexp: re.String()}
+	pk := &Peek{Top: top, Regexp: desc}
 	for _, r := range top.Rows {
 		if !matched[r.Node] {
 			continue

@@ -1,8 +1,11 @@
 package analysis
 
 import (
+	"path/filepath"
 	"regexp"
 	"sort"
+
+	"github.com/pprof-tui/pprof-tui/format"
 )
 
 // SourceLine is one source line of a function with its values.
@@ -14,28 +17,48 @@ type SourceLine struct {
 // FunctionSource is the per-line profile of one function in one file, as
 // pprof's -list annotates source.
 type FunctionSource struct {
-	Name  string
-	File  string
-	Flat  int64 // Σ of the lines' flat
-	Cum   int64 // the function's cum
-	Lines []SourceLine
+	Name string
+	// File is the profile's path, cleaned and trimmed by trim_path and
+	// pprof's heuristics (TrimSourcePath), as pprof's -list prints it.
+	File string
+	// StartLine is the line the function starts at, 0 when unknown.
+	StartLine int64
+	// Flat and Cum are Σ of the lines' values: the header of pprof's
+	// -list. A recursive function's lines count its recursion more than
+	// once, so Cum can exceed FuncCum.
+	Flat, Cum int64
+	// FuncCum is the function's cum (its -top row at filefunctions).
+	FuncCum int64
+	Lines   []SourceLine // with samples, by line number
 }
 
 // Source returns, for every function whose name matches re, its lines
 // with flat and cum at lines granularity (as pprof's -list; noinlines as
 // opt says), ordered by file and line, and the functions by name.
+// A function whose frames have no file has no lines.
 func (e *Engine) Source(opt Options, re *regexp.Regexp) (total int64, out []FunctionSource, err error) {
+	_, total, out, err = e.source(opt, re)
+	return total, out, err
+}
+
+func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, total int64, out []FunctionSource, err error) {
 	opt.Granularity = "lines"
 	opt.NodeFraction, opt.NodeCount = 0, 0
 	top, err := e.Top(opt)
 	if err != nil {
-		return 0, nil, err
+		return st, 0, nil, err
 	}
 	fnOpt := opt
 	fnOpt.Granularity = "filefunctions"
 	fnTop, err := e.Top(fnOpt)
 	if err != nil {
-		return 0, nil, err
+		return st, 0, nil, err
+	}
+	trim := func(file string) string {
+		if file == "" {
+			return ""
+		}
+		return filepath.Clean(TrimSourcePath(file, opt.TrimPath, opt.SourcePath))
 	}
 	type fk struct{ name, file string }
 	index := map[fk]int{}
@@ -44,24 +67,50 @@ func (e *Engine) Source(opt Options, re *regexp.Regexp) (total int64, out []Func
 		if !re.MatchString(info.Name) {
 			continue
 		}
-		k := fk{info.Name, info.File}
+		k := fk{info.Name, trim(info.File)}
 		i, ok := index[k]
 		if !ok {
 			i = len(out)
 			index[k] = i
-			out = append(out, FunctionSource{Name: info.Name, File: info.File})
+			out = append(out, FunctionSource{Name: info.Name, File: k.file})
 		}
-		out[i].Lines = append(out[i].Lines, SourceLine{Line: info.Line, Flat: r.Flat, Cum: r.Cum})
-		out[i].Flat += r.Flat
+		f := &out[i]
+		if k.file != "" {
+			f.Lines = append(f.Lines, SourceLine{Line: info.Line, Flat: r.Flat, Cum: r.Cum})
+		}
+		f.Flat += r.Flat
+		f.Cum += r.Cum
 	}
 	for _, r := range fnTop.Rows {
 		info := fnTop.Nodes.Info(r.Node)
-		if i, ok := index[fk{info.Name, info.File}]; ok {
-			out[i].Cum = r.Cum
+		if i, ok := index[fk{info.Name, trim(info.File)}]; ok {
+			out[i].FuncCum += r.Cum
+		}
+	}
+	// Start lines: the lines granularity keeps them out of the nodes.
+	for _, fn := range e.p.Functions {
+		if fn.StartLine == 0 || fn.Filename == "" {
+			continue
+		}
+		if i, ok := index[fk{fn.Name, trim(filepath.Clean(fn.Filename))}]; ok && out[i].StartLine == 0 {
+			out[i].StartLine = fn.StartLine
 		}
 	}
 	for i := range out {
-		sort.Slice(out[i].Lines, func(a, b int) bool { return out[i].Lines[a].Line < out[i].Lines[b].Line })
+		lines := out[i].Lines
+		sort.Slice(lines, func(a, b int) bool { return lines[a].Line < lines[b].Line })
+		// Nodes differing only in what the report does not show (a
+		// column) are one line here.
+		merged := lines[:0]
+		for _, l := range lines {
+			if n := len(merged); n > 0 && merged[n-1].Line == l.Line {
+				merged[n-1].Flat += l.Flat
+				merged[n-1].Cum += l.Cum
+				continue
+			}
+			merged = append(merged, l)
+		}
+		out[i].Lines = merged
 	}
 	sort.Slice(out, func(a, b int) bool {
 		if out[a].Name != out[b].Name {
@@ -69,5 +118,92 @@ func (e *Engine) Source(opt Options, re *regexp.Regexp) (total int64, out []Func
 		}
 		return out[a].File < out[b].File
 	})
-	return top.Total, out, nil
+	return top.SampleType, top.Total, out, nil
+}
+
+// Listing is one function's source annotated with its values, the lines
+// pprof's -list prints: from the function's start line (or 5 lines
+// before its first line with samples) to 5 lines after its last.
+type Listing struct {
+	FunctionSource
+	// Path is the file read; "" when it was not found (Err says where
+	// the lookup looked, Rows then holds the lines with samples only).
+	Path string
+	Err  error
+	Rows []ListingRow
+}
+
+// ListingRow is one line of a listing.
+type ListingRow struct {
+	SourceLine
+	Text string
+	// NoText is set for a line whose file was not found.
+	NoText bool
+}
+
+// listMargin is pprof's: lines shown before the first and after the last
+// line with samples.
+const listMargin = 5
+
+// Span returns the lines pprof's -list shows for f: from its start line
+// (or listMargin before its first line) to listMargin after its last.
+func (f *FunctionSource) Span() (from, to int64) {
+	if len(f.Lines) == 0 {
+		return 0, -1
+	}
+	from = f.Lines[0].Line - listMargin
+	if f.StartLine != 0 {
+		from = f.StartLine
+	}
+	to = f.Lines[len(f.Lines)-1].Line + listMargin
+	return max(from, 1), to
+}
+
+// List is the annotated source of the functions matching a regexp:
+// pprof's -list report.
+type List struct {
+	SampleType format.ValueType
+	Total      int64
+	Listings   []Listing
+}
+
+// List returns the listings of the functions matching re (see Source),
+// reading their files through files. strict looks for files only where
+// pprof does (see SourceFiles.Find), for reports that must equal pprof's.
+func (e *Engine) List(opt Options, re *regexp.Regexp, files *SourceFiles, strict bool) (*List, error) {
+	st, total, fns, err := e.source(opt, re)
+	if err != nil {
+		return nil, err
+	}
+	var out []Listing
+	for _, f := range fns {
+		l := Listing{FunctionSource: f}
+		if f.File == "" {
+			out = append(out, l)
+			continue
+		}
+		text, found, ferr := files.Find(f.File, opt, strict)
+		l.Path, l.Err = found, ferr
+		if ferr != nil {
+			for _, sl := range f.Lines {
+				l.Rows = append(l.Rows, ListingRow{SourceLine: sl, NoText: true})
+			}
+			out = append(out, l)
+			continue
+		}
+		from, to := f.Span()
+		k := 0
+		for n := from; n <= to && n <= int64(len(text)); n++ {
+			row := ListingRow{SourceLine: SourceLine{Line: n}, Text: text[n-1]}
+			for k < len(f.Lines) && f.Lines[k].Line < n {
+				k++
+			}
+			if k < len(f.Lines) && f.Lines[k].Line == n {
+				row.Flat, row.Cum = f.Lines[k].Flat, f.Lines[k].Cum
+			}
+			l.Rows = append(l.Rows, row)
+		}
+		out = append(out, l)
+	}
+	return &List{SampleType: st, Total: total, Listings: out}, nil
 }

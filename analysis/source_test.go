@@ -19,7 +19,7 @@ func TestSourceLines(t *testing.T) {
 		t.Fatalf("total %d, %d functions", total, len(fns))
 	}
 	f := fns[0]
-	if f.Flat != 520000000 || f.Cum != 610000000 || f.File != "/tmp/profgen/goprof/main.go" {
+	if f.Flat != 520000000 || f.Cum != 610000000 || f.FuncCum != 610000000 || f.File != "/tmp/profgen/goprof/main.go" {
 		t.Fatalf("%+v", f)
 	}
 	var sum int64

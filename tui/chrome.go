@@ -46,11 +46,21 @@ func (m *Model) View() string {
 	return strings.Join([]string{m.tabBar(), body, m.statusBar(), m.footer()}, "\n")
 }
 
-// tabs returns the tab labels, "1 Top" ...
+// tabs returns the tab labels, "1 Top" ...; in a window too narrow for
+// them all, the tabs other than the active one show their number only.
 func (m *Model) tabs() []string {
 	out := make([]string, len(m.views))
+	w := 2 // the active tab's brackets without colour
 	for i, v := range m.views {
 		out[i] = fmt.Sprintf("%d %s", i+1, v.Title())
+		w += ansi.StringWidth(out[i]) + 2
+	}
+	if w > m.width {
+		for i := range out {
+			if i != m.active {
+				out[i] = fmt.Sprint(i + 1)
+			}
+		}
 	}
 	return out
 }

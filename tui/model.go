@@ -93,7 +93,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
 		opts: opts, target: opts,
-		views: []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c)},
+		views: []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewPeek(c), views.NewSource(c)},
 		jobs:  newJobs(),
 	}
 	if opts.Sort == "cum" {
@@ -132,7 +132,8 @@ func (m *Model) Options() analysis.Options { return m.opts }
 // ActiveView returns the focused view.
 func (m *Model) ActiveView() views.View { return m.views[m.active] }
 
-// View returns the view at index i (0 Top, 1 Tree, 2 Labels).
+// ViewAt returns the view at index i (0 Top, 1 Tree, 2 Labels, then
+// Peek and Source).
 func (m *Model) ViewAt(i int) views.View { return m.views[i] }
 
 // History returns the depth of the back history.

@@ -62,17 +62,25 @@ func TestReadmeTour(t *testing.T) {
 		{"tour-top", nil},
 		{"tour-tree", []string{"2"}},
 		{"tour-labels", []string{"3"}},
+		{"tour-peek", []string{"/", "^main.partition$", "<enter>", "<esc>", "4"}},
+		{"tour-source", []string{"/", "^main.partition$", "<enter>", "<esc>", "5"}},
 		{"tour-diff", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := testConfig(testdata("cpu_labels.pb.gz"))
+			cfg := sourceConfig("cpu_labels.pb.gz")
 			if tc.name == "tour-diff" {
 				cfg.Sources.DiffBase = []string{testdata("cpu_labels_no_w0.pb.gz")}
 			}
 			cfg.Width, cfg.Height = 80, 24
 			h := start(t, cfg)
 			h.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
-			h.keys(tc.keys...)
+			for _, k := range tc.keys {
+				if len(k) > 1 && !strings.HasPrefix(k, "<") {
+					h.typeText(k)
+				} else {
+					h.keys(k)
+				}
+			}
 			screen := trimLines(h.screen())
 			golden(t, tc.name, screen)
 			checkReadmeSection(t, tc.name, "```text\n"+screen+"```\n")

@@ -524,7 +524,7 @@ func TestResize(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	for _, size := range [][2]int{{80, 24}, {160, 45}, {40, 10}, {120, 35}} {
 		h.tm.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		for _, view := range []string{"1", "2", "3", "?"} {
+		for _, view := range []string{"1", "2", "3", "4", "5", "?"} {
 			h.keys(view)
 			s := h.screen()
 			lines := strings.Split(s, "\n")
@@ -546,6 +546,7 @@ func TestResize(t *testing.T) {
 		t.Errorf("39x9:\n%s", s)
 	}
 	h.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.keys("3") // the view this golden has always shown
 	golden(t, "cpu-top-80x24", h.screen())
 }
 

@@ -27,6 +27,12 @@ type KeyMap struct {
 
 	// Tree.
 	Expand, Collapse, Toggle, Heaviest, CollapseAll, Invert key.Binding
+
+	// Peek.
+	Walk, Center key.Binding
+
+	// Source.
+	Hottest key.Binding
 }
 
 // DefaultKeyMap returns the explorer's keys.
@@ -37,7 +43,7 @@ func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
 		Quit:       b("q", "quit", "q", "ctrl+c"),
 		Help:       b("?", "help", "?"),
-		Views:      b("1-3", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Views:      b("1-5", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		NextView:   b("tab", "next view", "tab"),
 		PrevView:   b("shift+tab", "previous view", "shift+tab"),
 		Command:    b(":", "command: set pprof options (focus=RE, reset…)", ":"),
@@ -68,6 +74,11 @@ func DefaultKeyMap() *KeyMap {
 		Heaviest:    b("e", "heaviest: expand the heaviest path", "e"),
 		CollapseAll: b("c", "collapse all", "c"),
 		Invert:      b("b", "invert: toggle the bottom-up tree", "b"),
+
+		Walk:   b("enter", "walk: select the caller/callee under the cursor (double click too)", "enter"),
+		Center: b("c", "center: back to the selected function", "c"),
+
+		Hottest: b("e", "hottest: go to the hottest line", "e"),
 	}
 }
 
@@ -86,6 +97,8 @@ func (k *KeyMap) Groups() []KeyGroup {
 		{"Top", []key.Binding{k.Sort}},
 		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
 		{"Labels", k.LabelBindings()},
+		{"Peek", []key.Binding{k.Walk, k.Center}},
+		{"Source", []key.Binding{k.Hottest}},
 	}
 }
 

@@ -383,11 +383,7 @@ func (t *Top) View() string {
 		if inline != "" {
 			b.WriteString(tail.Render(inline))
 		}
-		if sel {
-			if pad := nameW - ansi.StringWidth(name) - len(inline); pad > 0 {
-				b.WriteString(st.Selected.Render(strings.Repeat(" ", pad)))
-			}
-		}
+		padSelected(&b, st, sel, nameW-ansi.StringWidth(name)-len(inline))
 		lines = append(lines, b.String())
 	}
 	return fillLines(lines, t.height)
@@ -443,6 +439,11 @@ const (
 	cellDim
 	cellDiff
 )
+
+// deltaCell is a cell of a diff value v of total, coloured by its sign.
+func deltaCell(text string, v, total int64) cell {
+	return cell{text: text, kind: cellDiff, delta: v, total: total}
+}
 
 func (c cell) render(st *Styles, text string, selected bool) string {
 	switch {

@@ -451,11 +451,7 @@ func (t *Tree) View() string {
 		b.WriteString(dim.Render(guide))
 		b.WriteString(base.Render(marker))
 		b.WriteString(highlight(name, t.m.re, base, st.Match))
-		if sel {
-			if pad := nameW - ansi.StringWidth(name); pad > 0 {
-				b.WriteString(st.Selected.Render(strings.Repeat(" ", pad)))
-			}
-		}
+		padSelected(&b, st, sel, nameW-ansi.StringWidth(name))
 		lines = append(lines, b.String())
 	}
 	return fillLines(lines, t.height)

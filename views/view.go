@@ -106,6 +106,26 @@ type KeyClaimer interface {
 	Claims(msg tea.KeyMsg) bool
 }
 
+// aboutFunction is the function a view about one function (peek, source)
+// shows: the shared selection, which Reveal sets before the view's data
+// for it arrives (the root recomputes). Selection returns it, so filters
+// act on it and the other views show it.
+type aboutFunction struct{ name string }
+
+func (a *aboutFunction) Selection() (Selection, bool) {
+	if a.name == "" {
+		return Selection{}, false
+	}
+	return Selection{Kind: SelFunction, Name: a.name}, true
+}
+
+// Reveal re-centres the view on name.
+func (a *aboutFunction) Reveal(name string) {
+	if name != "" {
+		a.name = name
+	}
+}
+
 // list is the cursor and scroll state every view keeps over its rows.
 // Rendering uses only rows offset..offset+height.
 type list struct {
@@ -311,6 +331,14 @@ func writeCells(b *strings.Builder, st *Styles, cells []cell, sel bool) int {
 		b.WriteString(c.render(st, text, sel))
 	}
 	return used
+}
+
+// padSelected extends the cursor row's highlight over the pad columns
+// left after its text.
+func padSelected(b *strings.Builder, st *Styles, sel bool, pad int) {
+	if sel && pad > 0 {
+		b.WriteString(st.Selected.Render(strings.Repeat(" ", pad)))
+	}
 }
 
 // padLeft right-aligns s in w columns.

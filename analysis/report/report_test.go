@@ -61,7 +61,7 @@ func caseOptions(t *testing.T, flags []string) (opt analysis.Options, unit strin
 		case "unit":
 			unit = value
 			continue
-		case "peek":
+		case "peek", "list":
 			continue // the report, handled by the caller
 		case "cum", "flat":
 			opt.Sort = name
@@ -103,6 +103,22 @@ func engineFor(t testing.TB, path string) *analysis.Engine {
 	return e
 }
 
+// symbolizedEngine loads a profile symbolized with its binary.
+func symbolizedEngine(t testing.TB, bin, prof string, noInlines bool) *analysis.Engine {
+	t.Helper()
+	key := fmt.Sprintf("%s+%s+%v", bin, prof, noInlines)
+	if e, ok := engines.Load(key); ok {
+		return e.(*analysis.Engine)
+	}
+	p, err := format.Load(context.Background(), format.Sources{Sources: []string{prof}, Binary: bin}, format.Options{NoInlines: noInlines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := analysis.NewEngine(p)
+	engines.Store(key, e)
+	return e
+}
+
 func TestReportsMatchPprof(t *testing.T) {
 	defer func(l *time.Location) { time.Local = l }(time.Local)
 	time.Local = time.UTC
@@ -112,9 +128,14 @@ func TestReportsMatchPprof(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := engineFor(t, filepath.Join("../../testdata", c.profile))
-			p := e.Profile()
 			opt, unit := caseOptions(t, c.flags)
+			var e *analysis.Engine
+			if bin, prof, ok := strings.Cut(c.profile, "+"); ok {
+				e = symbolizedEngine(t, filepath.Join("../../testdata", bin), filepath.Join("../../testdata", prof), opt.NoInlines)
+			} else {
+				e = engineFor(t, filepath.Join("../../testdata", c.profile))
+			}
+			p := e.Profile()
 			var got bytes.Buffer
 			switch c.report {
 			case "top":
@@ -144,6 +165,15 @@ func TestReportsMatchPprof(t *testing.T) {
 					t.Fatal(err)
 				}
 				if err := Peek(&got, p, pk, opt, unit); err != nil {
+					t.Fatal(err)
+				}
+			case "list":
+				re := strings.TrimPrefix(c.flags[0], "-list=")
+				lst, err := e.List(opt, regexp.MustCompile(re), analysis.NewSourceFiles(), true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := List(&got, lst, re, unit); err != nil {
 					t.Fatal(err)
 				}
 			default:

@@ -12,7 +12,16 @@ go version > GO_VERSION
 while read -r name report profile flags; do
   case "$name" in ''|'#'*) continue ;; esac
   # shellcheck disable=SC2086 # flags are separate words
-  if [ "$report" = peek ]; then
+  if [ "$report" = list ]; then
+    # A list case's flags start with -list=RE; it runs in analysis/report,
+    # where the test runs, so that the paths in pprof's errors are the
+    # test's. BINARY+PROFILE is symbolized with the binary.
+    if [[ "$profile" == *+* ]]; then
+      (cd .. && go tool pprof $flags "../../testdata/${profile%%+*}" "../../testdata/${profile#*+}") > "$name.txt" 2>/dev/null
+    else
+      (cd .. && go tool pprof -symbolize=none $flags "../../testdata/$profile") > "$name.txt" 2>/dev/null
+    fi
+  elif [ "$report" = peek ]; then
     # A peek case's flags start with -peek=RE, the report itself.
     go tool pprof -symbolize=none $flags "$profiles/$profile" > "$name.txt" 2>/dev/null
   else

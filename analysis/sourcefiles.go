@@ -1,0 +1,213 @@
+package analysis
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// SourceFiles finds the source files a profile names and caches their
+// lines. The profile's paths are where the program was built, often not
+// where the reader is; the lookup follows pprof's list (source_path and
+// trim_path, see Options), and can try more places than pprof does (see
+// Find). It is safe for concurrent use.
+type SourceFiles struct {
+	mu    sync.Mutex
+	files map[sourceKey]*sourceText
+	// wd returns the current directory (os.Getwd; tests replace it).
+	wd func() (string, error)
+}
+
+type sourceKey struct {
+	path, searchPath, trimPath string
+	strict                     bool
+}
+
+type sourceText struct {
+	found string   // the file read
+	lines []string // lines[0] is line 1
+	err   error
+}
+
+// NewSourceFiles returns an empty cache.
+func NewSourceFiles() *SourceFiles {
+	return &SourceFiles{files: map[sourceKey]*sourceText{}, wd: os.Getwd}
+}
+
+// SourceError says that a source file was not found, and where the
+// lookup looked. Its Error text is pprof's for the same failure.
+type SourceError struct {
+	// File is the path in the profile; Trimmed what trim_path and pprof's
+	// prefix heuristics left of it, which is what was searched for.
+	File, Trimmed string
+	// SearchPath is the source path searched: source_path, or the current
+	// directory.
+	SearchPath string
+	// Tried lists every path tried, in order.
+	Tried []string
+	// Err is the open error of an absolute path (pprof reports it as is).
+	Err error
+}
+
+func (e *SourceError) Error() string {
+	if e.Err != nil {
+		return e.Err.Error()
+	}
+	return fmt.Sprintf("could not find file %s on path %s", e.Trimmed, e.SearchPath)
+}
+
+func (e *SourceError) Unwrap() error { return e.Err }
+
+// Find returns the lines of the source file named path in a profile and
+// the path it read them from. strict looks where pprof's -list does and
+// nowhere else, so that reports match pprof's: the path trimmed by
+// trim_path (and pprof's heuristics, see TrimSourcePath) if it is
+// absolute, else that path under each directory of source_path (the
+// current directory when unset) and each of their parents. Otherwise
+// the explorer's order applies: the path as the profile has it, then
+// pprof's places, then the trimmed path under the current directory and
+// its parents. A file not found is a *SourceError.
+func (s *SourceFiles) Find(path string, opt Options, strict bool) (lines []string, found string, err error) {
+	k := sourceKey{path, opt.SourcePath, opt.TrimPath, strict}
+	s.mu.Lock()
+	t := s.files[k]
+	s.mu.Unlock()
+	if t == nil {
+		t = s.read(path, opt, strict)
+		s.mu.Lock()
+		s.files[k] = t
+		s.mu.Unlock()
+	}
+	return t.lines, t.found, t.err
+}
+
+func (s *SourceFiles) read(path string, opt Options, strict bool) *sourceText {
+	wd, _ := s.wd()
+	searchPath := opt.SourcePath
+	if searchPath == "" {
+		searchPath = wd
+	}
+	var tried []string
+	seen := map[string]bool{}
+	try := func(name string) *sourceText {
+		if name == "" || seen[name] {
+			return nil
+		}
+		seen[name] = true
+		tried = append(tried, name)
+		lines, err := readLines(name)
+		if err != nil {
+			return nil
+		}
+		return &sourceText{found: name, lines: lines}
+	}
+	if !strict && filepath.IsAbs(path) {
+		if t := try(path); t != nil {
+			return t
+		}
+	}
+	trimmed := TrimSourcePath(path, opt.TrimPath, searchPath)
+	serr := &SourceError{File: path, Trimmed: trimmed, SearchPath: searchPath}
+	if filepath.IsAbs(trimmed) {
+		// pprof requires an absolute path to exist as it is.
+		if t := try(trimmed); t != nil {
+			return t
+		}
+		serr.Err = openError(trimmed)
+	} else {
+		dirs := filepath.SplitList(searchPath)
+		if !strict && opt.SourcePath != "" && wd != "" {
+			dirs = append(dirs, wd)
+		}
+		for _, dir := range dirs {
+			// pprof looks in each directory and every parent of it.
+			for {
+				if t := try(filepath.Join(dir, trimmed)); t != nil {
+					return t
+				}
+				parent := filepath.Dir(dir)
+				if parent == dir {
+					break
+				}
+				dir = parent
+			}
+		}
+	}
+	if !strict && serr.Err != nil {
+		// An absolute path pprof gave up on: its tail may still be under
+		// source_path or the current directory.
+		base := filepath.Base(trimmed)
+		for _, dir := range filepath.SplitList(opt.SourcePath) {
+			if t := try(filepath.Join(dir, base)); t != nil {
+				return t
+			}
+		}
+	}
+	serr.Tried = tried
+	return &sourceText{err: serr}
+}
+
+// openError is the error opening name gives (pprof prints it).
+func openError(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return &fs.PathError{Op: "read", Path: name, Err: errors.New("not a readable text file")}
+}
+
+// readLines reads a text file's lines, without their line ends.
+func readLines(name string) ([]string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", name)
+	}
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	return lines, nil
+}
+
+// TrimSourcePath is pprof's cleaning of a profile's file path: without
+// trim, the part up to and including "/BASE/" goes, for the first
+// directory of searchPath whose base name BASE occurs in the path (a
+// checkout at another place); then the first prefix of trim (a list of
+// paths) or of "/proc/self/cwd/./" and "/proc/self/cwd/" that the path
+// starts with goes.
+func TrimSourcePath(path, trim, searchPath string) string {
+	slashed, searchPath := filepath.ToSlash(path), filepath.ToSlash(searchPath)
+	if trim == "" {
+		for _, dir := range filepath.SplitList(searchPath) {
+			want := "/" + filepath.Base(dir) + "/"
+			if i := strings.Index(slashed, want); i >= 0 {
+				return path[i+len(want):]
+			}
+		}
+	}
+	prefixes := append(filepath.SplitList(filepath.ToSlash(trim)), "/proc/self/cwd/./", "/proc/self/cwd/")
+	for _, p := range prefixes {
+		if !strings.HasSuffix(p, "/") {
+			p += "/"
+		}
+		if strings.HasPrefix(slashed, p) {
+			return path[len(p):]
+		}
+	}
+	return path
+}

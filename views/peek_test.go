@@ -1,0 +1,187 @@
+package views
+
+import (
+	"context"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+func testCommon() *Common {
+	r := lipgloss.NewRenderer(os.Stdout)
+	r.SetColorProfile(termenv.Ascii)
+	return &Common{Styles: NewStyles(r), Keys: DefaultKeyMap()}
+}
+
+func testEngine(t *testing.T, file string) *analysis.Engine {
+	t.Helper()
+	p, err := format.Open(context.Background(), "../testdata/go/"+file, format.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return analysis.NewEngine(p)
+}
+
+// load runs v's query for sel as the root would and hands it the result.
+func load(t *testing.T, v View, e *analysis.Engine, opt analysis.Options, sel string) {
+	t.Helper()
+	run, state := v.Query(e, opt, sel)
+	if state != sel {
+		t.Fatalf("state %q, want the selection %q", state, sel)
+	}
+	data, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.SetResult(data, opt)
+}
+
+func press(k string) tea.KeyMsg {
+	switch k {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+// TestPeekSandwich: the callers, the function and the callees, in
+// pprof's -peek order and with its edge weights.
+func TestPeekSandwich(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	opt := analysis.DefaultOptions()
+	for _, name := range []string{"main.fib", "main.partition", "main.hashBlock", "runtime.mallocgc"} {
+		p := NewPeek(testCommon())
+		p.SetSize(120, 40)
+		load(t, p, e, opt, name)
+		want, err := e.Peek(peekOptions(opt), regexp.MustCompile("^"+regexp.QuoteMeta(name)+"$"))
+		if err != nil || len(want.Entries) != 1 {
+			t.Fatalf("%s: pprof's peek: %v", name, err)
+		}
+		en := want.Entries[0]
+		var rows []string
+		for _, ed := range en.In {
+			rows = append(rows, "↑ "+want.Top.Nodes.Name(ed.Node)+" "+p.value(ed.Weight)+" "+strings.TrimSpace(analysis.Percentage(ed.Weight, en.Cum)))
+		}
+		rows = append(rows, "● "+name+" "+p.value(en.Flat)+" "+p.value(en.Cum))
+		for _, ed := range en.Out {
+			rows = append(rows, "↓ "+want.Top.Nodes.Name(ed.Node)+" "+p.value(ed.Weight)+" "+strings.TrimSpace(analysis.Percentage(ed.Weight, en.Cum)))
+		}
+		lines := strings.Split(p.View(), "\n")[peekHeadLines:]
+		for i, w := range rows {
+			f := strings.Fields(strings.TrimPrefix(lines[i], "▶"))
+			// Fields: two values, the mark, the name.
+			got := strings.Join([]string{f[2], f[3], f[0], f[1]}, " ")
+			if got != w {
+				t.Errorf("%s row %d: %q, want %q", name, i, got, w)
+			}
+		}
+		if sel, ok := p.Selection(); !ok || sel.Name != name {
+			t.Errorf("%s: selection %+v", name, sel)
+		}
+		if c, edge := p.Cursor(); c != name || edge {
+			t.Errorf("%s: the cursor starts on %q (edge %v), not the function", name, c, edge)
+		}
+	}
+}
+
+// TestPeekWalk: enter on a caller or callee asks the root to select it;
+// on the function itself enter is left to the root (drill).
+func TestPeekWalk(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	p := NewPeek(testCommon())
+	p.SetSize(100, 30)
+	load(t, p, e, analysis.DefaultOptions(), "main.partition")
+	if p.Claims(press("enter")) {
+		t.Error("enter claimed on the function itself")
+	}
+	p.Update(press("up"))
+	caller, edge := p.Cursor()
+	if !edge || !p.Claims(press("enter")) {
+		t.Fatalf("on caller %q: not claimed", caller)
+	}
+	cmd := p.Update(press("enter"))
+	if cmd == nil {
+		t.Fatal("enter on a caller: no command")
+	}
+	if msg, ok := cmd().(SelectMsg); !ok || msg.Name != caller || caller != "main.quicksort" {
+		t.Errorf("walk: %#v, want SelectMsg{main.quicksort}", cmd())
+	}
+	// The root recomputes for the new selection.
+	p.Reveal(caller)
+	if sel, _ := p.Selection(); sel.Name != caller {
+		t.Errorf("after Reveal the selection is %q", sel.Name)
+	}
+	if !strings.Contains(p.View(), "computing") {
+		t.Error("stale data shown for the new selection")
+	}
+	load(t, p, e, analysis.DefaultOptions(), caller)
+	p.Update(press("down"))
+	callee, _ := p.Cursor()
+	p.Update(press("c"))
+	if c, _ := p.Cursor(); c != caller || callee == caller {
+		t.Errorf("c: cursor on %q", c)
+	}
+}
+
+// TestPeekDoubleClick: two clicks on one row within the double-click
+// time walk there; slower clicks only move the cursor.
+func TestPeekDoubleClick(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	p := NewPeek(testCommon())
+	p.SetSize(100, 30)
+	load(t, p, e, analysis.DefaultOptions(), "main.partition")
+	now := time.Unix(0, 0)
+	p.click.now = func() time.Time { return now }
+	click := func(y int) tea.Cmd {
+		return p.Update(tea.MouseMsg{Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	}
+	if cmd := click(peekHeadLines); cmd != nil {
+		t.Error("one click walked")
+	}
+	now = now.Add(600 * time.Millisecond)
+	if cmd := click(peekHeadLines); cmd != nil {
+		t.Error("a slow second click walked")
+	}
+	now = now.Add(200 * time.Millisecond)
+	cmd := click(peekHeadLines)
+	if cmd == nil {
+		t.Fatal("double click did not walk")
+	}
+	if msg := cmd().(SelectMsg); msg.Name != "main.quicksort" {
+		t.Errorf("double click: %+v", msg)
+	}
+}
+
+func TestPeekEmpty(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	p := NewPeek(testCommon())
+	p.SetSize(100, 10)
+	load(t, p, e, analysis.DefaultOptions(), "")
+	if !strings.Contains(p.View(), "no function selected") {
+		t.Errorf("nothing selected:\n%s", p.View())
+	}
+	load(t, p, e, analysis.DefaultOptions(), "main.nope")
+	if !strings.Contains(p.View(), "main.nope has no samples") {
+		t.Errorf("no samples:\n%s", p.View())
+	}
+	// A filter that drops every sample through the function.
+	opt := analysis.DefaultOptions()
+	opt.Focus = "runSort"
+	load(t, p, e, opt, "main.fib")
+	if !strings.Contains(p.View(), "main.fib has no samples") {
+		t.Errorf("focus elsewhere:\n%s", p.View())
+	}
+}

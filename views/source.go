@@ -1,0 +1,303 @@
+package views
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+)
+
+// Source is the selected function's source with each line's flat and
+// cum in the gutter (pprof's -list), the hottest lines highlighted and
+// the view scrolled to the hottest one. analysis finds and reads the
+// files (source_path, trim_path); a file not found says where it looked,
+// and the lines with samples are still listed by number.
+type Source struct {
+	c     *Common
+	files *analysis.SourceFiles
+	aboutFunction
+	data  *sourceResult
+	value func(int64) string
+
+	rows          []sourceRow
+	l             list
+	m             matchSet
+	width, height int
+}
+
+type sourceResult struct {
+	name string
+	lst  *analysis.List // nil when nothing is selected
+}
+
+type sourceRowKind int
+
+const (
+	srcTitle  sourceRowKind = iota // "main.fib in main.go"
+	srcTotals                      // the listing's flat and cum
+	srcNote                        // a missing file, where it was looked for
+	srcLine
+)
+
+type sourceRow struct {
+	kind    sourceRowKind
+	listing int
+	line    analysis.ListingRow
+	text    string // for notes; tabs expanded for lines
+	isErr   bool   // a note that is an error
+}
+
+// NewSource makes the Source view.
+func NewSource(c *Common) *Source { return &Source{c: c, files: analysis.NewSourceFiles()} }
+
+func (s *Source) Title() string { return "Source" }
+func (s *Source) Init() tea.Cmd { return nil }
+
+func (s *Source) SetSize(w, h int) {
+	s.width, s.height = w, h
+	s.l.height = max(0, h-1)
+	s.l.clamp()
+}
+
+func (s *Source) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	return []key.Binding{k.Hottest, k.Focus, k.Ignore}
+}
+
+func (s *Source) Query(e *analysis.Engine, opt analysis.Options, sel string) (func() (any, error), string) {
+	files := s.files
+	return func() (any, error) {
+		if sel == "" {
+			return &sourceResult{}, nil
+		}
+		lst, err := e.List(opt, regexp.MustCompile("^"+regexp.QuoteMeta(sel)+"$"), files, false)
+		if err != nil {
+			return nil, err
+		}
+		return &sourceResult{name: sel, lst: lst}, nil
+	}, sel
+}
+
+func (s *Source) HasResult() bool { return s.data != nil && s.data.lst != nil }
+
+// Total is the percentage denominator of the data shown.
+func (s *Source) Total() int64 { return s.data.lst.Total }
+
+func (s *Source) SetResult(data any, opt analysis.Options) {
+	r := data.(*sourceResult)
+	s.data, s.name = r, r.name
+	s.rows = s.rows[:0]
+	if r.lst == nil {
+		s.l.setLen(0)
+		return
+	}
+	unit := opt.Unit
+	if unit == "" {
+		unit = "minimum" // pprof's -list scales each value on its own
+	}
+	s.value = valueFormatter(r.lst.SampleType.Unit, unit)
+	for i, l := range r.lst.Listings {
+		if l.File == "" {
+			s.rows = append(s.rows, sourceRow{kind: srcNote, listing: i, text: "no source information for " + l.Name})
+			continue
+		}
+		s.rows = append(s.rows, sourceRow{kind: srcTitle, listing: i}, sourceRow{kind: srcTotals, listing: i})
+		if l.Err != nil {
+			s.rows = append(s.rows, sourceRow{kind: srcNote, listing: i, text: l.Err.Error(), isErr: true})
+			var se *analysis.SourceError
+			if errors.As(l.Err, &se) && len(se.Tried) > 0 {
+				s.rows = append(s.rows, sourceRow{kind: srcNote, listing: i, text: "looked in (set source_path or trim_path with :):"})
+				for _, t := range se.Tried {
+					s.rows = append(s.rows, sourceRow{kind: srcNote, listing: i, text: "  " + t})
+				}
+			}
+		}
+		for _, row := range l.Rows {
+			s.rows = append(s.rows, sourceRow{kind: srcLine, listing: i, line: row, text: expandTabs(row.Text, 4)})
+		}
+	}
+	s.l.setLen(len(s.rows))
+	s.hottest()
+	s.SetSearch(s.m.re)
+}
+
+// hottest moves the cursor to the line with the most cum (then flat),
+// scrolled to the middle of the window.
+func (s *Source) hottest() {
+	best := -1
+	for i, r := range s.rows {
+		if r.kind != srcLine {
+			continue
+		}
+		if best < 0 || r.line.Cum > s.rows[best].line.Cum ||
+			(r.line.Cum == s.rows[best].line.Cum && r.line.Flat > s.rows[best].line.Flat) {
+			best = i
+		}
+	}
+	if best < 0 {
+		s.l.moveTo(0)
+		return
+	}
+	s.l.moveTo(best)
+	s.l.offset = max(0, best-s.l.height/2)
+	s.l.clamp()
+}
+
+// HotLine returns the source line number under the cursor, for tests.
+func (s *Source) HotLine() (analysis.ListingRow, bool) {
+	if !s.HasResult() || len(s.rows) == 0 || s.rows[s.l.cursor].kind != srcLine {
+		return analysis.ListingRow{}, false
+	}
+	return s.rows[s.l.cursor].line, true
+}
+
+func (s *Source) Update(msg tea.Msg) tea.Cmd {
+	if !s.HasResult() {
+		return nil
+	}
+	if s.l.navigate(s.c.Keys, msg, 1) {
+		return nil
+	}
+	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, s.c.Keys.Hottest) {
+		s.hottest()
+	}
+	return nil
+}
+
+func (s *Source) rowText(i int) string {
+	if s.rows[i].kind == srcLine || s.rows[i].kind == srcNote {
+		return s.rows[i].text
+	}
+	return ""
+}
+
+func (s *Source) SetSearch(re *regexp.Regexp) bool {
+	if !s.HasResult() {
+		s.m.re = re
+		return false
+	}
+	return s.m.search(&s.l, re, len(s.rows), s.rowText)
+}
+
+func (s *Source) NextMatch(dir int) bool { return s.m.step(&s.l, dir, false) }
+
+const srcValW = 10
+
+func (s *Source) View() string {
+	st := s.c.Styles
+	if s.data == nil || (s.data.name != s.name && s.name != "") {
+		return fillLines([]string{st.Dim.Render("  computing…")}, s.height)
+	}
+	if s.name == "" || s.data.lst == nil {
+		return fillLines([]string{st.Dim.Render("  no function selected: pick one in Top or Tree, then come back")}, s.height)
+	}
+	if len(s.data.lst.Listings) == 0 {
+		return fillLines([]string{st.Dim.Render(fmt.Sprintf("  %s has no samples with the current options", s.name))}, s.height)
+	}
+	head := padLeft("flat", srcValW) + " " + padLeft("cum", srcValW) + " " + padLeft("line", 6) + "  source (pprof's list)"
+	lines := []string{st.Header.Render(padRight(ansi.Truncate(head, s.width, "…"), s.width))}
+	from, to := s.l.visible()
+	for i := from; i < to; i++ {
+		lines = append(lines, s.renderRow(i))
+	}
+	return fillLines(lines, s.height)
+}
+
+func (s *Source) renderRow(i int) string {
+	st := s.c.Styles
+	r := s.rows[i]
+	lst := s.data.lst
+	l := &lst.Listings[r.listing]
+	sel := i == s.l.cursor
+	line := func(text string, style func() string) string {
+		if sel {
+			return st.Selected.Render(padRight(markCursor(ansi.Truncate(text, s.width, "…")), s.width))
+		}
+		return style()
+	}
+	switch r.kind {
+	case srcTitle:
+		text := " " + l.Name + " in " + l.File
+		if l.Path != "" && l.Path != l.File {
+			text += "  (" + l.Path + ")"
+		}
+		return line(text, func() string { return st.Key.Render(ansi.Truncate(text, s.width, "…")) })
+	case srcTotals:
+		text := fmt.Sprintf("%*s %*s (flat, cum) %s of total", srcValW, s.value(l.Flat), srcValW, s.value(l.Cum),
+			strings.TrimSpace(analysis.Percentage(l.Cum, lst.Total)))
+		return line(text, func() string { return st.Header.Render(ansi.Truncate(text, s.width, "…")) })
+	case srcNote:
+		text := "  " + r.text
+		style := st.Dim
+		if r.isErr {
+			style = st.Error
+		}
+		return line(text, func() string { return style.Render(ansi.Truncate(text, s.width, "…")) })
+	}
+
+	// A source line: the gutter, then the text.
+	orDot := func(v int64) cell {
+		if v == 0 {
+			return cell{text: padLeft(".", srcValW), kind: cellDim}
+		}
+		if s.c.Diff {
+			return deltaCell(padLeft(s.value(v), srcValW), v, lst.Total)
+		}
+		return cell{text: padLeft(s.value(v), srcValW), heat: pct(v, l.Cum), kind: cellHeat}
+	}
+	cells := []cell{orDot(r.line.Flat), orDot(r.line.Cum), {text: padLeft(fmt.Sprint(r.line.Line), 6), kind: cellDim}}
+	var b strings.Builder
+	used := writeCells(&b, st, cells, sel)
+	used += 2
+	textW := s.width - used
+	text := r.text
+	if r.line.NoText {
+		text = "(source not found)"
+	}
+	if ansi.StringWidth(text) > textW {
+		text = ansi.Truncate(text, max(0, textW), "…")
+	}
+	// The text of the hot lines takes the heat colour of their share of
+	// the function's cum; the rest stays plain.
+	base := st.Plain
+	switch share := pct(r.line.Cum, l.Cum); {
+	case sel:
+		base = st.Selected
+	case r.line.NoText:
+		base = st.Dim
+	case s.c.Diff && r.line.Cum != 0:
+		base = st.DiffText(r.line.Cum, lst.Total)
+	case !s.c.Diff && share >= 5:
+		base = st.Heat(share)
+	}
+	b.WriteString(base.Render("  "))
+	b.WriteString(highlight(text, s.m.re, base, st.Match))
+	padSelected(&b, st, sel, textW-ansi.StringWidth(text))
+	return b.String()
+}
+
+// expandTabs replaces tabs with spaces to the next multiple of w columns.
+func expandTabs(s string, w int) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		if r == '\t' {
+			n := w - col%w
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
+}

@@ -1,0 +1,66 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+)
+
+// TestSourceView: the gutter shows each line's flat and cum ("." for
+// none), the cursor starts on the hottest line, e returns to it.
+func TestSourceView(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	opt := analysis.DefaultOptions()
+	opt.SourcePath, opt.TrimPath = "../testdata/src", "/tmp/profgen"
+	s := NewSource(testCommon())
+	s.SetSize(100, 30)
+	load(t, s, e, opt, "main.fib")
+	screen := s.View()
+	for _, want := range []string{
+		"main.fib in goprof/main.go  (../testdata/src/goprof/main.go)",
+		"     750ms      1.27s (flat, cum) 44.72% of total",
+		"     300ms      300ms     50  func fib(n int) uint64 {",
+		"         .          .     51      if n < 2 {",
+		"▶    230ms      750ms     54      return fib(n-1) + fib(n-2)",
+	} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("no %q in\n%s", want, screen)
+		}
+	}
+	if r, ok := s.HotLine(); !ok || r.Line != 54 {
+		t.Errorf("cursor on %+v, want line 54", r)
+	}
+	s.Update(press("up"))
+	s.Update(press("up"))
+	s.Update(press("e"))
+	if r, _ := s.HotLine(); r.Line != 54 {
+		t.Errorf("e: cursor on line %d", r.Line)
+	}
+	if sel, _ := s.Selection(); sel.Name != "main.fib" {
+		t.Errorf("selection %q", sel.Name)
+	}
+}
+
+// TestSourceMissing: a file not found says where the lookup looked and
+// still lists the lines with samples.
+func TestSourceMissing(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	opt := analysis.DefaultOptions()
+	opt.SourcePath = "../testdata/nowhere"
+	s := NewSource(testCommon())
+	s.SetSize(100, 30)
+	load(t, s, e, opt, "main.fib")
+	screen := s.View()
+	for _, want := range []string{
+		"open /tmp/profgen/goprof/main.go: no such file or directory",
+		"looked in",
+		"  /tmp/profgen/goprof/main.go",
+		"../testdata/nowhere/main.go",
+		"230ms      750ms     54  (source not found)",
+	} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("no %q in\n%s", want, screen)
+		}
+	}
+}
