@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/pprof-tui/pprof-tui/format"
@@ -110,6 +111,7 @@ func (e *Engine) Filtered(opt Options) (*format.Profile, error) {
 	hasNum := s.NumOff != nil
 	if hasNum {
 		o.NumOff = []uint32{0}
+		o.NumKinds = slices.Clip(s.NumKinds)
 	}
 	for i, st := range s.Stack {
 		if stackOf[st] < 0 || (q.keep != nil && !q.keep(i)) {
@@ -121,12 +123,13 @@ func (e *Engine) Filtered(opt Options) (*format.Profile, error) {
 		}
 		o.Labels = append(o.Labels, setOf[s.Labels[i]])
 		if hasNum {
-			for _, nl := range s.NumLabels(i) {
+			for j, nl := range s.NumLabels(i) {
 				if keyOK == nil || keyOK(p.Strings[nl.Key]) {
-					o.Num = append(o.Num, nl)
+					o.NumKind = append(o.NumKind, s.NumKind[j])
+					o.NumValue = append(o.NumValue, nl.Value)
 				}
 			}
-			o.NumOff = append(o.NumOff, uint32(len(o.Num)))
+			o.NumOff = append(o.NumOff, uint32(len(o.NumValue)))
 		}
 	}
 	return out, nil

@@ -60,7 +60,8 @@ func numLabelLive(l format.NumLabel) bool { return l.Value != 0 || l.Unit != 0 }
 // infers it.
 func numLabelUnits(p *format.Profile) map[string]string {
 	units := map[string]string{}
-	for _, l := range p.Samples.Num {
+	for j := range p.Samples.NumValue {
+		l := p.Samples.NumLabel(j)
 		if !numLabelLive(l) {
 			continue
 		}
@@ -173,7 +174,7 @@ func numTagFilter(p *format.Profile, wantKey string, r tagRange, units map[strin
 	type conv struct{ mul, div float64 }
 	convs := map[int32]conv{}
 	seen := map[int32]bool{}
-	for _, l := range p.Samples.Num {
+	for _, l := range p.Samples.NumKinds {
 		if seen[l.Key] {
 			continue
 		}

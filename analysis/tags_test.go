@@ -8,6 +8,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -111,9 +112,16 @@ func buildTagFixture(types []string, spec string) (*format.Profile, error) {
 			if err != nil {
 				return nil, err
 			}
-			s.Num = append(s.Num, format.NumLabel{Key: str(k), Unit: str(unit), Value: n})
+			kind := format.NumKind{Key: str(k), Unit: str(unit)}
+			j := slices.Index(s.NumKinds, kind)
+			if j < 0 {
+				j = len(s.NumKinds)
+				s.NumKinds = append(s.NumKinds, kind)
+			}
+			s.NumKind = append(s.NumKind, uint16(j))
+			s.NumValue = append(s.NumValue, n)
 		}
-		s.NumOff = append(s.NumOff, uint32(len(s.Num)))
+		s.NumOff = append(s.NumOff, uint32(len(s.NumValue)))
 		s.Stack = append(s.Stack, 0)
 	}
 	return p, nil

@@ -16,6 +16,7 @@ type builder struct {
 	sets     internTable
 	strIndex map[string]int32 // for decoders that produce strings, not indices
 	anyNum   bool
+	kinds    numKinds
 }
 
 func newBuilder(p *Profile) *builder {
@@ -150,31 +151,40 @@ func (b *builder) sample(stack int32, values []int64, labels int32, num []NumLab
 		s.NumOff = make([]uint32, len(s.Stack), cap(s.Stack)+1)
 	}
 	if b.anyNum {
-		if uint64(len(s.Num))+uint64(len(num)) >= math.MaxUint32 {
+		if uint64(len(s.NumValue))+uint64(len(num)) >= math.MaxUint32 {
 			return fmt.Errorf("too many numeric labels")
 		}
-		s.Num = append(s.Num, num...)
-		s.NumOff = append(s.NumOff, uint32(len(s.Num)))
+		for _, nl := range num {
+			k, err := b.kinds.index(s, NumKind{Key: nl.Key, Unit: nl.Unit})
+			if err != nil {
+				return err
+			}
+			s.NumKind = append(s.NumKind, k)
+			s.NumValue = append(s.NumValue, nl.Value)
+		}
+		s.NumOff = append(s.NumOff, uint32(len(s.NumValue)))
 	}
 	return nil
 }
 
-// reserve sizes the sample columns for about n samples with numPer
-// numeric labels each on average.
-func (b *builder) reserve(n int, numPer float64) {
-	s := &b.p.Samples
-	if n <= cap(s.Stack) {
-		return
+// numKinds numbers the distinct numeric label kinds of a Samples.
+type numKinds map[NumKind]uint16
+
+// index returns the index of k in s.NumKinds, adding it if it is new.
+func (m *numKinds) index(s *Samples, k NumKind) (uint16, error) {
+	if i, ok := (*m)[k]; ok {
+		return i, nil
 	}
-	s.Stack = grow(s.Stack, n)
-	s.Labels = grow(s.Labels, n)
-	for t := range s.Values {
-		s.Values[t] = grow(s.Values[t], n)
+	if len(s.NumKinds) == MaxNumKinds {
+		return 0, fmt.Errorf("more than %d distinct numeric label keys and units", MaxNumKinds)
 	}
-	if b.anyNum {
-		s.NumOff = grow(s.NumOff, n+1)
-		s.Num = grow(s.Num, int(float64(n)*numPer))
+	if *m == nil {
+		*m = numKinds{}
 	}
+	i := uint16(len(s.NumKinds))
+	(*m)[k] = i
+	s.NumKinds = append(s.NumKinds, k)
+	return i, nil
 }
 
 func grow[T any](s []T, n int) []T {

@@ -115,6 +115,14 @@ func checkInvariants(t *testing.T, p *Profile) {
 	if p.Samples.NumOff != nil && len(p.Samples.NumOff) != n+1 {
 		fail("%d numeric label offsets for %d samples", len(p.Samples.NumOff), n)
 	}
+	if len(p.Samples.NumKind) != len(p.Samples.NumValue) {
+		fail("%d numeric label kinds for %d values", len(p.Samples.NumKind), len(p.Samples.NumValue))
+	}
+	for _, k := range p.Samples.NumKind {
+		if int(k) >= len(p.Samples.NumKinds) {
+			fail("numeric label kind %d out of range", k)
+		}
+	}
 	for _, kv := range p.LabelSets.Pairs {
 		if kv.Key < 0 || int(kv.Key) >= len(p.Strings) || kv.Value < 0 || int(kv.Value) >= len(p.Strings) {
 			fail("label string out of range")

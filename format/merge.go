@@ -130,7 +130,10 @@ func combineIdentical(p *Profile) (*Profile, error) {
 	vals := make([]int64, len(p.SampleTypes))
 	var nums []NumLabel
 	for i, st := range p.Samples.Stack {
-		nums = append(nums[:0], p.Samples.NumLabels(i)...)
+		nums = nums[:0]
+		for _, nl := range p.Samples.NumLabels(i) {
+			nums = append(nums, nl)
+		}
 		slices.SortStableFunc(nums, func(a, b NumLabel) int { return strings.Compare(p.Strings[a.Key], p.Strings[b.Key]) })
 		sb.Reset()
 		for _, nl := range nums {

@@ -1,5 +1,7 @@
 package format
 
+import "iter"
+
 // Profile is a decoded, validated profile laid out for analysis: every
 // reference is a dense index into a slice of this struct, the samples are
 // columns, and identical stacks and string-label sets are stored once.
@@ -113,6 +115,16 @@ type NumLabel struct {
 	Value int64
 }
 
+// NumKind is the key and unit of numeric labels, as in NumLabel.
+type NumKind struct {
+	Key  int32
+	Unit int32
+}
+
+// MaxNumKinds is how many distinct numeric label keys and units (pairs)
+// a profile may have.
+const MaxNumKinds = 1 << 16
+
 // LabelSets holds the distinct sets of string labels, each stored once.
 // Set 0 is always the empty set.
 type LabelSets struct {
@@ -133,21 +145,38 @@ type Samples struct {
 	Stack  []int32
 	Values [][]int64 // one column per sample type
 	Labels []int32   // index into Profile.LabelSets
-	// Sample i's numeric labels are Num[NumOff[i]:NumOff[i+1]]. NumOff is
-	// nil when no sample has a numeric label.
-	NumOff []uint32
-	Num    []NumLabel
+	// Numeric labels, ten bytes each: label j has the value NumValue[j]
+	// and the key and unit NumKinds[NumKind[j]]. Sample i's numeric
+	// labels are labels NumOff[i] to NumOff[i+1]-1. NumOff is nil when no
+	// sample has a numeric label.
+	NumOff   []uint32
+	NumKind  []uint16
+	NumValue []int64
+	NumKinds []NumKind // at most MaxNumKinds
 }
 
 // Len returns the number of samples.
 func (s *Samples) Len() int { return len(s.Stack) }
 
-// NumLabels returns sample i's numeric labels. The slice aliases the profile.
-func (s *Samples) NumLabels(i int) []NumLabel {
-	if s.NumOff == nil {
-		return nil
+// NumLabel returns numeric label j.
+func (s *Samples) NumLabel(j int) NumLabel {
+	k := s.NumKinds[s.NumKind[j]]
+	return NumLabel{Key: k.Key, Unit: k.Unit, Value: s.NumValue[j]}
+}
+
+// NumLabels yields sample i's numeric labels, each with its index j (see
+// NumLabel).
+func (s *Samples) NumLabels(i int) iter.Seq2[int, NumLabel] {
+	return func(yield func(int, NumLabel) bool) {
+		if s.NumOff == nil {
+			return
+		}
+		for j := int(s.NumOff[i]); j < int(s.NumOff[i+1]); j++ {
+			if !yield(j, s.NumLabel(j)) {
+				return
+			}
+		}
 	}
-	return s.Num[s.NumOff[i]:s.NumOff[i+1]]
 }
 
 // SampleTypeIndex returns the index of the sample type called name, or -1.

@@ -1,10 +1,13 @@
 package format
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"regexp"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -85,10 +88,12 @@ type rawFunction struct {
 // protoDecoder decodes profile.proto message by message. References may
 // precede their definitions (a file may hold samples before locations, and
 // the string table last), so ids get dense indices on first sight and
-// strings are resolved when the whole stream has been read.
+// strings are resolved when the whole stream has been read. It runs on the
+// caller's goroutine and hands what depends on the order of references to
+// its linker (see protolink.go).
 type protoDecoder struct {
 	p *Profile
-	b *builder
+	*linker
 
 	sampleTypes []rawValueType
 	periodType  rawValueType
@@ -98,57 +103,91 @@ type protoDecoder struct {
 	defaultType int64
 	docURL      int64
 
-	locIDs, funcIDs, mapIDs idMap
-	locRef, funcRef, mapRef []ref
-	funcs                   []rawFunction
-	maps                    []rawMapping
+	nValues   int // values per sample, fixed by the first sample
+	nSamples  int32
+	sets      keyTable // label sets but the empty one, by their keys
+	setFirst  []int32  // label set → first sample using it, for errors
+	anyNum    bool     // whether a sample had numeric labels yet
+	kinds     numKinds
+	kindCache [16]kindCacheEntry
+	cur       *linkBatch // the batch being filled
 
-	nValues  int // values per sample, fixed by the first sample
-	nSamples int32
-	it       *interner    // the second stage, interning stacks and labels
-	cur      *sampleBatch // the batch being filled
+	// Per-sample scratch.
+	vals []int64
+	lkey []byte // the label set's key
 
 	sizeHint    int64 // decompressed size, or 0
 	sampleBytes int64 // bytes of the samples so far
-
+	est         int   // estimated number of samples, once known
 }
 
 // decodeProto decodes profile.proto from s. sizeHint is the decompressed
 // size if known (0 if not), used to size the sample columns once instead
 // of growing them.
 func decodeProto(s *byteStream, sizeHint int64) (*Profile, error) {
-	p := &Profile{}
-	d := &protoDecoder{p: p, b: newBuilder(p), sizeHint: sizeHint}
-	d.it = newInterner(d.b)
-	stopped := false
-	defer func() {
-		if !stopped {
-			d.it.close(nil)
+	p := &Profile{LabelSets: LabelSets{Off: []int32{0, 0}}}
+	d := &protoDecoder{p: p, linker: newLinker(p), sizeHint: sizeHint, setFirst: []int32{-1}}
+	if err := d.decode(s); err != nil {
+		// The linker's error, if any, comes from earlier in the file.
+		if lerr := d.close(nil); lerr != nil {
+			return nil, lerr
 		}
-	}()
-	for !s.atEOF() {
-		at := s.offset()
-		tag, err := s.varint("field tag")
-		if err != nil {
-			return nil, err
-		}
-		num, typ := protowire.DecodeTag(tag)
-		if num < 1 {
-			return nil, fmt.Errorf("byte %d: invalid field number %d", at, num)
-		}
-		if err := d.field(s, at, num, typ); err != nil {
-			return nil, err
-		}
-	}
-	stopped = true
-	if err := d.it.close(d.cur); err != nil {
 		return nil, err
 	}
+	if err := d.close(d.cur); err != nil {
+		return nil, err
+	}
+	d.buildStacks()
 	if err := d.finish(); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
+
+func (d *protoDecoder) decode(s *byteStream) error {
+	for !s.atEOF() {
+		if err := d.samples(s); err != nil {
+			return err
+		}
+		if s.atEOF() {
+			break
+		}
+		at := s.offset()
+		tag, err := s.varint("field tag")
+		if err != nil {
+			return err
+		}
+		num, typ := protowire.DecodeTag(tag)
+		if num < 1 {
+			return fmt.Errorf("byte %d: invalid field number %d", at, num)
+		}
+		if err := d.field(s, at, num, typ); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// batch returns the batch being filled, sending it first if it is full.
+func (d *protoDecoder) batch() (*linkBatch, error) {
+	bt := d.cur
+	if bt != nil && bt.full() {
+		if d.failed.Load() {
+			return nil, errLinker
+		}
+		d.in <- bt
+		bt = nil
+	}
+	if bt == nil {
+		bt = d.linker.batch(d.nSamples)
+		d.cur = bt
+	}
+	return bt, nil
+}
+
+// errLinker stops the decoder when the linker has failed; decodeProto
+// returns the linker's error instead.
+var errLinker = errors.New("linker failed")
 
 var fieldNames = [...]string{
 	fProfileSampleType: "sample_type", fProfileSample: "sample", fProfileMapping: "mapping",
@@ -256,12 +295,15 @@ func (d *protoDecoder) message(num protowire.Number, name string, at int64, b []
 		}
 	case fProfileSample:
 		err = d.sample(b)
-	case fProfileMapping:
-		err = d.mapping(b)
-	case fProfileLocation:
-		err = d.location(b)
-	case fProfileFunction:
-		err = d.function(b)
+	case fProfileMapping, fProfileLocation, fProfileFunction:
+		// For the linker, in order.
+		bt, err := d.batch()
+		if err != nil {
+			return err
+		}
+		bt.msgData = append(bt.msgData, b...)
+		bt.msgs = append(bt.msgs, linkMsg{num: num, at: at, before: int32(bt.samples()), end: int32(len(bt.msgData))})
+		return nil
 	case fProfileStringTable:
 		d.p.Strings = append(d.p.Strings, string(b))
 		return nil
@@ -369,133 +411,194 @@ func (d *protoDecoder) reserve(offset int64) {
 	if est > 1<<31-2 {
 		return
 	}
-	if d.cur == nil {
-		d.cur = d.it.batch(d.nSamples, d.nValues)
+	d.est = int(est)
+	s := &d.p.Samples
+	s.Labels = grow(s.Labels, d.est)
+	for t := range s.Values {
+		s.Values[t] = grow(s.Values[t], d.est)
 	}
-	d.cur.reserve = int(est)
+	if d.anyNum {
+		s.NumOff = grow(s.NumOff, d.est+1)
+		n := int(float64(len(s.NumValue)) / float64(d.nSamples) * 1.02 * float64(d.est))
+		s.NumKind = grow(s.NumKind, n)
+		s.NumValue = grow(s.NumValue, n)
+	}
+	bt, err := d.batch()
+	if err == nil {
+		bt.reserve = d.est
+	}
 }
 
 // uvarint decodes a varint from b, returning the value and its length,
-// or a length <= 0 when b is truncated or the varint malformed. The
-// one-byte case, most location ids and counts, is inlined by the caller.
+// or a length <= 0 when b is truncated or the varint malformed. It is
+// small enough to inline, so the one-byte case (most tags, lengths and
+// counts) takes no call.
 func uvarint(b []byte) (uint64, int) {
-	if len(b) > 0 && b[0] < 0x80 {
+	if len(b) != 0 && b[0] < 0x80 {
 		return uint64(b[0]), 1
 	}
-	return protowire.ConsumeVarint(b)
+	return uvarintLong(b)
+}
+
+// uvarintLong is uvarint for varints of two bytes or more: it reads eight
+// bytes at once when it can.
+func uvarintLong(b []byte) (uint64, int) {
+	if len(b) < 8 {
+		return protowire.ConsumeVarint(b)
+	}
+	x := binary.LittleEndian.Uint64(b)
+	stop := ^x & 0x8080808080808080
+	if stop == 0 {
+		return protowire.ConsumeVarint(b)
+	}
+	n := bits.TrailingZeros64(stop)/8 + 1
+	x &= 1<<(8*n) - 1 // n == 8 shifts 1 out: all ones
+	// Squeeze out the continuation bits: 7-bit groups into 14, 28, 56.
+	x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+	x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+	x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
+	return x, n
+}
+
+// samples decodes the run of samples at the head of s that lie wholly in
+// its window, skipping the general field machinery.
+func (d *protoDecoder) samples(s *byteStream) error {
+	b := s.buf[s.pos:s.end]
+	i := 0
+	for i < len(b) && b[i] == fProfileSample<<3|byte(protowire.BytesType) {
+		l, n := uvarint(b[i+1:])
+		if n <= 0 || l > uint64(len(b)-i-1-n) {
+			break // not all here: the general path reads it
+		}
+		start, end := i+1+n, i+1+n+int(l)
+		d.sampleBytes += int64(l) + 4
+		if d.nSamples == reserveAfter && d.sizeHint > 0 {
+			d.reserve(s.off + int64(s.pos+end))
+		}
+		if err := d.sample(b[start:end]); err != nil {
+			return fmt.Errorf("sample (at byte %d): %w", s.off+int64(s.pos+i), err)
+		}
+		i = end
+	}
+	s.pos += i
+	return nil
 }
 
 // sample decodes one Sample. It is the hot path: a million-sample profile
-// spends most of its decode time here, so it avoids closures and maps.
+// spends most of its decode time here, so it avoids calls, closures and
+// maps. The location ids go to the linker as they are, with their hash.
 func (d *protoDecoder) sample(b []byte) error {
 	si := d.nSamples
 	if si == math.MaxInt32-1 {
 		return fmt.Errorf("too many samples")
 	}
-	// Decode straight into the batch the interner will get.
-	bt := d.cur
-	if bt == nil {
-		bt = d.it.batch(si, d.nValues)
-		d.cur = bt
+	bt, err := d.batch()
+	if err != nil {
+		return err
 	}
-	l0, v0, p0, n0 := len(bt.locs), len(bt.vals), len(bt.pairs), len(bt.nums)
-	locs, vals, pairs, nums := bt.locs, bt.vals, bt.pairs, bt.nums
+	s := &d.p.Samples
+	keys, k0 := bt.keys, len(bt.keys)
+	vals, lkey, n0, nstr := d.vals[:0], d.lkey[:0], len(s.NumValue), 0
 	for len(b) > 0 {
-		tag, n := uvarint(b)
-		if n <= 0 {
-			return fmt.Errorf("sample %d: %w", si, protowire.ParseError(n))
+		tag, n := uint64(b[0]), 1
+		if tag >= 0x80 {
+			if tag, n = uvarintLong(b); n <= 0 {
+				return fmt.Errorf("sample %d: %w", si, protowire.ParseError(n))
+			}
 		}
 		b = b[n:]
 		num, typ := protowire.Number(tag>>3), protowire.Type(tag&7)
-		switch {
-		case (num == 1 || num == 2 || num == 3) && typ == protowire.BytesType:
-			l, n := uvarint(b)
-			if n <= 0 || l > uint64(len(b)-n) {
-				return fmt.Errorf("sample %d: field %d: %w", si, num, errTruncated)
+		if num < 1 || num > 3 {
+			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+				return fmt.Errorf("sample %d: %w", si, protowire.ParseError(n))
 			}
-			data := b[n : n+int(l)]
-			b = b[n+int(l):]
-			switch num {
-			case 1:
-				// The hot loop of the whole decoder: ids of one or two
-				// bytes that are already known take no call.
-				small := d.locIDs.small
-				for len(data) > 0 {
-					var v uint64
-					if c := data[0]; c < 0x80 {
-						v, data = uint64(c), data[1:]
-					} else if len(data) > 1 && data[1] < 0x80 {
-						v, data = uint64(c&0x7f)|uint64(data[1])<<7, data[2:]
-					} else {
-						var m int
-						if v, m = uvarint(data); m <= 0 {
-							return fmt.Errorf("sample %d: location_id: %w", si, errTruncated)
-						}
-						data = data[m:]
-					}
-					if v < uint64(len(small)) && small[v] != 0 {
-						locs = append(locs, small[v]-1)
-						continue
-					}
-					locs = append(locs, d.locIndex(v, si))
-					small = d.locIDs.small // locIndex may have grown it
-				}
-			case 2:
-				for len(data) > 0 {
-					v, m := uvarint(data)
-					if m <= 0 {
-						return fmt.Errorf("sample %d: value: %w", si, errTruncated)
-					}
-					data = data[m:]
-					vals = append(vals, int64(v))
-				}
-			case 3:
-				if k, v, ok := shortStrLabel(data); ok {
-					pairs = append(pairs, StrLabel{Key: k, Value: v})
-					continue
-				}
-				if nl, ok := shortNumLabel(data); ok {
-					nums = append(nums, nl)
-					continue
-				}
-				var err error
-				if pairs, nums, err = decodeLabel(data, pairs, nums); err != nil {
-					return fmt.Errorf("sample %d: label %d: %w", si, len(pairs)-p0+len(nums)-n0, err)
-				}
-			}
-		case (num == 1 || num == 2) && typ == protowire.VarintType:
+			b = b[n:]
+			continue
+		}
+		if typ == protowire.VarintType && num != 3 {
 			v, n := uvarint(b)
 			if n <= 0 {
 				return fmt.Errorf("sample %d: field %d: %w", si, num, errTruncated)
 			}
-			b = b[n:]
 			if num == 1 {
-				locs = append(locs, d.locIndex(v, si))
+				keys = append(keys, b[:n]...) // joins the packed ids
 			} else {
 				vals = append(vals, int64(v))
 			}
-		case num >= 1 && num <= 3:
-			return fmt.Errorf("sample %d: field %d has wire type %d", si, num, typ)
-		default:
-			n := protowire.ConsumeFieldValue(num, typ, b)
-			if n < 0 {
-				return fmt.Errorf("sample %d: %w", si, protowire.ParseError(n))
-			}
 			b = b[n:]
+			continue
+		}
+		if typ != protowire.BytesType {
+			return fmt.Errorf("sample %d: field %d has wire type %d", si, num, typ)
+		}
+		l, n := uint64(0), 0
+		if len(b) > 0 && b[0] < 0x80 {
+			l, n = uint64(b[0]), 1
+		} else {
+			l, n = uvarintLong(b)
+		}
+		if n <= 0 || l > uint64(len(b)-n) {
+			return fmt.Errorf("sample %d: field %d: %w", si, num, errTruncated)
+		}
+		data := b[n : n+int(l)]
+		b = b[n+int(l):]
+		switch num {
+		case 1:
+			keys = append(keys, data...)
+		case 2:
+			for len(data) > 0 {
+				v, m := uint64(data[0]), 1
+				if v >= 0x80 {
+					if v, m = uvarintLong(data); m <= 0 {
+						return fmt.Errorf("sample %d: value: %w", si, errTruncated)
+					}
+				}
+				data = data[m:]
+				vals = append(vals, int64(v))
+			}
+		case 3:
+			// String labels join the label set's key, numeric ones the
+			// column.
+			if canonicalStrLabel(data) {
+				lkey = append(lkey, data...)
+				nstr++
+				continue
+			}
+			nl, ok := shortNumLabel(data)
+			if !ok {
+				var str int32
+				var err error
+				if str, nl, err = decodeLabel(data); err != nil {
+					return fmt.Errorf("sample %d: label %d: %w", si, nstr+len(s.NumValue)-n0, err)
+				}
+				// As pprof reads it: a non-empty str makes a string
+				// label; otherwise a non-zero num or a unit makes a
+				// numeric one; a label with neither is dropped.
+				if str != 0 {
+					lkey = appendStrLabel(lkey, nl.Key, str)
+					nstr++
+					continue
+				}
+				if nl.Value == 0 && nl.Unit == 0 {
+					continue
+				}
+			}
+			k, err := d.numKind(NumKind{Key: nl.Key, Unit: nl.Unit})
+			if err != nil {
+				return fmt.Errorf("sample %d: %w", si, err)
+			}
+			s.NumKind = append(s.NumKind, k)
+			s.NumValue = append(s.NumValue, nl.Value)
 		}
 	}
-	for _, l := range locs[l0:] {
-		if l < 0 {
-			return fmt.Errorf("sample %d: location_id 0 (ids must be non-zero)", si)
-		}
-	}
-	nv := len(vals) - v0
+	d.vals, d.lkey = vals, lkey
+	nv := len(vals)
 	if si == 0 {
 		d.nValues = nv
-		bt.nv = nv
 		if len(d.sampleTypes) > 0 && nv != len(d.sampleTypes) {
 			return fmt.Errorf("sample 0: %d values, want %d (one per sample_type)", nv, len(d.sampleTypes))
 		}
+		s.Values = make([][]int64, nv)
 	} else if nv != d.nValues {
 		want := d.nValues
 		if len(d.sampleTypes) > 0 {
@@ -503,36 +606,127 @@ func (d *protoDecoder) sample(b []byte) error {
 		}
 		return fmt.Errorf("sample %d: %d values, want %d (one per sample_type)", si, nv, want)
 	}
-	bt.locs, bt.vals, bt.pairs, bt.nums = locs, vals, pairs, nums
-	bt.endSample()
-	d.nSamples++
-	if bt.len() == batchSize {
-		d.it.in <- bt
-		d.cur = nil
+	if len(keys) > math.MaxInt32 {
+		return fmt.Errorf("sample %d: too many location ids", si)
 	}
+	bt.keys = keys
+	bt.keyEnd = append(bt.keyEnd, int32(len(keys)))
+	bt.hashes = append(bt.hashes, hashKey(keys[k0:]))
+	set, err := d.labelSet(lkey, si)
+	if err != nil {
+		return err
+	}
+	s.Labels = append(s.Labels, set)
+	for t, v := range vals {
+		s.Values[t] = append(s.Values[t], v)
+	}
+	if len(s.NumValue) > 0 {
+		if !d.anyNum {
+			// The first numeric label: a leading 0 and the (empty) ends
+			// of the samples before this one.
+			d.anyNum = true
+			s.NumOff = make([]uint32, si+1, max(d.est, int(si))+2)
+		}
+		if uint64(len(s.NumValue)) >= math.MaxUint32 {
+			return fmt.Errorf("too many numeric labels")
+		}
+		s.NumOff = append(s.NumOff, uint32(len(s.NumValue)))
+	}
+	d.nSamples++
 	return nil
 }
 
-var errTruncated = errors.New("truncated or malformed")
-
-// shortStrLabel decodes the common string label {key: k, str: v} with
-// both indices below 2¹⁴, without the general loop; ok is false for
-// anything else, which decodeLabel then handles.
-func shortStrLabel(b []byte) (k, v int32, ok bool) {
-	if len(b) < 4 || b[0] != 0x08 {
-		return 0, 0, false
+// numKind returns the index of k in Samples.NumKinds, adding it if it is
+// new. A small cache in front of the map serves the few kinds a profile
+// usually has.
+func (d *protoDecoder) numKind(k NumKind) (uint16, error) {
+	c := &d.kindCache[uint32(k.Key*31+k.Unit)%uint32(len(d.kindCache))]
+	if c.set && c.kind == k {
+		return c.index, nil
 	}
-	i := 1
-	k, i, ok = short14(b, i)
-	if !ok || i >= len(b) || b[i] != 0x10 {
-		return 0, 0, false
+	i, err := d.kinds.index(&d.p.Samples, k)
+	if err != nil {
+		return 0, err
 	}
-	v, i, ok = short14(b, i+1)
-	if !ok || i != len(b) || v == 0 {
-		return 0, 0, false
-	}
-	return k, v, true
+	*c = kindCacheEntry{kind: k, index: i, set: true}
+	return i, nil
 }
+
+type kindCacheEntry struct {
+	kind  NumKind
+	index uint16
+	set   bool
+}
+
+// labelSet returns the index of the set of string labels whose key (see
+// appendStrLabel) is key, adding the set if it is new. Set 0 is the
+// empty set.
+func (d *protoDecoder) labelSet(key []byte, si int32) (int32, error) {
+	if len(key) == 0 {
+		return 0, nil
+	}
+	h := hashKey(key)
+	i, j, ok := d.sets.find(key, h)
+	if ok {
+		return i + 1, nil
+	}
+	ls := &d.p.LabelSets
+	n := len(ls.Pairs)
+	for b := key; len(b) > 0; {
+		k, m := uvarint(b[1:])
+		b = b[1+m:]
+		v, m := uvarint(b[1:])
+		b = b[1+m:]
+		ls.Pairs = append(ls.Pairs, StrLabel{Key: int32(k), Value: int32(v)})
+	}
+	if len(ls.Pairs) >= math.MaxInt32 {
+		return 0, fmt.Errorf("too many distinct label sets")
+	}
+	if _, err := d.sets.insert(key, h, j); err != nil {
+		ls.Pairs = ls.Pairs[:n]
+		return 0, fmt.Errorf("%w distinct label sets", err)
+	}
+	ls.Off = append(ls.Off, int32(len(ls.Pairs)))
+	d.setFirst = append(d.setFirst, si)
+	return int32(len(ls.Off) - 2), nil
+}
+
+// appendStrLabel appends the label-set key of string label k=v: the
+// label's own encoding with both fields, in order, in minimal varints.
+// Equal sets have equal keys, whatever the file's encoding.
+func appendStrLabel(b []byte, k, v int32) []byte {
+	b = protowire.AppendVarint(append(b, 0x08), uint64(k))
+	return protowire.AppendVarint(append(b, 0x10), uint64(v))
+}
+
+// canonicalStrLabel reports whether the Label b is already its own
+// label-set key, with key and str below 2¹⁴: the common case, which then
+// needs no decoding.
+func canonicalStrLabel(b []byte) bool {
+	if len(b) < 4 || b[0] != 0x08 {
+		return false
+	}
+	i, ok := minimal14(b, 1)
+	if !ok || i >= len(b) || b[i] != 0x10 {
+		return false
+	}
+	j, ok := minimal14(b, i+1)
+	return ok && j == len(b) && b[i+1] != 0 // str 0 is no string label
+}
+
+// minimal14 reads a minimal varint of one or two bytes at b[i] and
+// returns the index after it.
+func minimal14(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] < 0x80 {
+		return i + 1, true
+	}
+	if i+1 < len(b) && b[i+1] < 0x80 && b[i+1] != 0 {
+		return i + 2, true
+	}
+	return i, false
+}
+
+var errTruncated = errors.New("truncated or malformed")
 
 // shortNumLabel decodes the common numeric label {key: k, num: n} or
 // {key: k, num: n, num_unit: u} with key and unit below 2¹⁴ and n != 0;
@@ -574,30 +768,31 @@ func short14(b []byte, i int) (int32, int, bool) {
 	return 0, i, false
 }
 
-// decodeLabel decodes one Label into the string or numeric list.
-func decodeLabel(b []byte, pairs []StrLabel, nums []NumLabel) ([]StrLabel, []NumLabel, error) {
-	var key, str, num, unit uint64
+// decodeLabel decodes one Label: its str, or (when str is 0) the key, num
+// and unit of a numeric label.
+func decodeLabel(b []byte) (str int32, nl NumLabel, err error) {
+	var key, strv, num, unit uint64
 	for len(b) > 0 {
 		tag, n := uvarint(b)
 		if n <= 0 {
-			return nil, nil, errTruncated
+			return 0, nl, errTruncated
 		}
 		b = b[n:]
 		f, typ := tag>>3, protowire.Type(tag&7)
 		if f >= 1 && f <= 4 {
 			if typ != protowire.VarintType {
-				return nil, nil, fmt.Errorf("field %d: wire type %d, want 0 (varint)", f, typ)
+				return 0, nl, fmt.Errorf("field %d: wire type %d, want 0 (varint)", f, typ)
 			}
 			v, n := uvarint(b)
 			if n <= 0 {
-				return nil, nil, errTruncated
+				return 0, nl, errTruncated
 			}
 			b = b[n:]
 			switch f {
 			case 1:
 				key = v
 			case 2:
-				str = v
+				strv = v
 			case 3:
 				num = v
 			case 4:
@@ -607,236 +802,17 @@ func decodeLabel(b []byte, pairs []StrLabel, nums []NumLabel) ([]StrLabel, []Num
 		}
 		n = protowire.ConsumeFieldValue(protowire.Number(f), typ, b)
 		if n < 0 {
-			return nil, nil, protowire.ParseError(n)
+			return 0, nl, protowire.ParseError(n)
 		}
 		b = b[n:]
 	}
-	if key > math.MaxInt32 || str > math.MaxInt32 || unit > math.MaxInt32 {
-		return nil, nil, fmt.Errorf("string index out of range")
+	if key > math.MaxInt32 || strv > math.MaxInt32 || unit > math.MaxInt32 {
+		return 0, nl, fmt.Errorf("string index out of range")
 	}
-	if str != 0 && num != 0 {
-		return nil, nil, fmt.Errorf("has both str and num (at most one may be set)")
+	if strv != 0 && num != 0 {
+		return 0, nl, fmt.Errorf("has both str and num (at most one may be set)")
 	}
-	// As pprof reads it: a non-empty str makes a string label; otherwise a
-	// non-zero num or a unit makes a numeric one; a label with neither is
-	// dropped.
-	switch {
-	case str != 0:
-		pairs = append(pairs, StrLabel{Key: int32(key), Value: int32(str)})
-	case num != 0 || unit != 0:
-		nums = append(nums, NumLabel{Key: int32(key), Unit: int32(unit), Value: int64(num)})
-	}
-	return pairs, nums, nil
-}
-
-// locIndex returns the dense index of location id, reserving one if the
-// Location has not been seen yet. Id 0 yields -1 (an error for the caller).
-func (d *protoDecoder) locIndex(id uint64, from int32) int32 {
-	if id < uint64(len(d.locIDs.small)) {
-		if i := d.locIDs.small[id]; i != 0 {
-			return i - 1
-		}
-	}
-	if id == 0 {
-		return -1
-	}
-	if i, ok := d.locIDs.get(id); ok {
-		return i
-	}
-	i := int32(len(d.p.Locations))
-	d.p.Locations = append(d.p.Locations, Location{ID: id, Mapping: -1})
-	d.locRef = append(d.locRef, ref{from: from})
-	d.locIDs.set(id, i)
-	return i
-}
-
-func (d *protoDecoder) funcIndex(id uint64, from int32) int32 {
-	if i, ok := d.funcIDs.get(id); ok {
-		return i
-	}
-	i := int32(len(d.funcs))
-	d.funcs = append(d.funcs, rawFunction{})
-	d.p.Functions = append(d.p.Functions, Function{ID: id})
-	d.funcRef = append(d.funcRef, ref{from: from})
-	d.funcIDs.set(id, i)
-	return i
-}
-
-func (d *protoDecoder) mapIndex(id uint64, from int32) int32 {
-	if i, ok := d.mapIDs.get(id); ok {
-		return i
-	}
-	i := int32(len(d.maps))
-	d.maps = append(d.maps, rawMapping{Mapping: Mapping{ID: id}})
-	d.mapRef = append(d.mapRef, ref{from: from})
-	d.mapIDs.set(id, i)
-	return i
-}
-
-func (d *protoDecoder) location(b []byte) error {
-	var loc Location
-	var mapID uint64
-	var lines []Line
-	var fnIDs []uint64
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, data []byte) error {
-		switch num {
-		case 1, 2, 3, 5:
-			if err := wantVarint(num, typ); err != nil {
-				return err
-			}
-		}
-		switch num {
-		case 1:
-			loc.ID = v
-		case 2:
-			mapID = v
-		case 3:
-			loc.Address = v
-		case 5:
-			loc.IsFolded = v != 0
-		case 4:
-			if typ != protowire.BytesType {
-				return fmt.Errorf("line: wire type %d, want 2", typ)
-			}
-			var ln Line
-			var fnID uint64
-			err := fields(data, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
-				if num < 1 || num > 3 {
-					return nil
-				}
-				if err := wantVarint(num, typ); err != nil {
-					return err
-				}
-				switch num {
-				case 1:
-					fnID = v
-				case 2:
-					ln.Line = int64(v)
-				case 3:
-					ln.Column = int64(v)
-				}
-				return nil
-			})
-			if err != nil {
-				return fmt.Errorf("line %d: %w", len(lines), err)
-			}
-			lines = append(lines, ln)
-			fnIDs = append(fnIDs, fnID)
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("location id %d: %w", loc.ID, err)
-	}
-	if loc.ID == 0 {
-		return fmt.Errorf("location with address %#x: id 0 (ids must be non-zero)", loc.Address)
-	}
-	i := d.locIndex(loc.ID, -1)
-	if d.locRef[i].defined {
-		return fmt.Errorf("location %d: duplicate id %d", i, loc.ID)
-	}
-	d.locRef[i].defined = true
-	loc.Mapping = -1
-	if mapID != 0 {
-		loc.Mapping = d.mapIndex(mapID, i)
-	}
-	for j, id := range fnIDs {
-		lines[j].Function = -1
-		if id != 0 {
-			lines[j].Function = d.funcIndex(id, i)
-		}
-	}
-	loc.Lines = lines
-	d.p.Locations[i] = loc
-	return nil
-}
-
-func (d *protoDecoder) function(b []byte) error {
-	var f Function
-	var raw rawFunction
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
-		if num < 1 || num > 5 {
-			return nil
-		}
-		if err := wantVarint(num, typ); err != nil {
-			return err
-		}
-		switch num {
-		case 1:
-			f.ID = v
-		case 2:
-			raw.name = int64(v)
-		case 3:
-			raw.systemName = int64(v)
-		case 4:
-			raw.filename = int64(v)
-		case 5:
-			f.StartLine = int64(v)
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("function id %d: %w", f.ID, err)
-	}
-	if f.ID == 0 {
-		return fmt.Errorf("function %d: id 0 (ids must be non-zero)", len(d.funcs))
-	}
-	i := d.funcIndex(f.ID, -1)
-	if d.funcRef[i].defined {
-		return fmt.Errorf("function %d: duplicate id %d", i, f.ID)
-	}
-	d.funcRef[i].defined = true
-	d.p.Functions[i] = f
-	d.funcs[i] = raw
-	return nil
-}
-
-func (d *protoDecoder) mapping(b []byte) error {
-	var m rawMapping
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
-		if num < 1 || num > 10 {
-			return nil
-		}
-		if err := wantVarint(num, typ); err != nil {
-			return err
-		}
-		switch num {
-		case 1:
-			m.ID = v
-		case 2:
-			m.Start = v
-		case 3:
-			m.Limit = v
-		case 4:
-			m.Offset = v
-		case 5:
-			m.file = int64(v)
-		case 6:
-			m.buildID = int64(v)
-		case 7:
-			m.HasFunctions = v != 0
-		case 8:
-			m.HasFilenames = v != 0
-		case 9:
-			m.HasLineNumbers = v != 0
-		case 10:
-			m.HasInlineFrames = v != 0
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("mapping id %d: %w", m.ID, err)
-	}
-	if m.ID == 0 {
-		return fmt.Errorf("mapping %d: id 0 (ids must be non-zero)", len(d.maps))
-	}
-	i := d.mapIndex(m.ID, -1)
-	if d.mapRef[i].defined {
-		return fmt.Errorf("mapping %d: duplicate id %d", i, m.ID)
-	}
-	d.mapRef[i].defined = true
-	d.maps[i] = m
-	return nil
+	return int32(strv), NumLabel{Key: int32(key), Unit: int32(unit), Value: int64(num)}, nil
 }
 
 // finish checks what could only be checked once everything was read —
@@ -956,22 +932,20 @@ func (d *protoDecoder) finish() error {
 		for _, kv := range ls.At(int32(set)) {
 			if int64(kv.Key) >= nstr || int64(kv.Value) >= nstr {
 				return fmt.Errorf("sample %d: label string index %d out of range (string_table has %d entries)",
-					d.it.setFirst[set], max(kv.Key, kv.Value), nstr)
+					d.setFirst[set], max(kv.Key, kv.Value), nstr)
 			}
 		}
 	}
-	if p.Samples.NumOff != nil {
-		si := 0
-		for j, nl := range p.Samples.Num {
-			if int64(nl.Key) < nstr && int64(nl.Unit) < nstr {
-				continue
-			}
-			for p.Samples.NumOff[si+1] <= uint32(j) {
-				si++
-			}
-			return fmt.Errorf("sample %d: numeric label string index %d out of range (string_table has %d entries)",
-				si, max(nl.Key, nl.Unit), nstr)
+	s := &p.Samples
+	for k, nk := range s.NumKinds {
+		if int64(nk.Key) < nstr && int64(nk.Unit) < nstr {
+			continue
 		}
+		// The first sample with the bad kind, for the message.
+		j := slices.Index(s.NumKind, uint16(k))
+		si, _ := slices.BinarySearch(s.NumOff, uint32(j)+1)
+		return fmt.Errorf("sample %d: numeric label string index %d out of range (string_table has %d entries)",
+			si-1, max(nk.Key, nk.Unit), nstr)
 	}
 	return nil
 }

@@ -17,7 +17,7 @@ var ErrTooLarge = errors.New("decompressed profile exceeds the size limit")
 // chunkSize is the unit handed from the decompressing goroutine to the
 // decoder. Large enough to amortise channel hand-offs, small enough that
 // two cores overlap well.
-const chunkSize = 256 << 10
+const chunkSize = 64 << 10
 
 type chunk struct {
 	b   []byte
@@ -31,7 +31,8 @@ type pipeReader struct {
 	ch   chan chunk
 	free chan []byte
 	done chan struct{}
-	cur  []byte
+	buf  []byte // the chunk being read, to recycle once read
+	cur  []byte // its unread bytes
 	err  error
 }
 
@@ -76,6 +77,13 @@ func (p *pipeReader) run(src io.Reader, maxBytes int64) {
 
 func (p *pipeReader) Read(b []byte) (int, error) {
 	for len(p.cur) == 0 {
+		if p.buf != nil {
+			select {
+			case p.free <- p.buf[:cap(p.buf)]:
+			default:
+			}
+			p.buf = nil
+		}
 		if p.err != nil {
 			return 0, p.err
 		}
@@ -84,7 +92,7 @@ func (p *pipeReader) Read(b []byte) (int, error) {
 			p.err = io.EOF
 			continue
 		}
-		p.cur, p.err = c.b, c.err
+		p.buf, p.cur, p.err = c.b, c.b, c.err
 	}
 	n := copy(b, p.cur)
 	p.cur = p.cur[n:]

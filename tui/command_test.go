@@ -56,7 +56,7 @@ func TestTagFilterSelectsExactly(t *testing.T) {
 			t.Fatal(err)
 		}
 		numeric := map[string]bool{}
-		for _, l := range p.Samples.Num {
+		for _, l := range p.Samples.NumKinds {
 			numeric[p.Strings[l.Key]] = true
 		}
 		for _, k := range all.Keys {

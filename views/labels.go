@@ -67,7 +67,7 @@ func (v *Labels) Query(e *analysis.Engine, opt analysis.Options, _ string) (func
 		p := e.Profile()
 		numeric := map[string]bool{}
 		seen := map[int32]bool{}
-		for _, l := range p.Samples.Num {
+		for _, l := range p.Samples.NumKinds {
 			if !seen[l.Key] {
 				seen[l.Key] = true
 				numeric[p.Strings[l.Key]] = true

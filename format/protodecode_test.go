@@ -1,0 +1,49 @@
+package format
+
+import (
+	"bytes"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// TestEquivalentEncodings: stacks and label sets are interned by their
+// encoding, so the encodings profile.proto allows for the same ids and
+// labels (padded varints, unpacked or split location_id fields, label
+// fields in another order) must still give one stack and one label set.
+func TestEquivalentEncodings(t *testing.T) {
+	raw := func(num int, b ...byte) pb { return pb(nil).msg(protowire.Number(num), pb(b)) }
+	label := raw(3, 0x08, 3, 0x10, 4) // {key: 3 "k", str: 4 "v"}
+	samples := []pb{
+		raw(1, 1, 2).packed(2, 1).append(label),
+		raw(1, 0x81, 0x00, 2).packed(2, 1).append(raw(3, 0x10, 4, 0x08, 3)),
+		pb(nil).varint(1, 1).varint(1, 2).packed(2, 1).append(raw(3, 0x08, 0x83, 0x00, 0x10, 4)),
+		raw(1, 1).append(raw(1, 2)).packed(2, 1).append(label),
+	}
+	data := pb(nil).msg(1, pb(nil).varint(1, 1).varint(2, 2))
+	for _, s := range samples {
+		data = data.msg(2, s)
+	}
+	for id := uint64(1); id <= 2; id++ {
+		data = data.msg(4, pb(nil).varint(1, id))
+	}
+	data = data.str("").str("samples").str("count").str("k").str("v")
+	p, err := Parse(bytes.NewReader(data), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Samples.Len() != len(samples) || p.Stacks.Len() != 1 || p.LabelSets.Len() != 2 {
+		t.Fatalf("%d samples, %d stacks, %d label sets; want %d, 1, 2 (the empty set and k=v)",
+			p.Samples.Len(), p.Stacks.Len(), p.LabelSets.Len(), len(samples))
+	}
+	for i := range samples {
+		if p.Samples.Stack[i] != 0 || p.Samples.Labels[i] != 1 {
+			t.Errorf("sample %d: stack %d, label set %d; want 0, 1", i, p.Samples.Stack[i], p.Samples.Labels[i])
+		}
+	}
+	if got := p.Stacks.At(0); len(got) != 2 || p.Locations[got[0]].ID != 1 || p.Locations[got[1]].ID != 2 {
+		t.Errorf("stack %v", got)
+	}
+}
+
+func (b pb) append(c pb) pb { return append(b, c...) }

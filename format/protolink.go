@@ -1,0 +1,431 @@
+package format
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Decoding profile.proto runs in three stages on three goroutines, so
+// that a large profile keeps both cores busy: decompression (pipeReader),
+// the protoDecoder, which frames the messages, decodes samples' values
+// and labels and hashes their stacks, and the linker, which does what
+// depends on the order of references: interning stacks, and giving
+// locations, functions and mappings their dense indices in the order they
+// are first referenced. The decoder hands the linker, in file order,
+// batches of samples' stacks and the location, function and mapping
+// messages between them.
+
+const (
+	batchSamples = 512
+	batchBytes   = 64 << 10 // of messages, before a batch is sent early
+)
+
+// linkBatch carries one run of the file from the decoder to the linker.
+type linkBatch struct {
+	first   int32 // index of the batch's first sample
+	reserve int   // if > 0, size the Stack column for this many samples
+	keys    []byte
+	keyEnd  []int32  // sample k's location ids are keys[keyEnd[k-1]:keyEnd[k]]
+	hashes  []uint32 // of each sample's key
+	msgs    []linkMsg
+	msgData []byte
+}
+
+// linkMsg is a location, function or mapping message in a batch.
+type linkMsg struct {
+	num    protowire.Number
+	at     int64 // stream offset, for errors
+	before int32 // how many of the batch's samples precede it
+	end    int32 // its bytes end at msgData[end]
+}
+
+func (bt *linkBatch) reset(first int32) {
+	bt.first, bt.reserve = first, 0
+	bt.keys, bt.keyEnd, bt.hashes = bt.keys[:0], bt.keyEnd[:0], bt.hashes[:0]
+	bt.msgs, bt.msgData = bt.msgs[:0], bt.msgData[:0]
+}
+
+func (bt *linkBatch) samples() int { return len(bt.keyEnd) }
+
+// full reports whether the batch should be sent.
+func (bt *linkBatch) full() bool {
+	return len(bt.keyEnd) >= batchSamples || len(bt.msgData) >= batchBytes || len(bt.msgs) >= batchSamples
+}
+
+// linker is the last stage. Until it is done, only its goroutine touches
+// its fields and p's Stacks, Samples.Stack, Locations, Functions and
+// Mappings.
+type linker struct {
+	p *Profile
+
+	locIDs, funcIDs, mapIDs idMap
+	locRef, funcRef, mapRef []ref
+	funcs                   []rawFunction
+	maps                    []rawMapping
+	stacks                  keyTable
+	nlocs                   int // location ids in all stacks
+	canon                   []byte
+	sink                    uint64 // see prefetch
+
+	in     chan *linkBatch
+	free   chan *linkBatch
+	done   chan error
+	failed atomic.Bool // set as soon as the linker has an error
+}
+
+func newLinker(p *Profile) *linker {
+	l := &linker{
+		p:    p,
+		in:   make(chan *linkBatch, 4),
+		free: make(chan *linkBatch, 6),
+		done: make(chan error, 1),
+	}
+	go l.run()
+	return l
+}
+
+func (l *linker) run() {
+	var err error
+	for bt := range l.in {
+		if err == nil {
+			if err = l.link(bt); err != nil {
+				l.failed.Store(true)
+			}
+		}
+		select {
+		case l.free <- bt:
+		default:
+		}
+	}
+	l.done <- err
+}
+
+// batch returns an empty batch whose first sample is sample first.
+func (l *linker) batch(first int32) *linkBatch {
+	var bt *linkBatch
+	select {
+	case bt = <-l.free:
+	default:
+		bt = &linkBatch{}
+	}
+	bt.reset(first)
+	return bt
+}
+
+// close sends the last batch, if any, and waits for the linker to finish.
+func (l *linker) close(last *linkBatch) error {
+	if last != nil && (last.samples() > 0 || len(last.msgs) > 0) {
+		l.in <- last
+	}
+	close(l.in)
+	return <-l.done
+}
+
+// prefetchGroup is how many samples' table slots are loaded together.
+const prefetchGroup = 16
+
+func (l *linker) link(bt *linkBatch) error {
+	s := &l.p.Samples
+	if bt.reserve > 0 {
+		s.Stack = grow(s.Stack, bt.reserve)
+	}
+	m, msgStart := 0, int32(0)
+	for k0 := 0; k0 < bt.samples(); k0 += prefetchGroup {
+		k1 := min(k0+prefetchGroup, bt.samples())
+		l.prefetch(bt.hashes[k0:k1])
+		for k := k0; k < k1; k++ {
+			for ; m < len(bt.msgs) && bt.msgs[m].before == int32(k); m++ {
+				if err := l.define(bt.msgs[m], bt.msgData[msgStart:bt.msgs[m].end]); err != nil {
+					return err
+				}
+				msgStart = bt.msgs[m].end
+			}
+			start := int32(0)
+			if k > 0 {
+				start = bt.keyEnd[k-1]
+			}
+			st, err := l.stack(bt.keys[start:bt.keyEnd[k]], bt.hashes[k], bt.first+int32(k))
+			if err != nil {
+				return err
+			}
+			if len(s.Stack) >= math.MaxInt32-1 {
+				return fmt.Errorf("too many samples")
+			}
+			s.Stack = append(s.Stack, st)
+		}
+	}
+	for ; m < len(bt.msgs); m++ {
+		if err := l.define(bt.msgs[m], bt.msgData[msgStart:bt.msgs[m].end]); err != nil {
+			return err
+		}
+		msgStart = bt.msgs[m].end
+	}
+	return nil
+}
+
+// prefetch loads the table slots of a group of stacks, and the arena
+// entries they point to, before the group is interned: the loads are
+// independent, so their cache misses overlap instead of coming one at a
+// time, and interning then finds them in the cache.
+func (l *linker) prefetch(hashes []uint32) {
+	t := &l.stacks
+	if len(t.tags) == 0 {
+		return
+	}
+	mask := len(t.tags) - 1
+	var sink uint64
+	var pos [prefetchGroup]uint32
+	for i, h := range hashes {
+		j := int(h) & mask
+		if t.tags[j] == tag(h) {
+			pos[i] = t.pos[j] + 1
+		}
+	}
+	for i := range hashes {
+		if p := pos[i]; p != 0 {
+			sink += uint64(t.arena[(p-1)>>arenaShift][(p-1)&(arenaChunk-1)])
+		}
+	}
+	l.sink += sink
+}
+
+// double makes room for one more element by doubling s's capacity when
+// it is full: append grows large slices by a quarter, which for the
+// thousands of locations of a large profile leaves four times their size
+// behind as garbage.
+func double[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	return grow(s, max(64, 2*cap(s)))
+}
+
+// define decodes a location, function or mapping message.
+func (l *linker) define(msg linkMsg, b []byte) error {
+	var err error
+	switch msg.num {
+	case fProfileLocation:
+		err = l.location(b)
+	case fProfileFunction:
+		err = l.function(b)
+	case fProfileMapping:
+		err = l.mapping(b)
+	}
+	if err != nil {
+		return fmt.Errorf("%s (at byte %d): %w", fieldNames[msg.num], msg.at, err)
+	}
+	return nil
+}
+
+// locIndex returns the dense index of location id, reserving one if the
+// Location has not been seen yet. Id 0 yields -1 (an error for the caller).
+func (l *linker) locIndex(id uint64, from int32) int32 {
+	if id < uint64(len(l.locIDs.small)) {
+		if i := l.locIDs.small[id]; i != 0 {
+			return i - 1
+		}
+	}
+	if id == 0 {
+		return -1
+	}
+	if i, ok := l.locIDs.get(id); ok {
+		return i
+	}
+	i := int32(len(l.p.Locations))
+	l.p.Locations = append(double(l.p.Locations), Location{ID: id, Mapping: -1})
+	l.locRef = append(double(l.locRef), ref{from: from})
+	l.locIDs.set(id, i)
+	return i
+}
+
+func (l *linker) funcIndex(id uint64, from int32) int32 {
+	if i, ok := l.funcIDs.get(id); ok {
+		return i
+	}
+	i := int32(len(l.funcs))
+	l.funcs = append(double(l.funcs), rawFunction{})
+	l.p.Functions = append(double(l.p.Functions), Function{ID: id})
+	l.funcRef = append(double(l.funcRef), ref{from: from})
+	l.funcIDs.set(id, i)
+	return i
+}
+
+func (l *linker) mapIndex(id uint64, from int32) int32 {
+	if i, ok := l.mapIDs.get(id); ok {
+		return i
+	}
+	i := int32(len(l.maps))
+	l.maps = append(l.maps, rawMapping{Mapping: Mapping{ID: id}})
+	l.mapRef = append(l.mapRef, ref{from: from})
+	l.mapIDs.set(id, i)
+	return i
+}
+
+func (l *linker) location(b []byte) error {
+	var loc Location
+	var mapID uint64
+	var lines []Line
+	var fnIDs []uint64
+	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, data []byte) error {
+		switch num {
+		case 1, 2, 3, 5:
+			if err := wantVarint(num, typ); err != nil {
+				return err
+			}
+		}
+		switch num {
+		case 1:
+			loc.ID = v
+		case 2:
+			mapID = v
+		case 3:
+			loc.Address = v
+		case 5:
+			loc.IsFolded = v != 0
+		case 4:
+			if typ != protowire.BytesType {
+				return fmt.Errorf("line: wire type %d, want 2", typ)
+			}
+			var ln Line
+			var fnID uint64
+			err := fields(data, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
+				if num < 1 || num > 3 {
+					return nil
+				}
+				if err := wantVarint(num, typ); err != nil {
+					return err
+				}
+				switch num {
+				case 1:
+					fnID = v
+				case 2:
+					ln.Line = int64(v)
+				case 3:
+					ln.Column = int64(v)
+				}
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("line %d: %w", len(lines), err)
+			}
+			lines = append(lines, ln)
+			fnIDs = append(fnIDs, fnID)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("location id %d: %w", loc.ID, err)
+	}
+	if loc.ID == 0 {
+		return fmt.Errorf("location with address %#x: id 0 (ids must be non-zero)", loc.Address)
+	}
+	i := l.locIndex(loc.ID, -1)
+	if l.locRef[i].defined {
+		return fmt.Errorf("location %d: duplicate id %d", i, loc.ID)
+	}
+	l.locRef[i].defined = true
+	loc.Mapping = -1
+	if mapID != 0 {
+		loc.Mapping = l.mapIndex(mapID, i)
+	}
+	for j, id := range fnIDs {
+		lines[j].Function = -1
+		if id != 0 {
+			lines[j].Function = l.funcIndex(id, i)
+		}
+	}
+	loc.Lines = lines
+	l.p.Locations[i] = loc
+	return nil
+}
+
+func (l *linker) function(b []byte) error {
+	var f Function
+	var raw rawFunction
+	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
+		if num < 1 || num > 5 {
+			return nil
+		}
+		if err := wantVarint(num, typ); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			f.ID = v
+		case 2:
+			raw.name = int64(v)
+		case 3:
+			raw.systemName = int64(v)
+		case 4:
+			raw.filename = int64(v)
+		case 5:
+			f.StartLine = int64(v)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("function id %d: %w", f.ID, err)
+	}
+	if f.ID == 0 {
+		return fmt.Errorf("function %d: id 0 (ids must be non-zero)", len(l.funcs))
+	}
+	i := l.funcIndex(f.ID, -1)
+	if l.funcRef[i].defined {
+		return fmt.Errorf("function %d: duplicate id %d", i, f.ID)
+	}
+	l.funcRef[i].defined = true
+	l.p.Functions[i] = f
+	l.funcs[i] = raw
+	return nil
+}
+
+func (l *linker) mapping(b []byte) error {
+	var m rawMapping
+	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
+		if num < 1 || num > 10 {
+			return nil
+		}
+		if err := wantVarint(num, typ); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			m.ID = v
+		case 2:
+			m.Start = v
+		case 3:
+			m.Limit = v
+		case 4:
+			m.Offset = v
+		case 5:
+			m.file = int64(v)
+		case 6:
+			m.buildID = int64(v)
+		case 7:
+			m.HasFunctions = v != 0
+		case 8:
+			m.HasFilenames = v != 0
+		case 9:
+			m.HasLineNumbers = v != 0
+		case 10:
+			m.HasInlineFrames = v != 0
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("mapping id %d: %w", m.ID, err)
+	}
+	if m.ID == 0 {
+		return fmt.Errorf("mapping %d: id 0 (ids must be non-zero)", len(l.maps))
+	}
+	i := l.mapIndex(m.ID, -1)
+	if l.mapRef[i].defined {
+		return fmt.Errorf("mapping %d: duplicate id %d", i, m.ID)
+	}
+	l.mapRef[i].defined = true
+	l.maps[i] = m
+	return nil
+}
