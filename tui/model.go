@@ -91,7 +91,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
 		opts: opts, target: opts,
-		views: []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c)},
+		views: []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c)},
 		jobs:  newJobs(),
 	}
 	if opts.Sort == "cum" {
@@ -130,7 +130,7 @@ func (m *Model) Options() analysis.Options { return m.opts }
 // ActiveView returns the focused view.
 func (m *Model) ActiveView() views.View { return m.views[m.active] }
 
-// View returns the view at index i (0 Top, 1 Tree, 2 Labels).
+// View returns the view at index i (0 Top, 1 Tree, 2 Labels, 3 Flame).
 func (m *Model) ViewAt(i int) views.View { return m.views[i] }
 
 // History returns the depth of the back history.
@@ -155,6 +155,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		cmd := m.handleMouse(msg)
 		return m, m.afterInput(cmd)
+	case views.ViewMsg:
+		return m, msg.To.Update(msg.Msg)
 	case views.SelectMsg:
 		m.selected = msg.Name
 		for _, v := range m.views {

@@ -62,6 +62,7 @@ func TestReadmeTour(t *testing.T) {
 		{"tour-top", nil},
 		{"tour-tree", []string{"2"}},
 		{"tour-labels", []string{"3"}},
+		{"tour-flame", []string{"4"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig(testdata("cpu_labels.pb.gz"))

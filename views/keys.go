@@ -27,6 +27,9 @@ type KeyMap struct {
 
 	// Tree.
 	Expand, Collapse, Toggle, Heaviest, CollapseAll, Invert key.Binding
+
+	// Flame graph.
+	FramePrev, FrameNext, FrameParent, FrameChild, Zoom, ZoomOut key.Binding
 }
 
 // DefaultKeyMap returns the explorer's keys.
@@ -37,7 +40,7 @@ func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
 		Quit:       b("q", "quit", "q", "ctrl+c"),
 		Help:       b("?", "help", "?"),
-		Views:      b("1-3", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Views:      b("1-4", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		NextView:   b("tab", "next view", "tab"),
 		PrevView:   b("shift+tab", "previous view", "shift+tab"),
 		Command:    b(":", "command: set pprof options (focus=RE, reset…)", ":"),
@@ -68,6 +71,13 @@ func DefaultKeyMap() *KeyMap {
 		Heaviest:    b("e", "heaviest: expand the heaviest path", "e"),
 		CollapseAll: b("c", "collapse all", "c"),
 		Invert:      b("b", "invert: toggle the bottom-up tree", "b"),
+
+		FramePrev:   b("←/h", "previous frame on the row", "left", "h"),
+		FrameNext:   b("→/l", "next frame on the row", "right", "l"),
+		FrameParent: b("↑/k", "parent frame (the caller)", "up", "k"),
+		FrameChild:  b("↓/j", "heaviest child frame (callee)", "down", "j"),
+		Zoom:        b("enter", "zoom: the frame fills the width (or double click)", "enter"),
+		ZoomOut:     b("⌫/esc", "zoom out: back through the zooms", "backspace", "esc"),
 	}
 }
 
@@ -86,6 +96,7 @@ func (k *KeyMap) Groups() []KeyGroup {
 		{"Top", []key.Binding{k.Sort}},
 		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
 		{"Labels", k.LabelBindings()},
+		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut}},
 	}
 }
 
