@@ -84,3 +84,45 @@ func TestTreeAgreesWithTop(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeWeight checks the flame graph's widths: the sum of |value| of
+// the paths through a node, which is Total without a base and, with one,
+// at least |Total| and never less than the children's weights together.
+func TestTreeWeight(t *testing.T) {
+	for _, c := range []struct {
+		profile string
+		flags   []string
+		diff    bool
+		mixed   bool // growth and shrinkage under one node somewhere
+	}{
+		{"go/cpu_labels.pb.gz", nil, false, false},
+		{"go/cpu_labels.pb.gz", []string{"-diff_base=go/cpu_labels_no_w0.pb.gz"}, true, false},
+		{"notes/goroutine1.pb.gz", []string{"-base=notes/goroutine2.pb.gz"}, true, true},
+	} {
+		e := engineFor(t, filepath.Join("../testdata", c.profile), c.flags...)
+		tr, err := e.Tree(testOptions(t, nil), TreeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		differs := false
+		walk(tr, tr.Roots(), func(n *TreeNode) {
+			if !c.diff && n.Weight != n.Total {
+				t.Errorf("%s: %s weight %d, total %d", c.profile, tr.Nodes.Name(n.Node), n.Weight, n.Total)
+			}
+			if n.Weight < abs64(n.Total) {
+				t.Errorf("%s %v: %s weight %d < |total %d|", c.profile, c.flags, tr.Nodes.Name(n.Node), n.Weight, n.Total)
+			}
+			differs = differs || n.Weight != abs64(n.Total)
+			var kids int64
+			for _, k := range tr.Children(n) {
+				kids += k.Weight
+			}
+			if kids > n.Weight {
+				t.Errorf("%s %v: %s children weigh %d, more than its %d", c.profile, c.flags, tr.Nodes.Name(n.Node), kids, n.Weight)
+			}
+		})
+		if c.mixed != differs {
+			t.Errorf("%s %v: a node with both growth and shrinkage below it: %v, want %v", c.profile, c.flags, differs, c.mixed)
+		}
+	}
+}

@@ -101,13 +101,14 @@ func (h *harness) screen() string {
 	return s
 }
 
-// waitFor waits until cond holds with no computation in flight.
+// waitFor waits until cond holds with no computation in flight (the
+// root's, or a view's own: the flame graph's zoom).
 func (h *harness) waitFor(what string, cond func(m *Model) bool) {
 	h.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		ok := false
-		h.do(func(m *Model) { ok = !m.jobs.busy() && cond(m) })
+		h.do(func(m *Model) { ok = !m.jobs.busy() && !viewsBusy(m) && cond(m) })
 		if ok {
 			return
 		}
@@ -116,6 +117,16 @@ func (h *harness) waitFor(what string, cond func(m *Model) bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// viewsBusy reports whether a view is laying out in the background.
+func viewsBusy(m *Model) bool {
+	for _, v := range m.views {
+		if b, ok := v.(interface{ Busy() bool }); ok && b.Busy() {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *harness) waitReady() {

@@ -93,7 +93,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
 		opts: opts, target: opts,
-		views: []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewPeek(c), views.NewSource(c)},
+		views: []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c), views.NewPeek(c), views.NewSource(c)},
 		jobs:  newJobs(),
 	}
 	if opts.Sort == "cum" {
@@ -132,8 +132,8 @@ func (m *Model) Options() analysis.Options { return m.opts }
 // ActiveView returns the focused view.
 func (m *Model) ActiveView() views.View { return m.views[m.active] }
 
-// ViewAt returns the view at index i (0 Top, 1 Tree, 2 Labels, then
-// Peek and Source).
+// ViewAt returns the view at index i (0 Top, 1 Tree, 2 Labels, 3 Flame
+// graph, 4 Peek, 5 Source).
 func (m *Model) ViewAt(i int) views.View { return m.views[i] }
 
 // History returns the depth of the back history.
@@ -158,6 +158,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		cmd := m.handleMouse(msg)
 		return m, m.afterInput(cmd)
+	case views.ViewMsg:
+		return m, msg.To.Update(msg.Msg)
 	case views.SelectMsg:
 		m.selected = msg.Name
 		for _, v := range m.views {
@@ -313,16 +315,23 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	msg.Y--
-	cmd := m.ActiveView().Update(msg)
+	v := m.ActiveView()
+	cmd := v.Update(msg)
+	enter := tea.KeyMsg{Type: tea.KeyEnter}
+	if kc, ok := v.(views.KeyClaimer); ok && kc.Claims(enter) {
+		// The view gives enter its own meaning, and double clicks too
+		// (the flame graph zooms, peek walks).
+		return cmd
+	}
 	if msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress {
 		// A double click is enter on what the first click selected:
-		// drill in Top and Tree, zoom in the flame graph, step in peek.
+		// drill.
 		now := time.Now()
 		last := m.lastClick
 		m.lastClick = click{now, msg.X, msg.Y}
 		if now.Sub(last.at) < doubleClick && msg.Y == last.y && abs(msg.X-last.x) <= 2 {
 			m.lastClick = click{}
-			return tea.Batch(cmd, m.handleKey(tea.KeyMsg{Type: tea.KeyEnter}))
+			return tea.Batch(cmd, m.handleKey(enter))
 		}
 	}
 	return cmd

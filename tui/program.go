@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -66,6 +68,17 @@ func Run(ctx context.Context, cfg Config) error {
 }
 
 func run(p *tea.Program, m *Model) error {
+	// bubbletea restores the terminal on every way out, its own panics
+	// included; this is the safety net should anything else leave it raw.
+	in, ok := m.cfg.Input.(*os.File)
+	if m.cfg.Input == nil {
+		in, ok = os.Stdin, true
+	}
+	if ok && term.IsTerminal(in.Fd()) {
+		if st, err := term.GetState(in.Fd()); err == nil {
+			defer term.Restore(in.Fd(), st)
+		}
+	}
 	_, err := p.Run()
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic):

@@ -62,8 +62,9 @@ func TestReadmeTour(t *testing.T) {
 		{"tour-top", nil},
 		{"tour-tree", []string{"2"}},
 		{"tour-labels", []string{"3"}},
-		{"tour-peek", []string{"/", "^main.partition$", "<enter>", "<esc>", "4"}},
-		{"tour-source", []string{"/", "^main.partition$", "<enter>", "<esc>", "5"}},
+		{"tour-flame", []string{"4"}},
+		{"tour-peek", []string{"/", "^main.partition$", "<enter>", "<esc>", "5"}},
+		{"tour-source", []string{"/", "^main.partition$", "<enter>", "<esc>", "6"}},
 		{"tour-diff", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,7 +7,8 @@ import (
 
 // TestTmuxSmoke runs testdata/tmux-smoke.sh: the real binary in tmux
 // through the first minute (open, hottest function, :sample_index=,
-// view 2, search, quit). Skipped without tmux or with -short.
+// view 2, search, flame graph zoom, quit). Skipped without tmux or with
+// -short.
 func TestTmuxSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")

@@ -117,32 +117,37 @@ func TestGoldenScreens(t *testing.T) {
 	for _, tc := range []struct {
 		name, file string
 		keys       []string
+		diffBase   string
+		w, h       int
 	}{
-		{"cpu-top", "cpu_labels.pb.gz", nil},
-		{"cpu-tree", "cpu_labels.pb.gz", []string{"2"}},
-		{"cpu-tree-inverted", "cpu_labels.pb.gz", []string{"2", "b"}},
-		{"cpu-labels", "cpu_labels.pb.gz", []string{"3"}},
-		{"cpu-help", "cpu_labels.pb.gz", []string{"?"}},
-		{"heap-top", "heap.pb.gz", nil},
-		{"heap-tree", "heap.pb.gz", []string{"2"}},
-		{"heap-labels", "heap.pb.gz", []string{"3"}},
-		{"block-top", "block.pb.gz", nil},
+		{"cpu-top", "cpu_labels.pb.gz", nil, "", 0, 0},
+		{"cpu-tree", "cpu_labels.pb.gz", []string{"2"}, "", 0, 0},
+		{"cpu-tree-inverted", "cpu_labels.pb.gz", []string{"2", "b"}, "", 0, 0},
+		{"cpu-labels", "cpu_labels.pb.gz", []string{"3"}, "", 0, 0},
+		{"cpu-help", "cpu_labels.pb.gz", []string{"?"}, "", 0, 0},
+		{"heap-top", "heap.pb.gz", nil, "", 0, 0},
+		{"heap-tree", "heap.pb.gz", []string{"2"}, "", 0, 0},
+		{"heap-labels", "heap.pb.gz", []string{"3"}, "", 0, 0},
+		{"block-top", "block.pb.gz", nil, "", 0, 0},
+		{"cpu-flame", "cpu_labels.pb.gz", []string{"4"}, "", 0, 0},
+		{"cpu-flame-zoomed", "cpu_labels.pb.gz", []string{"4", "g", "<down>", "<down>", "<down>", "<down>", "<right>", "<right>", "<enter>", "<down>", "<down>"}, "", 0, 0},
+		{"cpu-flame-80x24", "cpu_labels.pb.gz", []string{"4"}, "", 80, 24},
+		{"cpu-flame-diff", "cpu_labels.pb.gz", []string{"4"}, "cpu_labels_no_w0.pb.gz", 0, 0},
 		// cpu_labels_no_w0 is cpu_labels without one worker: the diff
 		// against it shows growth (cpu_labels is the newer profile).
-		{"diff-cpu-top", "cpu_labels.pb.gz", []string{"diff"}},
-		{"diff-cpu-tree", "cpu_labels.pb.gz", []string{"diff", "2"}},
-		{"diff-cpu-labels", "cpu_labels.pb.gz", []string{"diff", "3"}},
-		{"diff-reverse-top", "cpu_labels_no_w0.pb.gz", []string{"diff-reverse"}},
+		{"diff-cpu-top", "cpu_labels.pb.gz", nil, "cpu_labels_no_w0.pb.gz", 0, 0},
+		{"diff-cpu-tree", "cpu_labels.pb.gz", []string{"2"}, "cpu_labels_no_w0.pb.gz", 0, 0},
+		{"diff-cpu-labels", "cpu_labels.pb.gz", []string{"3"}, "cpu_labels_no_w0.pb.gz", 0, 0},
+		{"diff-reverse-top", "cpu_labels_no_w0.pb.gz", nil, "cpu_labels.pb.gz", 0, 0},
+		{"goroutine-flame-diff-zoomed", "../notes/goroutine1.pb.gz", []string{"4", "g", "<down>", "<right>", "<enter>"}, "../notes/goroutine2.pb.gz", 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig(testdata(tc.file))
-			if len(tc.keys) > 0 && strings.HasPrefix(tc.keys[0], "diff") {
-				base := "cpu_labels_no_w0.pb.gz"
-				if tc.keys[0] == "diff-reverse" {
-					base = "cpu_labels.pb.gz"
-				}
-				cfg.Sources.DiffBase = []string{testdata(base)}
-				tc.keys = tc.keys[1:]
+			if tc.diffBase != "" {
+				cfg.Sources.DiffBase = []string{testdata(tc.diffBase)}
+			}
+			if tc.w > 0 {
+				cfg.Width, cfg.Height = tc.w, tc.h
 			}
 			h := start(t, cfg)
 			h.keys(tc.keys...)
@@ -524,7 +529,7 @@ func TestResize(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	for _, size := range [][2]int{{80, 24}, {160, 45}, {40, 10}, {120, 35}} {
 		h.tm.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		for _, view := range []string{"1", "2", "3", "4", "5", "?"} {
+		for _, view := range []string{"1", "2", "3", "4", "5", "6", "?"} {
 			h.keys(view)
 			s := h.screen()
 			lines := strings.Split(s, "\n")
@@ -769,5 +774,137 @@ func TestDiffColours(t *testing.T) {
 				t.Errorf("%s view %s: main.fib's line %q should be coloured %s", tc.newer, view, fib, tc.want)
 			}
 		}
+	}
+}
+
+// TestFlameKeys drives the flame graph from the root: the shared
+// selection, enter zooming instead of drilling, backspace and esc zooming
+// out while zoomed and keeping their meanings otherwise, n walking the
+// matching frames.
+func TestFlameKeys(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	selected := func() (string, string) {
+		var view, shared string
+		h.do(func(m *Model) {
+			sel, _ := m.ActiveView().Selection()
+			view, shared = sel.Name, m.Selected()
+		})
+		return view, shared
+	}
+	type state struct {
+		opts   analysis.Options
+		zoomed string
+		depth  int
+		search bool
+	}
+	now := func() state {
+		var s state
+		h.do(func(m *Model) {
+			s.zoomed, s.depth = m.ViewAt(3).(*views.Flame).Zoomed()
+			s.opts, s.search = m.Options(), m.search != nil
+		})
+		return s
+	}
+	// The Top view's first row, main.fib, is selected in the flame graph.
+	h.keys("4")
+	if v, s := selected(); v != "main.fib" || s != "main.fib" {
+		t.Fatalf("flame graph opened on %q (shared %q)", v, s)
+	}
+	// Moving there moves the shared selection, which Top then shows.
+	h.keys("g", "<down>", "<down>", "<down>", "<down>", "<right>")
+	if v, s := selected(); v != "main.runHash" || s != "main.runHash" {
+		t.Fatalf("after moving: %q (shared %q)", v, s)
+	}
+	h.keys("1")
+	var row string
+	h.do(func(m *Model) { r, _ := m.ViewAt(0).(*views.Top).Cursor(); row = r.Name })
+	if row != "main.runHash" {
+		t.Errorf("Top shows %q", row)
+	}
+
+	// A filter, so that backspace has an option change to undo.
+	h.keys("4")
+	h.command("focus=main")
+	h.keys("/")
+	h.typeText("hashBlock")
+	h.keys("<enter>")
+	if v, _ := selected(); v != "main.hashBlock" {
+		t.Fatalf("search: cursor on %q", v)
+	}
+	// enter zooms, and does not drill.
+	h.keys("<enter>")
+	if s := now(); s.zoomed != "main.hashBlock" || s.depth != 1 || s.opts.Focus != "main" {
+		t.Fatalf("enter: %+v", s)
+	}
+	if !strings.Contains(h.screen(), "zoomed ×1") {
+		t.Errorf("no zoom in the detail line:\n%s", h.screen())
+	}
+	h.keys("<down>", "<enter>")
+	if s := now(); s.zoomed != "main.mix" || s.depth != 2 {
+		t.Fatalf("second enter: %+v", s)
+	}
+	// esc and backspace zoom out, keeping the search and the options.
+	h.keys("<esc>")
+	if s := now(); s.zoomed != "main.hashBlock" || !s.search || s.opts.Focus != "main" {
+		t.Fatalf("esc: %+v", s)
+	}
+	h.keys("<backspace>")
+	if s := now(); s.zoomed != "" || s.depth != 0 || !s.search || s.opts.Focus != "main" {
+		t.Fatalf("backspace: %+v", s)
+	}
+	// Not zoomed, they are the root's again: esc clears the search,
+	// backspace undoes the focus.
+	h.keys("<esc>")
+	if s := now(); s.search || s.opts.Focus != "main" {
+		t.Fatalf("esc unzoomed: %+v", s)
+	}
+	h.keys("<backspace>")
+	if s := now(); s.opts.Focus != "" {
+		t.Fatalf("backspace unzoomed: %+v", s)
+	}
+	// f still focuses on the selected frame.
+	h.keys("f")
+	if s := now(); s.opts.Focus != `^main\.mix$` {
+		t.Fatalf("f: focus %q", s.opts.Focus)
+	}
+	// The zoom survives a new result: another sample type, a filter.
+	h.keys("<backspace>", "g", "<down>", "<down>", "<down>", "<down>", "<enter>")
+	h.command("hide=fmt")
+	if s := now(); s.zoomed != "main.runFib" || s.depth != 1 {
+		t.Fatalf("after a new result: %+v", s)
+	}
+	h.keys("<esc>")
+	if s := now(); s.zoomed != "" {
+		t.Fatalf("esc after a new result: %+v", s)
+	}
+}
+
+// TestFlameMouse clicks in the flame graph through the root: the tab,
+// then a frame (the rows start under the tab bar and the detail line),
+// then a double click to zoom.
+func TestFlameMouse(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	click := func(x, y int) {
+		h.tm.Send(tea.MouseMsg{X: x, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+		h.settle()
+	}
+	click(28, 0) // "4 Flame"
+	var active int
+	h.do(func(m *Model) { active = m.active })
+	if active != 3 {
+		t.Fatalf("click on the Flame tab: view %d", active)
+	}
+	// Screen line 6 is graph row 4: runFib, runHash, runStrings, runSort.
+	click(30, 6)
+	var sel views.Selection
+	h.do(func(m *Model) { sel, _ = m.ActiveView().Selection() })
+	if sel.Name != "main.runHash" {
+		t.Fatalf("click: %q", sel.Name)
+	}
+	click(31, 6)
+	var zoomed string
+	h.do(func(m *Model) { zoomed, _ = m.ViewAt(3).(*views.Flame).Zoomed() })
+	if zoomed != "main.runHash" {
+		t.Errorf("double click: zoomed on %q", zoomed)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -69,6 +70,7 @@ func BenchmarkFrame1M(b *testing.B) {
 		{"top", NewTop(c)},
 		{"tree", NewTree(c)},
 		{"labels", NewLabels(c)},
+		{"flame", NewFlame(c)},
 	} {
 		run, _ := tc.v.Query(e, opt, "")
 		data, err := run()
@@ -108,4 +110,70 @@ func BenchmarkTreeOpen1M(b *testing.B) {
 		t.SetSize(160, 42)
 		_ = t.View()
 	}
+}
+
+// BenchmarkFlame1M is the flame graph on a 1M-sample profile at 160×45
+// in colour. "layout" is the background work of a new result: the tree
+// and the frames down to one cell. "key" is a navigation key (the next
+// frame on the row, the heaviest child, the parent, in turn) and the
+// redraw, on the UI goroutine. "zoom" is zooming into the heaviest frame
+// two rows below the root, the costliest zoom of this profile, on a new
+// tree each time (so its nodes are grouped then): ns/op is the layout made
+// off the UI goroutine, ui-ns/op taking it and redrawing.
+//
+//	go test ./views -run XXX -bench Flame1M -benchmem
+func BenchmarkFlame1M(b *testing.B) {
+	e := engine1M(b)
+	opt := analysis.DefaultOptions()
+	opt.NodeFraction = 0
+	c := benchCommon()
+	newFlame := func() *Flame {
+		f := NewFlame(c)
+		f.SetSize(160, 42)
+		run, _ := f.Query(e, opt, "")
+		data, err := run()
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.SetResult(data, opt)
+		return f
+	}
+	b.Run("layout", func(b *testing.B) {
+		f := NewFlame(c)
+		f.SetSize(160, 42)
+		for i := 0; i < b.N; i++ {
+			run, _ := f.Query(e, opt, "")
+			if _, err := run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("key", func(b *testing.B) {
+		f := newFlame()
+		keys := []tea.KeyMsg{{Type: tea.KeyRight}, {Type: tea.KeyDown}, {Type: tea.KeyUp}}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			f.Update(keys[i%len(keys)])
+			_ = f.View()
+		}
+	})
+	b.Run("zoom", func(b *testing.B) {
+		var ui time.Duration
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			f := newFlame()
+			down := tea.KeyMsg{Type: tea.KeyDown}
+			f.Update(down)
+			f.Update(down)
+			cmd := f.Update(tea.KeyMsg{Type: tea.KeyEnter})
+			b.StartTimer()
+			msg := cmd().(ViewMsg)
+			b.StopTimer()
+			t0 := time.Now()
+			f.Update(msg.Msg)
+			_ = f.View()
+			ui += time.Since(t0)
+		}
+		b.ReportMetric(float64(ui.Nanoseconds())/float64(b.N), "ui-ns/op")
+	})
 }

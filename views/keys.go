@@ -28,6 +28,9 @@ type KeyMap struct {
 	// Tree.
 	Expand, Collapse, Toggle, Heaviest, CollapseAll, Invert key.Binding
 
+	// Flame graph.
+	FramePrev, FrameNext, FrameParent, FrameChild, Zoom, ZoomOut key.Binding
+
 	// Peek.
 	Walk, Center key.Binding
 
@@ -43,7 +46,7 @@ func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
 		Quit:       b("q", "quit", "q", "ctrl+c"),
 		Help:       b("?", "help", "?"),
-		Views:      b("1-5", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Views:      b("1-6", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		NextView:   b("tab", "next view", "tab"),
 		PrevView:   b("shift+tab", "previous view", "shift+tab"),
 		Command:    b(":", "command: set pprof options (focus=RE, reset…)", ":"),
@@ -75,6 +78,13 @@ func DefaultKeyMap() *KeyMap {
 		CollapseAll: b("c", "collapse all", "c"),
 		Invert:      b("b", "invert: toggle the bottom-up tree", "b"),
 
+		FramePrev:   b("←/h", "previous frame on the row", "left", "h"),
+		FrameNext:   b("→/l", "next frame on the row", "right", "l"),
+		FrameParent: b("↑/k", "parent frame (the caller)", "up", "k"),
+		FrameChild:  b("↓/j", "heaviest child frame (callee)", "down", "j"),
+		Zoom:        b("enter", "zoom: the frame fills the width (or double click)", "enter"),
+		ZoomOut:     b("⌫/esc", "zoom out: back through the zooms", "backspace", "esc"),
+
 		Walk:   b("enter", "walk: select the caller/callee under the cursor (double click too)", "enter"),
 		Center: b("c", "center: back to the selected function", "c"),
 
@@ -97,6 +107,7 @@ func (k *KeyMap) Groups() []KeyGroup {
 		{"Top", []key.Binding{k.Sort}},
 		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
 		{"Labels", k.LabelBindings()},
+		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut}},
 		{"Peek", []key.Binding{k.Walk, k.Center}},
 		{"Source", []key.Binding{k.Hottest}},
 	}

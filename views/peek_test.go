@@ -45,7 +45,7 @@ func load(t *testing.T, v View, e *analysis.Engine, opt analysis.Options, sel st
 	v.SetResult(data, opt)
 }
 
-func press(k string) tea.KeyMsg {
+func keyPress(k string) tea.KeyMsg {
 	switch k {
 	case "enter":
 		return tea.KeyMsg{Type: tea.KeyEnter}
@@ -104,15 +104,15 @@ func TestPeekWalk(t *testing.T) {
 	p := NewPeek(testCommon())
 	p.SetSize(100, 30)
 	load(t, p, e, analysis.DefaultOptions(), "main.partition")
-	if p.Claims(press("enter")) {
+	if p.Claims(keyPress("enter")) {
 		t.Error("enter claimed on the function itself")
 	}
-	p.Update(press("up"))
+	p.Update(keyPress("up"))
 	caller, edge := p.Cursor()
-	if !edge || !p.Claims(press("enter")) {
+	if !edge || !p.Claims(keyPress("enter")) {
 		t.Fatalf("on caller %q: not claimed", caller)
 	}
-	cmd := p.Update(press("enter"))
+	cmd := p.Update(keyPress("enter"))
 	if cmd == nil {
 		t.Fatal("enter on a caller: no command")
 	}
@@ -128,9 +128,9 @@ func TestPeekWalk(t *testing.T) {
 		t.Error("stale data shown for the new selection")
 	}
 	load(t, p, e, analysis.DefaultOptions(), caller)
-	p.Update(press("down"))
+	p.Update(keyPress("down"))
 	callee, _ := p.Cursor()
-	p.Update(press("c"))
+	p.Update(keyPress("c"))
 	if c, _ := p.Cursor(); c != caller || callee == caller {
 		t.Errorf("c: cursor on %q", c)
 	}

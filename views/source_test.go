@@ -31,9 +31,9 @@ func TestSourceView(t *testing.T) {
 	if r, ok := s.HotLine(); !ok || r.Line != 54 {
 		t.Errorf("cursor on %+v, want line 54", r)
 	}
-	s.Update(press("up"))
-	s.Update(press("up"))
-	s.Update(press("e"))
+	s.Update(keyPress("up"))
+	s.Update(keyPress("up"))
+	s.Update(keyPress("e"))
 	if r, _ := s.HotLine(); r.Line != 54 {
 		t.Errorf("e: cursor on line %d", r.Line)
 	}

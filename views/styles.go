@@ -36,11 +36,19 @@ type Styles struct {
 
 	HelpKey, HelpDesc, HelpSep, HelpTitle lipgloss.Style
 
+	// The flame graph's frames that are not a package's (see Flame):
+	// the root, the zoomed frame's ancestors, and runs of frames too
+	// narrow to draw; and the cursor's frame and search matches, which
+	// must stand out from every package colour.
+	FlameRoot, FlameAncestor, FlameNarrow, FlameCursor, FlameMatch lipgloss.Style
+
 	// heat colours percentages: hottest first (see Heat).
 	heat [5]lipgloss.Style
 	// growth and shrink colour diff values by sign, strongest first, as
 	// text (…Text) and as boxes (…Box); see DiffText and DiffBox.
 	growText, shrinkText, growBox, shrinkBox [diffLevels]lipgloss.Style
+	// flame colours flame graph frames by package (see Flame).
+	flame [len(colFlame)]lipgloss.Style
 }
 
 // diffLevels is the number of intensities a diff colour has; diffLevel
@@ -95,6 +103,34 @@ var (
 		{Light: "#A6CDB4", Dark: "#3F6B50"},
 	}
 	colDiffBoxFg = lipgloss.AdaptiveColor{Light: "#000000", Dark: "#000000"}
+	// Flame graph frames: one background per package (hashed), pastel
+	// under dark text on light terminals, deep under light text on dark
+	// ones. Neighbouring entries differ in hue, so most neighbours in a
+	// graph do too.
+	colFlame = [...]lipgloss.AdaptiveColor{
+		{Light: "#F4B6A6", Dark: "#8C3B2E"}, // brick
+		{Light: "#B3CCEB", Dark: "#2C5F8A"}, // blue
+		{Light: "#F2DE8F", Dark: "#806419"}, // ochre
+		{Light: "#C9C1F0", Dark: "#5B4B9A"}, // indigo
+		{Light: "#B5E0C0", Dark: "#2F7A4F"}, // green
+		{Light: "#F0B5CD", Dark: "#973A62"}, // rose
+		{Light: "#A8DDE0", Dark: "#1F6F78"}, // teal
+		{Light: "#F7C99B", Dark: "#A0522D"}, // sienna
+		{Light: "#E0B8EA", Dark: "#7E3F8F"}, // purple
+		{Light: "#D9E6A0", Dark: "#5E6B1F"}, // olive
+		{Light: "#E3C8A8", Dark: "#7A5230"}, // brown
+		{Light: "#BFD0DC", Dark: "#44596B"}, // slate
+	}
+	colFlameFg     = lipgloss.AdaptiveColor{Light: "#1A1A1A", Dark: "#F2F2F2"}
+	colFlameRoot   = lipgloss.AdaptiveColor{Light: "#D0D0D0", Dark: "#4A4A4A"}
+	colFlameAncBg  = lipgloss.AdaptiveColor{Light: "#E8E8E8", Dark: "#303030"}
+	colFlameNarrow = lipgloss.AdaptiveColor{Light: "#9A9A9A", Dark: "#6A6A6A"}
+	// The cursor is the one box in the contrary shade; matches are
+	// magenta, as in Brendan Gregg's flame graphs.
+	colFlameCursorBg = lipgloss.AdaptiveColor{Light: "#1A1A1A", Dark: "#F2F2F2"}
+	colFlameCursorFg = lipgloss.AdaptiveColor{Light: "#FFFFFF", Dark: "#000000"}
+	colFlameMatchBg  = lipgloss.AdaptiveColor{Light: "#C000C0", Dark: "#E040E0"}
+	colFlameMatchFg  = lipgloss.AdaptiveColor{Light: "#FFFFFF", Dark: "#000000"}
 )
 
 // NewStyles makes the styles with renderer r.
@@ -121,6 +157,14 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 	s.HelpDesc = n().Foreground(colMuted)
 	s.HelpSep = n().Foreground(colMuted)
 	s.HelpTitle = n().Bold(true)
+	for i, c := range colFlame {
+		s.flame[i] = n().Background(c).Foreground(colFlameFg)
+	}
+	s.FlameRoot = n().Background(colFlameRoot).Foreground(colFlameFg).Bold(true)
+	s.FlameAncestor = n().Background(colFlameAncBg).Foreground(colMuted)
+	s.FlameNarrow = n().Foreground(colFlameNarrow)
+	s.FlameCursor = n().Background(colFlameCursorBg).Foreground(colFlameCursorFg).Bold(true)
+	s.FlameMatch = n().Background(colFlameMatchBg).Foreground(colFlameMatchFg)
 	if r.ColorProfile() == termenv.Ascii {
 		// termenv drops every attribute (reverse video too) here: the
 		// cursor mark ▶ and the active tab's brackets show through.
@@ -209,6 +253,17 @@ func (s *Styles) DiffLegend(w int) string {
 		}
 	}
 	return b.String()
+}
+
+// Flame returns the style of a flame graph frame of package pkg: one
+// of a dozen backgrounds, picked by a hash of the package path so that a
+// package keeps its colour wherever it appears.
+func (s *Styles) Flame(pkg string) lipgloss.Style {
+	h := uint32(2166136261) // FNV-1a
+	for i := 0; i < len(pkg); i++ {
+		h = (h ^ uint32(pkg[i])) * 16777619
+	}
+	return s.flame[h%uint32(len(s.flame))]
 }
 
 // Heat returns the style of a percentage (0..100 and beyond).

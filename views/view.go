@@ -98,6 +98,14 @@ type InvertMsg struct{}
 // the views whose data is about it (peek's enter on a caller sends it).
 type SelectMsg struct{ Name string }
 
+// ViewMsg carries the outcome of a view's own background work (the
+// flame graph's layout of a zoom) back to it: the root hands Msg to To's
+// Update, whichever view is focused.
+type ViewMsg struct {
+	To  View
+	Msg tea.Msg
+}
+
 // KeyClaimer is a view that gives some of the root's keys a meaning of
 // its own while it is active: the flame graph's enter zooms instead of
 // drilling. The root offers it every key first; a claimed key goes to

@@ -2,7 +2,7 @@
 # tmux-smoke.sh: the first minute with the real binary in a real terminal
 # (tmux): open testdata/go/cpu_labels.pb.gz, see the hottest function,
 # switch the sample type with :sample_index=samples, open view 2, search,
-# quit; the terminal must be given back. Exits non-zero on any failure.
+# zoom in the flame graph, quit; the terminal must be given back. Exits non-zero on any failure.
 #
 #   bash tui/testdata/tmux-smoke.sh            # from the repository root
 #   KEEP=1 bash tui/testdata/tmux-smoke.sh     # leave the captures in $OUT
@@ -78,11 +78,27 @@ wait_for "n next, N previous"
 capture 4-search
 grep "▶" "$OUT/4-search.txt" | grep -q "main.runHash" || fail "the cursor is not on main.runHash"
 
-# 5. Quit: the program exits 0 and gives the terminal back (no alt screen
+# 5. View 4: the flame graph on the selected function (main.runHash);
+# enter zooms into it, esc zooms back out.
+t send-keys -t $S 4
+wait_for "▏root 284"
+wait_for "▶ main.runHash"
+t send-keys -t $S Enter
+wait_for "zoomed ×1"
+capture 5-flame
+grep -q "^▶main.runHash 24.65%" "$OUT/5-flame.txt" || fail "the zoomed frame is not main.runHash"
+t send-keys -t $S Escape
+for _ in $(seq 750); do
+  t capture-pane -p -t $S | grep -qF "zoomed ×1" || break
+  sleep 0.02
+done
+t capture-pane -p -t $S | grep -qF "zoomed ×1" && fail "esc did not zoom out"
+
+# 6. Quit: the program exits 0 and gives the terminal back (no alt screen
 # left, the shell's next line visible).
 t send-keys -t $S q
 wait_for "EXIT=0"
-capture 5-quit
-if grep -q "top-down call tree" "$OUT/5-quit.txt"; then fail "the explorer's screen was left behind"; fi
+capture 6-quit
+if grep -q "top-down call tree\|▏root" "$OUT/6-quit.txt"; then fail "the explorer's screen was left behind"; fi
 
-echo "tmux-smoke: ok (open, hottest function, :sample_index=samples, view 2, search, quit)"
+echo "tmux-smoke: ok (open, hottest function, :sample_index=samples, view 2, search, flame graph zoom, quit)"

@@ -1,0 +1,895 @@
+package views
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+)
+
+// Flame is the flame graph as pprof's web UI draws it: an icicle with a
+// root frame on top as wide as the whole, and under every frame its
+// callees, each as wide as its value. As in pprof, recursion is not
+// folded (the graph is the exact trie of the stacks), a frame's self
+// value is the gap at its left, so its callees sit right-aligned under
+// it, and widths are the absolute values of the stacks, so that in a
+// diff growth and shrinkage both take room.
+//
+// The layout is computed once per result, zoom and width, and only down
+// to frames one cell wide: the siblings narrower than that (and what is
+// under them) become one shaded run. So the frames are bounded by the
+// width times the depth, whatever the size of the profile. Laying out
+// groups the tree's nodes on first use, which on a million samples takes
+// tens of milliseconds for a zoom into a heavy frame: the first layout is
+// made off the UI goroutine with the tree, and so is each zoom's.
+type Flame struct {
+	c     *Common
+	tree  *analysis.Tree
+	value func(int64) string
+	// mu serialises the layouts of tree, which group its nodes lazily:
+	// one in the background (a zoom) and one on the UI goroutine (a
+	// resize) must not run at once.
+	mu *sync.Mutex
+	// seq numbers the background layouts; pending is the newest one's
+	// while it runs, 0 when none does.
+	seq, pending int
+
+	lay     *flameLayout
+	zoom    *analysis.TreeNode   // the frame filling the width; nil for the root
+	history []*analysis.TreeNode // the earlier zooms, for zooming out
+	cur     int                  // the frame under the cursor: an index into lay.frames
+	offset  int                  // the first row on screen
+	m       matchSet             // the matching frames: indices into lay.frames
+
+	width, height int
+
+	// The last click, for double clicks (-1: none since the layout).
+	click   int
+	clickAt time.Time
+	now     func() time.Time
+}
+
+// NewFlame makes the Flame graph view.
+func NewFlame(c *Common) *Flame { return &Flame{c: c, click: -1, now: time.Now} }
+
+func (f *Flame) Title() string { return "Flame" }
+func (f *Flame) Init() tea.Cmd { return nil }
+
+func (f *Flame) SetSize(w, h int) {
+	f.width, f.height = w, h
+	if f.tree != nil && f.lay.width != w {
+		f.relayout()
+	}
+	f.clampOffset()
+}
+
+func (f *Flame) ShortHelp() []key.Binding {
+	k := f.c.Keys
+	return []key.Binding{k.Zoom, k.ZoomOut, k.Focus, k.Ignore}
+}
+
+// flameResult is what Query's function computes: the tree, the zooms
+// found again in it, and the first layout.
+type flameResult struct {
+	tree    *analysis.Tree
+	zoom    *analysis.TreeNode
+	history []*analysis.TreeNode
+	lay     *flameLayout
+}
+
+func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() (any, error), string) {
+	// The zooms outlive a new result (another sample type, a filter) as
+	// paths of names, taken here on the UI goroutine.
+	var paths [][]string
+	if f.tree != nil {
+		for _, z := range f.history {
+			paths = append(paths, namePath(f.tree, z))
+		}
+		paths = append(paths, namePath(f.tree, f.zoom))
+	}
+	width := f.width
+	return func() (any, error) {
+		tr, err := e.Tree(opt, analysis.TreeOptions{})
+		if err != nil {
+			return nil, err
+		}
+		r := &flameResult{tree: tr}
+		for i, p := range paths {
+			n := findPath(tr, p)
+			if i == len(paths)-1 {
+				r.zoom = n
+			} else {
+				r.history = append(r.history, n)
+			}
+		}
+		r.lay = layoutFlame(tr, r.zoom, width)
+		return r, nil
+	}, ""
+}
+
+// namePath is the names of the nodes from a root down to n.
+func namePath(tr *analysis.Tree, n *analysis.TreeNode) []string {
+	var p []string
+	for ; n != nil; n = n.Parent {
+		p = append(p, tr.Nodes.Name(n.Node))
+	}
+	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
+		p[i], p[j] = p[j], p[i]
+	}
+	return p
+}
+
+// findPath follows names down tr as far as they go.
+func findPath(tr *analysis.Tree, names []string) *analysis.TreeNode {
+	var n *analysis.TreeNode
+	kids := tr.Roots()
+	for _, name := range names {
+		var next *analysis.TreeNode
+		for _, k := range kids {
+			if tr.Nodes.Name(k.Node) == name {
+				next = k
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		n, kids = next, tr.Children(next)
+	}
+	return n
+}
+
+func (f *Flame) HasResult() bool { return f.tree != nil }
+
+// Total is the percentage denominator of the data shown.
+func (f *Flame) Total() int64 { return f.tree.Total }
+
+func (f *Flame) SetResult(data any, opt analysis.Options) {
+	r := data.(*flameResult)
+	f.tree, f.zoom, f.history, f.lay = r.tree, r.zoom, r.history, r.lay
+	f.mu, f.pending = &sync.Mutex{}, 0
+	unit := opt.Unit
+	if unit == "" {
+		unit = "minimum"
+	}
+	f.value = valueFormatter(f.tree.SampleType.Unit, unit)
+	f.click = -1
+	if f.lay.width != f.width {
+		f.relayout()
+	}
+	f.cur = f.lay.top
+	f.offset = 0
+	f.scrollToZoom()
+	f.SetSearch(f.m.re)
+}
+
+// Zoomed returns the name of the frame filling the width ("" when not
+// zoomed) and how many zooms out lead back to the root.
+func (f *Flame) Zoomed() (string, int) {
+	if f.zoom == nil {
+		return "", len(f.history)
+	}
+	return f.tree.Nodes.Name(f.zoom.Node), len(f.history)
+}
+
+// Cursor returns the node under the cursor, nil on the root.
+func (f *Flame) Cursor() *analysis.TreeNode {
+	if f.lay == nil {
+		return nil
+	}
+	return f.lay.frames[f.cur].n
+}
+
+// flameLayout is the frames of the flame graph at one zoom and width, row
+// by row, each row left to right.
+type flameLayout struct {
+	width  int
+	frames []flameFrame
+	rows   []int // row r is frames[rows[r]:rows[r+1]]
+	// top is the zoomed frame (the root when not zoomed); frames (and
+	// rows) before it are its ancestors.
+	top int
+	// scale is cells per unit of value.
+	scale float64
+	// sum is the root's value: the total, or in a diff the net change
+	// (whose denominator, the tree's Total, is the base's total).
+	sum int64
+}
+
+type flameFrame struct {
+	n      *analysis.TreeNode // nil for the root and narrow runs
+	kind   frameKind
+	lo, w  int64 // value offset from the zoomed frame's left edge, and width
+	x0, x1 int   // columns [x0, x1)
+	parent int   // index of the frame above, -1 for the root
+	c0, c1 int   // its children are frames[c0:c1]
+	hidden int   // frames in a narrow run
+}
+
+type frameKind uint8
+
+const (
+	frameNode frameKind = iota
+	frameRoot
+	frameNarrow // a run of siblings below one cell each
+)
+
+// layoutFlame lays out the flame graph of tr zoomed on zoom (nil: the
+// root) in width columns.
+func layoutFlame(tr *analysis.Tree, zoom *analysis.TreeNode, width int) *flameLayout {
+	l := &flameLayout{width: width}
+	var rootW int64
+	for _, r := range tr.Roots() {
+		rootW += r.Weight
+		l.sum += r.Total
+	}
+	l.frames = append(l.frames, flameFrame{kind: frameRoot, w: rootW, x1: width, parent: -1})
+	l.rows = append(l.rows, 0)
+	// The zoomed frame and its ancestors span the width.
+	var chain []*analysis.TreeNode
+	for a := zoom; a != nil; a = a.Parent {
+		chain = append(chain, a)
+	}
+	for k := len(chain) - 1; k >= 0; k-- {
+		i := len(l.frames)
+		l.frames[i-1].c0, l.frames[i-1].c1 = i, i+1
+		l.frames = append(l.frames, flameFrame{n: chain[k], w: chain[k].Weight, x1: width, parent: i - 1})
+		l.rows = append(l.rows, i)
+	}
+	l.top = len(l.frames) - 1
+	if w := l.frames[l.top].w; w > 0 {
+		l.scale = float64(width) / float64(w)
+	}
+	for from, to := l.top, len(l.frames); from < to && l.scale > 0; from, to = to, len(l.frames) {
+		for p := from; p < to; p++ {
+			l.placeChildren(tr, p)
+		}
+		if len(l.frames) > to {
+			l.rows = append(l.rows, to)
+		}
+	}
+	l.rows = append(l.rows, len(l.frames))
+	return l
+}
+
+// cell is the column of value offset v.
+func (l *flameLayout) cell(v int64) int {
+	return min(l.width, max(0, int(float64(v)*l.scale+0.5)))
+}
+
+// placeChildren lays out the children of frame p in the next row:
+// right-aligned under it (its self value is the gap on the left),
+// heaviest first, until they are narrower than a cell; the rest become
+// one narrow run.
+func (l *flameLayout) placeChildren(tr *analysis.Tree, p int) {
+	parent := l.frames[p]
+	var kids []*analysis.TreeNode
+	switch {
+	case parent.kind == frameRoot:
+		kids = tr.Roots()
+	case parent.kind == frameNarrow || tr.Leaf(parent.n):
+		return
+	default:
+		kids = tr.Children(parent.n)
+	}
+	kids = byWeight(kids)
+	var sum int64
+	for _, k := range kids {
+		sum += k.Weight
+	}
+	v := parent.lo + max(0, parent.w-sum)
+	c0 := len(l.frames)
+	for j, k := range kids {
+		x0 := l.cell(v)
+		if x0 >= parent.x1 {
+			break
+		}
+		if float64(k.Weight)*l.scale < 1 {
+			// All the rest are narrower still.
+			l.frames = append(l.frames, flameFrame{kind: frameNarrow, lo: v, w: parent.lo + parent.w - v,
+				x0: x0, x1: parent.x1, parent: p, hidden: len(kids) - j})
+			break
+		}
+		x1 := min(l.cell(v+k.Weight), parent.x1)
+		l.frames = append(l.frames, flameFrame{n: k, lo: v, w: k.Weight, x0: x0, x1: x1, parent: p})
+		v += k.Weight
+	}
+	l.frames[p].c0, l.frames[p].c1 = c0, len(l.frames)
+}
+
+// byWeight returns kids heaviest first by weight. The tree orders them by
+// |total|, which is the same order unless a base was subtracted; then a
+// sorted copy is made.
+func byWeight(kids []*analysis.TreeNode) []*analysis.TreeNode {
+	if sort.SliceIsSorted(kids, func(i, j int) bool { return kids[i].Weight > kids[j].Weight }) {
+		return kids
+	}
+	c := append([]*analysis.TreeNode(nil), kids...)
+	sort.SliceStable(c, func(i, j int) bool { return c[i].Weight > c[j].Weight })
+	return c
+}
+
+// rowOf returns the row of frame i.
+func (l *flameLayout) rowOf(i int) int {
+	return sort.SearchInts(l.rows, i+1) - 1
+}
+
+// nrows is the number of rows.
+func (l *flameLayout) nrows() int { return len(l.rows) - 1 }
+
+// locate returns the frame of node n (nil: the root), or of its nearest
+// ancestor that has one.
+func (l *flameLayout) locate(n *analysis.TreeNode) int {
+	for ; n != nil; n = n.Parent {
+		if r := n.Depth + 1; r < l.nrows() {
+			for i := l.rows[r]; i < l.rows[r+1]; i++ {
+				if l.frames[i].n == n {
+					return i
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// relayout lays the graph out again for the current zoom and width, on
+// the UI goroutine (after a resize), keeping the cursor on its node.
+func (f *Flame) relayout() {
+	n := f.Cursor()
+	f.mu.Lock()
+	lay := layoutFlame(f.tree, f.zoom, f.width)
+	f.mu.Unlock()
+	f.setLayout(lay, n)
+}
+
+// setLayout shows lay, with the cursor on node n (or the nearest of its
+// ancestors on screen).
+func (f *Flame) setLayout(lay *flameLayout, n *analysis.TreeNode) {
+	f.lay = lay
+	f.cur = f.lay.locate(n)
+	f.click = -1
+	if f.m.re != nil {
+		f.findMatches()
+	}
+	f.clampOffset()
+}
+
+// flameLaidOut is a background layout done.
+type flameLaidOut struct {
+	seq    int
+	lay    *flameLayout
+	cursor *analysis.TreeNode
+}
+
+// layoutCmd lays the graph out for the current zoom in the background;
+// the cursor goes to node cursor when it is done.
+func (f *Flame) layoutCmd(cursor *analysis.TreeNode) tea.Cmd {
+	f.seq++
+	f.pending = f.seq
+	seq, tr, mu, zoom, width := f.seq, f.tree, f.mu, f.zoom, f.width
+	return func() tea.Msg {
+		mu.Lock()
+		lay := layoutFlame(tr, zoom, width)
+		mu.Unlock()
+		return ViewMsg{To: f, Msg: flameLaidOut{seq, lay, cursor}}
+	}
+}
+
+// Busy reports whether a zoom is being laid out.
+func (f *Flame) Busy() bool { return f.pending != 0 }
+
+// graphHeight is the number of rows on screen: the view less the detail
+// line and, in a diff, the legend.
+func (f *Flame) graphHeight() int {
+	h := f.height - 1
+	if f.c.Diff {
+		h--
+	}
+	return max(0, h)
+}
+
+func (f *Flame) clampOffset() {
+	if f.lay == nil {
+		f.offset = 0
+		return
+	}
+	f.offset = max(0, min(f.offset, f.lay.nrows()-f.graphHeight()))
+}
+
+// follow scrolls the cursor's row into view.
+func (f *Flame) follow() {
+	r, h := f.lay.rowOf(f.cur), f.graphHeight()
+	if r < f.offset {
+		f.offset = r
+	}
+	if h > 0 && r >= f.offset+h {
+		f.offset = r - h + 1
+	}
+	f.clampOffset()
+}
+
+// scrollToZoom shows the zoomed frame near the top, under at most three
+// of its ancestors.
+func (f *Flame) scrollToZoom() {
+	f.offset = max(0, f.lay.top-3)
+	f.clampOffset()
+	f.follow()
+}
+
+// Claims takes enter (zoom) whenever there is a graph, and backspace and
+// esc (zoom out) while zoomed; otherwise they keep the root's meanings
+// (back, clear the search).
+func (f *Flame) Claims(msg tea.KeyMsg) bool {
+	k := f.c.Keys
+	switch {
+	case key.Matches(msg, k.Zoom):
+		return f.lay != nil
+	case key.Matches(msg, k.ZoomOut):
+		return len(f.history) > 0
+	}
+	return false
+}
+
+func (f *Flame) Update(msg tea.Msg) tea.Cmd {
+	if f.lay == nil {
+		return nil
+	}
+	k := f.c.Keys
+	switch msg := msg.(type) {
+	case flameLaidOut:
+		if msg.seq != f.pending {
+			return nil // superseded, or made for an earlier result
+		}
+		f.pending = 0
+		f.setLayout(msg.lay, msg.cursor)
+		if f.lay.width != f.width {
+			f.relayout()
+		}
+		f.scrollToZoom()
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, k.FramePrev):
+			f.step(-1)
+		case key.Matches(msg, k.FrameNext):
+			f.step(1)
+		case key.Matches(msg, k.FrameParent):
+			if p := f.lay.frames[f.cur].parent; p >= 0 {
+				f.cur = p
+			}
+		case key.Matches(msg, k.FrameChild):
+			if c := f.heaviestChild(f.cur); c >= 0 {
+				f.cur = c
+			}
+		case key.Matches(msg, k.Home):
+			f.cur = f.lay.top
+		case key.Matches(msg, k.End):
+			for c := f.heaviestChild(f.cur); c >= 0; c = f.heaviestChild(c) {
+				f.cur = c
+			}
+		case key.Matches(msg, k.PageUp):
+			f.scroll(-max(1, f.graphHeight()-1))
+			return nil
+		case key.Matches(msg, k.PageDown):
+			f.scroll(max(1, f.graphHeight()-1))
+			return nil
+		case key.Matches(msg, k.Zoom):
+			return f.zoomInto(f.cur)
+		case key.Matches(msg, k.ZoomOut):
+			return f.zoomOut()
+		default:
+			return nil
+		}
+		f.follow()
+	case tea.MouseMsg:
+		switch {
+		case msg.Button == tea.MouseButtonWheelUp:
+			f.scroll(-3)
+		case msg.Button == tea.MouseButtonWheelDown:
+			f.scroll(3)
+		case msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress:
+			return f.clicked(msg.X, msg.Y)
+		}
+	}
+	return nil
+}
+
+// step moves to the previous (d < 0) or next frame on the cursor's row,
+// over narrow runs.
+func (f *Flame) step(d int) {
+	r := f.lay.rowOf(f.cur)
+	for i := f.cur + d; i >= f.lay.rows[r] && i < f.lay.rows[r+1]; i += d {
+		if f.lay.frames[i].kind != frameNarrow {
+			f.cur = i
+			return
+		}
+	}
+}
+
+// heaviestChild is frame i's first (heaviest) child on screen, or -1.
+func (f *Flame) heaviestChild(i int) int {
+	fr := &f.lay.frames[i]
+	if fr.c0 < fr.c1 && f.lay.frames[fr.c0].kind != frameNarrow {
+		return fr.c0
+	}
+	return -1
+}
+
+// scroll moves the rows on screen by d, leaving the cursor where it is
+// (the detail line still describes it; the next move brings it back).
+func (f *Flame) scroll(d int) {
+	f.offset += d
+	f.clampOffset()
+}
+
+// zoomInto makes frame i fill the width, remembering the current zoom.
+// The new layout comes from the background.
+func (f *Flame) zoomInto(i int) tea.Cmd {
+	n := f.lay.frames[i].n
+	if f.lay.frames[i].kind == frameNarrow || n == f.zoom {
+		return nil
+	}
+	f.history = append(f.history, f.zoom)
+	f.zoom = n
+	return f.layoutCmd(n)
+}
+
+// zoomOut goes back to the zoom before, keeping the cursor on its frame.
+func (f *Flame) zoomOut() tea.Cmd {
+	if len(f.history) == 0 {
+		return nil
+	}
+	f.zoom = f.history[len(f.history)-1]
+	f.history = f.history[:len(f.history)-1]
+	return f.layoutCmd(f.Cursor())
+}
+
+// clicked selects the frame at column x of line y (of the view); a
+// second click on it soon after zooms into it.
+func (f *Flame) clicked(x, y int) tea.Cmd {
+	i := f.frameAt(x, y)
+	if i < 0 {
+		return nil
+	}
+	if f.lay.frames[i].kind == frameNarrow {
+		i = f.lay.frames[i].parent
+	}
+	now := f.now()
+	if i == f.click && now.Sub(f.clickAt) <= doubleClickTime {
+		f.click = -1
+		return f.zoomInto(i)
+	}
+	f.cur = i
+	f.click, f.clickAt = i, now
+	return nil
+}
+
+// frameAt returns the frame at column x of line y of the view, or -1.
+func (f *Flame) frameAt(x, y int) int {
+	r := f.offset + y - (f.height - f.graphHeight())
+	if y < f.height-f.graphHeight() || r >= f.lay.nrows() {
+		return -1
+	}
+	for i := f.lay.rows[r]; i < f.lay.rows[r+1]; i++ {
+		if fr := &f.lay.frames[i]; x >= fr.x0 && x < fr.x1 {
+			return i
+		}
+	}
+	return -1
+}
+
+func (f *Flame) Selection() (Selection, bool) {
+	n := f.Cursor()
+	if n == nil {
+		return Selection{}, false
+	}
+	return Selection{Kind: SelFunction, Name: nodeName(f.tree.Nodes, n.Node)}, true
+}
+
+// Reveal selects the widest frame on screen of the function named name
+// (the shallowest of equals), unless the cursor is on one already.
+func (f *Flame) Reveal(name string) {
+	if f.lay == nil || name == "" {
+		return
+	}
+	if sel, ok := f.Selection(); ok && sel.Name == name {
+		return
+	}
+	best := -1
+	for i := range f.lay.frames {
+		fr := &f.lay.frames[i]
+		if fr.n == nil || nodeName(f.tree.Nodes, fr.n.Node) != name {
+			continue
+		}
+		if best < 0 || fr.x1-fr.x0 > f.lay.frames[best].x1-f.lay.frames[best].x0 {
+			best = i
+		}
+	}
+	if best >= 0 {
+		f.cur = best
+		f.follow()
+	}
+}
+
+// findMatches collects the frames whose name matches the search, row by
+// row, left to right.
+func (f *Flame) findMatches() {
+	f.m.rows = f.m.rows[:0]
+	if f.m.re == nil || f.lay == nil {
+		return
+	}
+	for i := range f.lay.frames {
+		if n := f.lay.frames[i].n; n != nil && f.m.re.MatchString(f.tree.Nodes.Name(n.Node)) {
+			f.m.rows = append(f.m.rows, i)
+		}
+	}
+}
+
+func (f *Flame) SetSearch(re *regexp.Regexp) bool {
+	f.m.re = re
+	if f.lay == nil {
+		return false
+	}
+	f.findMatches()
+	return f.toMatch(1, true)
+}
+
+func (f *Flame) NextMatch(dir int) bool {
+	if f.lay == nil {
+		return false
+	}
+	return f.toMatch(dir, false)
+}
+
+func (f *Flame) toMatch(dir int, inclusive bool) bool {
+	i, ok := f.m.next(f.cur, dir, inclusive)
+	if ok {
+		f.cur = i
+		f.follow()
+	}
+	return ok
+}
+
+// matched reports whether frame i matches the search.
+func (f *Flame) matched(i int) bool {
+	k := sort.SearchInts(f.m.rows, i)
+	return k < len(f.m.rows) && f.m.rows[k] == i
+}
+
+func (f *Flame) View() string {
+	st := f.c.Styles
+	if f.tree == nil {
+		return fillLines([]string{st.Dim.Render("  computing…")}, f.height)
+	}
+	lines := []string{f.detail()}
+	if f.c.Diff {
+		lines = append(lines, st.DiffLegend(f.width))
+	}
+	if f.lay.frames[0].w == 0 {
+		lines = append(lines, st.Dim.Render("  no samples match the current options"))
+		return fillLines(lines, f.height)
+	}
+	var b strings.Builder
+	for r := f.offset; r < min(f.lay.nrows(), f.offset+f.graphHeight()); r++ {
+		b.Reset()
+		x := 0
+		for i := f.lay.rows[r]; i < f.lay.rows[r+1]; i++ {
+			fr := &f.lay.frames[i]
+			if fr.x0 > x {
+				b.WriteString(strings.Repeat(" ", fr.x0-x))
+			}
+			b.WriteString(f.frameStyle(i).Render(f.label(i)))
+			x = fr.x1
+		}
+		lines = append(lines, b.String())
+	}
+	return fillLines(lines, f.height)
+}
+
+// label is frame i's text, exactly as wide as the frame: an edge (the
+// cursor mark on the cursor's frame), then the name, shortened to fit,
+// and its share of the total when there is room.
+func (f *Flame) label(i int) string {
+	fr := &f.lay.frames[i]
+	w := fr.x1 - fr.x0
+	if fr.kind == frameNarrow {
+		return strings.Repeat("░", w)
+	}
+	edge := "▏"
+	if i == f.cur {
+		edge = "▶"
+	}
+	if w == 1 {
+		return edge
+	}
+	var name, share string
+	if fr.n == nil {
+		name = "root"
+		share = f.signed(f.lay.sum)
+	} else {
+		name = f.tree.Nodes.Name(fr.n.Node)
+		share = flameShare(fr.n.Total, f.tree.Total)
+		if f.c.Diff {
+			share = f.signed(fr.n.Total) // a share hides the sign
+		}
+	}
+	if w-1 < minLabel {
+		return padRight(edge, w)
+	}
+	body := fitFrameName(name, w-1)
+	if ansi.StringWidth(body)+1+len(share) <= w-1 {
+		body += " " + share
+	}
+	return padRight(edge+body, w)
+}
+
+// signed formats a value, with a "+" for growth in a diff.
+func (f *Flame) signed(v int64) string {
+	if f.c.Diff && v > 0 {
+		return "+" + f.value(v)
+	}
+	return f.value(v)
+}
+
+// minLabel is the narrowest name worth showing in a frame: below it a
+// cut name ("…rt") says nothing and only clutters the graph.
+const minLabel = 4
+
+// flameShare is pprof's percentage of total, without its padding.
+func flameShare(v, total int64) string {
+	return strings.TrimLeft(analysis.Percentage(v, total), " ")
+}
+
+// frameStyle is frame i's colour: the cursor's, a search match's, or by
+// kind; a function's frame is coloured by its package, or in a diff by
+// its change.
+func (f *Flame) frameStyle(i int) lipgloss.Style {
+	st := f.c.Styles
+	fr := &f.lay.frames[i]
+	switch {
+	case i == f.cur:
+		return st.FlameCursor
+	case fr.kind == frameNarrow:
+		return st.FlameNarrow
+	case f.m.re != nil && f.matched(i):
+		return st.FlameMatch
+	case i < f.lay.top:
+		return st.FlameAncestor
+	case fr.kind == frameRoot:
+		return st.FlameRoot
+	case f.c.Diff:
+		return st.DiffBox(fr.n.Total, f.tree.Total)
+	}
+	return st.Flame(flamePackage(nodeName(f.tree.Nodes, fr.n.Node)))
+}
+
+// detail describes the frame under the cursor: its name, self and total
+// with their shares; and the zoom, when zoomed. In a narrow window the
+// zoom, then self, then the shares give way to the name.
+func (f *Flame) detail() string {
+	st := f.c.Styles
+	fr := &f.lay.frames[f.cur]
+	total := f.tree.Total
+	name := "root"
+	self, sum := int64(0), f.lay.sum
+	if fr.n != nil {
+		name = f.tree.Nodes.Name(fr.n.Node)
+		self, sum = fr.n.Self, fr.n.Total
+	}
+	zoom := ""
+	switch {
+	case f.pending != 0:
+		zoom = "  zooming…"
+	case len(f.history) > 0:
+		zoom = "  zoomed ×" + strconv.Itoa(len(f.history)) + " · ⌫ out"
+	}
+	withShare := func(v int64) string { return f.signed(v) + " (" + flameShare(v, total) + ")" }
+	variants := [][2]string{
+		{"self " + withShare(self) + "  total " + withShare(sum), zoom},
+		{"self " + withShare(self) + "  total " + withShare(sum), ""},
+		{"total " + withShare(sum), ""},
+		{"total " + f.signed(sum), ""},
+	}
+	if fr.n == nil {
+		variants = [][2]string{{"total " + withShare(sum), zoom}, {"total " + withShare(sum), ""}, {"total " + f.signed(sum), ""}}
+	}
+	want := min(ansi.StringWidth(name), 16)
+	var nums, right string
+	nameW := 0
+	for _, v := range variants {
+		nums, right = v[0], v[1]
+		if nameW = f.width - 4 - ansi.StringWidth(nums) - ansi.StringWidth(right); nameW >= want {
+			break
+		}
+	}
+	line := st.Header.Render("▶ "+fitFrameName(name, max(1, nameW))) + "  " + nums + st.Dim.Render(right)
+	return ansi.Truncate(line, f.width, "…")
+}
+
+// fitFrameName cuts a frame's name to w columns, as pprof's flame graph
+// picks the longest of ever shorter names that fits: the whole name,
+// then with generic type arguments elided ("slices.sort[…]"), then
+// without the package path's directories ("analysis.(*Tree).group"),
+// then without its leading dotted parts ("(*Tree).group", "group"); the
+// last is cut as fitName cuts (keeping the end). A name with a location
+// (lines granularity) goes to fitName as it is.
+func fitFrameName(name string, w int) string {
+	if ansi.StringWidth(name) <= w || strings.IndexByte(name, ' ') >= 0 {
+		return fitName(name, w)
+	}
+	name = elideTypeArgs(name)
+	if ansi.StringWidth(name) <= w {
+		return name
+	}
+	if j := strings.LastIndexByte(name, '/'); j >= 0 {
+		name = name[j+1:]
+		if ansi.StringWidth(name) <= w {
+			return name
+		}
+	}
+	for {
+		i := strings.IndexByte(name, '.')
+		if i < 0 || i == len(name)-1 {
+			break
+		}
+		name = name[i+1:]
+		if ansi.StringWidth(name) <= w {
+			return name
+		}
+	}
+	return fitName(name, w)
+}
+
+// elideTypeArgs shortens the type arguments of a generic Go function
+// to "…": "slices.sort[go.shape.string]" is "slices.sort[…]".
+func elideTypeArgs(name string) string {
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c == '[':
+			if depth == 0 {
+				b.WriteString("[…")
+			}
+			depth++
+		case c == ']' && depth > 0:
+			depth--
+			if depth == 0 {
+				b.WriteByte(']')
+			}
+		case depth == 0:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// flamePackage is what a frame is coloured by: the package of a Go
+// function ("github.com/x/y" of "github.com/x/y.(*T).M"), the namespace
+// of a C++ one ("std" of "std::vector<int>::push_back"), else the whole
+// name (a file, a mapping).
+func flamePackage(name string) string {
+	if strings.HasPrefix(name, "[") {
+		return name // [libc.so.6]
+	}
+	if i := strings.IndexAny(name, "([<"); i > 0 {
+		name = name[:i]
+	}
+	slash := strings.LastIndexByte(name, '/')
+	rest := name[slash+1:]
+	if i := strings.Index(rest, "::"); i > 0 {
+		return name[:slash+1+i]
+	}
+	if i := strings.IndexByte(rest, '.'); i > 0 {
+		return name[:slash+1+i]
+	}
+	return name
+}
