@@ -197,6 +197,7 @@ func BenchmarkSymbolize(b *testing.B) {
 			bin := c.bin(b)
 			addrs := randomAddrs(functionRanges(b, bin), benchAddrs)
 			b.ResetTimer()
+			cpu0, cpuOK := cpuTime()
 			for i := 0; i < b.N; i++ {
 				f, err := symbolize.Open(bin)
 				if err != nil {
@@ -212,6 +213,9 @@ func BenchmarkSymbolize(b *testing.B) {
 				f.Close()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchAddrs, "ns/addr")
+			if cpu1, ok := cpuTime(); ok && cpuOK {
+				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
 		})
 	}
 }

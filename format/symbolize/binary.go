@@ -74,7 +74,44 @@ type Binary struct {
 	goErr    error
 	gotabSet bool
 
-	memo map[Mode]map[uint64][]Frame
+	memo map[Mode]*memo
+}
+
+// memo is what Symbolize found for one Mode: addresses, sorted, and
+// their frames. (A sorted list merged once per call is cheaper than a
+// map of tens of thousands of addresses.)
+type memo struct {
+	addrs  []uint64
+	frames [][]Frame
+}
+
+func (m *memo) find(a uint64) ([]Frame, bool) {
+	i, ok := slices.BinarySearch(m.addrs, a)
+	if !ok {
+		return nil, false
+	}
+	return m.frames[i], true
+}
+
+// add merges in sorted addresses that m does not have, and their frames.
+func (m *memo) add(addrs []uint64, frames [][]Frame) {
+	if len(m.addrs) == 0 {
+		m.addrs, m.frames = addrs, frames
+		return
+	}
+	n := len(m.addrs) + len(addrs)
+	out := &memo{make([]uint64, 0, n), make([][]Frame, 0, n)}
+	i, j := 0, 0
+	for i < len(m.addrs) || j < len(addrs) {
+		if j == len(addrs) || i < len(m.addrs) && m.addrs[i] < addrs[j] {
+			out.addrs, out.frames = append(out.addrs, m.addrs[i]), append(out.frames, m.frames[i])
+			i++
+		} else {
+			out.addrs, out.frames = append(out.addrs, addrs[j]), append(out.frames, frames[j])
+			j++
+		}
+	}
+	*m = *out
 }
 
 // Open opens the ELF file at path. It reads the headers only.
@@ -99,7 +136,7 @@ func NewBinary(name string, r io.ReaderAt) (b *Binary, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: not an ELF binary: %w", name, err)
 	}
-	b = &Binary{path: name, r: r, ef: ef, memo: map[Mode]map[uint64][]Frame{}}
+	b = &Binary{path: name, r: r, ef: ef, memo: map[Mode]*memo{}}
 	for _, p := range ef.Progs {
 		if p.Type == elf.PT_LOAD && p.Filesz > 0 {
 			b.loads = append(b.loads, p.ProgHeader)
@@ -283,17 +320,18 @@ func (b *Binary) Symbolize(addrs []uint64, mode Mode) (frames [][]Frame, err err
 	frames = make([][]Frame, len(addrs))
 	defer recoverError(&err, b.path)
 
-	memo := b.memo[mode]
-	if memo == nil {
-		memo = make(map[uint64][]Frame, len(addrs))
-		b.memo[mode] = memo
+	m := b.memo[mode]
+	if m == nil {
+		m = &memo{}
+		b.memo[mode] = m
 	}
 	// The distinct addresses not seen before, sorted: the readers below
 	// walk their tables in address order.
 	todo := make([]uint64, 0, len(addrs))
+	seen := make([]bool, len(addrs))
 	for i, a := range addrs {
-		if f, ok := memo[a]; ok {
-			frames[i] = f
+		if f, ok := m.find(a); ok {
+			frames[i], seen[i] = f, true
 			continue
 		}
 		todo = append(todo, a)
@@ -304,14 +342,13 @@ func (b *Binary) Symbolize(addrs []uint64, mode Mode) (frames [][]Frame, err err
 	slices.Sort(todo)
 	todo = slices.Compact(todo)
 	found, err := b.symbolize(todo, mode)
-	for i, a := range todo {
-		memo[a] = found[i]
-	}
 	for i, a := range addrs {
-		if frames[i] == nil {
-			frames[i] = memo[a]
+		if !seen[i] {
+			j, _ := slices.BinarySearch(todo, a)
+			frames[i] = found[j]
 		}
 	}
+	m.add(todo, found)
 	return frames, err
 }
 

@@ -3,9 +3,9 @@ package symbolize
 import (
 	"debug/dwarf"
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"runtime"
 	"slices"
 	"sort"
@@ -27,12 +27,12 @@ func (b *Binary) dwarf() (*dwarfIndex, error) {
 			return nil, nil
 		}
 	}
-	d, err := loadDWARF(src.ef)
+	sec, err := loadDWARF(src.ef)
 	if err != nil {
 		b.dwErr = fmt.Errorf("%s: DWARF: %w", src.path, err)
 		return nil, b.dwErr
 	}
-	b.dw, b.dwErr = newDWARFIndex(d)
+	b.dw, b.dwErr = newDWARFIndex(sec, src.ef.ByteOrder, src.ef.Type == elf.ET_REL)
 	if b.dwErr != nil {
 		b.dwErr = fmt.Errorf("%s: DWARF: %w", src.path, b.dwErr)
 	}
@@ -41,53 +41,46 @@ func (b *Binary) dwarf() (*dwarfIndex, error) {
 
 // loadDWARF reads the sections for line tables, ranges and names: not
 // the location lists, frame tables, macros or type units.
-func loadDWARF(ef *elf.File) (*dwarf.Data, error) {
-	if ef.Type == elf.ET_REL {
-		return ef.DWARF() // it applies the relocations
-	}
-	read := func(name string) ([]byte, error) {
-		s := ef.Section(".debug_" + name)
+func loadDWARF(ef *elf.File) (dwarfSections, error) {
+	var sec dwarfSections
+	for _, r := range []struct {
+		name string
+		dst  *[]byte
+	}{
+		{"abbrev", &sec.abbrev}, {"info", &sec.info}, {"line", &sec.line}, {"ranges", &sec.ranges},
+		{"str", &sec.str}, {"addr", &sec.addr}, {"line_str", &sec.lineStr},
+		{"str_offsets", &sec.strOffsets}, {"rnglists", &sec.rnglists},
+	} {
+		s := ef.Section(".debug_" + r.name)
 		if s == nil {
-			s = ef.Section(".zdebug_" + name)
+			s = ef.Section(".zdebug_" + r.name)
 		}
 		if s == nil {
-			return nil, nil
+			continue
 		}
-		return sectionData(s)
-	}
-	var sec [5][]byte
-	for i, name := range []string{"abbrev", "info", "line", "ranges", "str"} {
-		data, err := read(name)
+		data, err := sectionData(s)
+		if err == nil && ef.Type == elf.ET_REL {
+			err = relocate(ef, s, data)
+		}
 		if err != nil {
-			return nil, err
+			return sec, err
 		}
-		sec[i] = data
+		*r.dst = data
 	}
-	d, err := dwarf.New(sec[0], nil, nil, sec[1], sec[2], nil, sec[3], sec[4])
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range []string{"addr", "line_str", "str_offsets", "rnglists"} {
-		data, err := read(name)
-		if err != nil {
-			return nil, err
-		}
-		if data != nil {
-			if err := d.AddSection(".debug_"+name, data); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return d, nil
+	return sec, nil
 }
 
 // dwarfIndex finds compilation units by address and parses each one (its
 // line table and its tree of functions and inlined calls) the first time
 // an address falls in it.
 type dwarfIndex struct {
-	d      *dwarf.Data
+	info   *infoData
 	ranges []cuRange // sorted by lo
 	units  []*cuInfo
+	// zero is the address where code that a linker discarded was
+	// (0, or a tombstone), except in a relocatable object, whose code
+	// does start at 0.
+	zero uint64
 }
 
 type cuRange struct {
@@ -96,7 +89,7 @@ type cuRange struct {
 }
 
 type cuInfo struct {
-	entry  *dwarf.Entry
+	unit   *infoUnit
 	parsed bool
 	err    error
 
@@ -106,6 +99,7 @@ type cuInfo struct {
 
 	scopes []scope
 	roots  []scopeRange // ranges of the outermost functions, sorted
+	ranges [][2]uint64  // the scopes' ranges, one after the other
 }
 
 // lineRow is one row of a line table; file is endOfSequence for the row
@@ -119,14 +113,16 @@ type lineRow struct {
 const endOfSequence = -2
 
 // scope is a function (DW_TAG_subprogram) or an inlined call of one
-// (DW_TAG_inlined_subroutine) with the address ranges of its code.
+// (DW_TAG_inlined_subroutine) with the address ranges of its code. Its
+// inlined calls are a list: first, then each one's next.
 type scope struct {
-	ranges   [][2]uint64
-	entry    dwarf.Offset // where its name comes from
-	inlined  bool
-	callFile int64 // for inlined calls: where the call is,
-	callLine int64 // in the enclosing scope
-	children []int32
+	ranges      [][2]uint64 // in cuInfo.ranges
+	entry       uint64      // where its name comes from
+	callFile    int64       // for inlined calls: where the call is,
+	callLine    int64       // in the enclosing scope
+	first, last int32       // its first and last inlined calls, or -1
+	next        int32       // the next inlined call of its parent, or -1
+	inlined     bool
 }
 
 type scopeRange struct {
@@ -134,29 +130,34 @@ type scopeRange struct {
 	scope  int32
 }
 
-func newDWARFIndex(d *dwarf.Data) (*dwarfIndex, error) {
-	x := &dwarfIndex{d: d}
-	r := d.Reader()
-	var err error
-	for {
-		var e *dwarf.Entry
-		e, err = r.Next()
-		if err != nil || e == nil {
-			break
+func newDWARFIndex(sec dwarfSections, order binary.ByteOrder, relocatable bool) (*dwarfIndex, error) {
+	info, err := newInfoData(sec, order)
+	x := &dwarfIndex{info: info}
+	if relocatable {
+		x.zero = ^uint64(0)
+	}
+	var rs [][2]uint64
+	for i := range info.units {
+		u := &info.units[i]
+		var e die
+		if _, uerr := info.readDIE(u, u.first, &e); uerr != nil {
+			err = errors.Join(err, uerr)
+			continue
 		}
-		if e.Tag == dwarf.TagCompileUnit || e.Tag == dwarf.TagPartialUnit {
-			rs, rerr := d.Ranges(e)
-			if rerr == nil && len(rs) > 0 {
-				unit := len(x.units)
-				x.units = append(x.units, &cuInfo{entry: e})
-				for _, rg := range rs {
-					if rg[0] < rg[1] && rg[0] != 0 {
-						x.ranges = append(x.ranges, cuRange{rg[0], rg[1], unit})
-					}
-				}
+		if e.tag != dwarf.TagCompileUnit && e.tag != dwarf.TagPartialUnit {
+			continue
+		}
+		rs, rerr := info.ranges(u, &e, rs[:0])
+		if rerr != nil || len(rs) == 0 {
+			continue
+		}
+		unit := len(x.units)
+		x.units = append(x.units, &cuInfo{unit: u})
+		for _, rg := range rs {
+			if rg[0] < rg[1] && rg[0] != x.zero {
+				x.ranges = append(x.ranges, cuRange{rg[0], rg[1], unit})
 			}
 		}
-		r.SkipChildren()
 	}
 	sort.Slice(x.ranges, func(i, j int) bool { return x.ranges[i].lo < x.ranges[j].lo })
 	if err != nil && len(x.units) == 0 {
@@ -201,7 +202,7 @@ func (x *dwarfIndex) symbolize(addrs []uint64, noInlines bool) ([][]Frame, error
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res := &resolver{r: x.d.Reader(), names: map[dwarf.Offset]string{}}
+			res := &resolver{info: x.info, names: map[uint64]string{}}
 			for u := range work {
 				if err := x.unitFrames(u, byUnit[u], addrs, out, noInlines, res); err != nil {
 					errs[w] = errors.Join(errs[w], err)
@@ -242,8 +243,8 @@ func (x *dwarfIndex) unitFrames(u int, idx []int, addrs []uint64, out [][]Frame,
 // union of the addresses.
 func (x *dwarfIndex) parse(cu *cuInfo, pcs []uint64) {
 	cu.pcs = union(cu.pcs, pcs)
-	cu.lines, cu.files, cu.err = x.readLines(cu.entry, cu.pcs)
-	cu.scopes, cu.roots = nil, nil
+	cu.lines, cu.files, cu.err = x.readLines(cu.unit, cu.pcs)
+	cu.scopes, cu.roots, cu.ranges = nil, nil, nil
 	if err := x.readScopes(cu, cu.pcs); err != nil && cu.err == nil {
 		cu.err = err
 	}
@@ -285,9 +286,15 @@ func union(a, b []uint64) []uint64 {
 	return out
 }
 
-func (x *dwarfIndex) readLines(cuEntry *dwarf.Entry, pcs []uint64) ([]lineRow, []string, error) {
-	lr, err := x.d.LineReader(cuEntry)
-	if err != nil || lr == nil {
+// readLines returns the line table's row for each of pcs (sorted), and
+// the table's file names.
+func (x *dwarfIndex) readLines(u *infoUnit, pcs []uint64) ([]lineRow, []string, error) {
+	var cu die
+	if _, err := x.info.readDIE(u, u.first, &cu); err != nil {
+		return nil, nil, err
+	}
+	lp, err := x.info.lineProgram(u, &cu)
+	if err != nil || lp == nil {
 		return nil, nil, err
 	}
 	found := make([]lineRow, len(pcs))
@@ -295,63 +302,41 @@ func (x *dwarfIndex) readLines(cuEntry *dwarf.Entry, pcs []uint64) ([]lineRow, [
 		found[i].file = endOfSequence // not found
 	}
 	var (
-		fileIdx = map[*dwarf.LineFile]int32{}
-		e       dwarf.LineEntry
-		prev    lineRow
-		inSeq   bool
-		skip    bool
-		k       int // the first of pcs not yet resolved in this sequence
+		e     lineState
+		prev  lineRow
+		inSeq bool
+		skip  bool
+		k     int // the first of pcs not yet resolved in this sequence
 	)
 	// The rows are streamed: within a sequence addresses only grow, so
 	// the row that holds pcs[k] is the last one at or before it. Rows
 	// name files by their index in the line table's file table, which is
 	// also what DW_AT_call_file means.
-	for {
-		if err = lr.Next(&e); err != nil {
-			break
+	for lp.next(&e) {
+		row := lineRow{addr: e.addr, file: -1, line: int32(e.line)}
+		if e.file < uint64(len(lp.files)) {
+			row.file = int32(e.file)
 		}
-		fi, ok := fileIdx[e.File]
-		if !ok {
-			fi = -1
-			for i, f := range lr.Files() {
-				if f == e.File {
-					fi = int32(i)
-					break
-				}
-			}
-			fileIdx[e.File] = fi
-		}
-		row := lineRow{addr: e.Address, file: fi, line: int32(e.Line)}
 		switch {
 		case !inSeq:
 			// A sequence a linker discarded has its code removed and
 			// its address zeroed or set to a tombstone.
-			inSeq, skip = true, e.Address == 0 || e.Address >= ^uint64(0)-1
-			k = sort.Search(len(pcs), func(i int) bool { return pcs[i] >= e.Address })
+			inSeq, skip = true, e.addr == x.zero || e.addr >= ^uint64(0)-1
+			k = sort.Search(len(pcs), func(i int) bool { return pcs[i] >= e.addr })
 		case skip:
-		case e.Address < prev.addr:
+		case e.addr < prev.addr:
 			skip = true // malformed
 		default:
-			for ; k < len(pcs) && pcs[k] < e.Address; k++ {
+			for ; k < len(pcs) && pcs[k] < e.addr; k++ {
 				found[k] = prev
 			}
 		}
 		prev = row
-		if e.EndSequence {
+		if e.end {
 			inSeq = false
 		}
 	}
-	if err == io.EOF {
-		err = nil
-	}
-	lf := lr.Files()
-	files := make([]string, len(lf))
-	for i, f := range lf {
-		if f != nil {
-			files[i] = f.Name
-		}
-	}
-	return found, files, err
+	return found, lp.files, lp.err
 }
 
 // line returns the file and line of pc (one of cu.pcs) from the line
@@ -375,65 +360,93 @@ func (cu *cuInfo) fileName(i int64) string {
 // readScopes walks the unit's entries for functions with code and the
 // inlined calls inside them.
 func (x *dwarfIndex) readScopes(cu *cuInfo, pcs []uint64) error {
-	r := x.d.Reader()
-	r.Seek(cu.entry.Offset)
-	if _, err := r.Next(); err != nil { // the unit itself
+	info, u := x.info, cu.unit
+	var e die
+	next, err := info.readDIE(u, u.first, &e) // the unit itself
+	if err != nil || !e.children {
 		return err
-	}
-	if !cu.entry.Children {
-		return nil
 	}
 	// stack holds, per open entry with children, the scope its children
 	// belong to (-1 at the top level).
 	stack := []int32{-1}
+	var rs [][2]uint64
 	for len(stack) > 0 {
-		e, err := r.Next()
+		at := next
+		a, c, err := info.entryAt(u, at)
 		if err != nil {
 			return err
 		}
-		if e == nil {
-			return nil
-		}
-		if e.Tag == 0 {
-			stack = stack[:len(stack)-1]
+		if a == nil { // the end of a list of children
+			stack, next = stack[:len(stack)-1], c.i
 			continue
 		}
 		parent := stack[len(stack)-1]
-		switch e.Tag {
+		switch a.tag {
 		case dwarf.TagSubprogram, dwarf.TagInlinedSubroutine:
-			rs, err := x.d.Ranges(e)
-			if err != nil || len(rs) == 0 || !overlaps(rs, pcs) {
-				r.SkipChildren()
+			if next, err = info.readDIE(u, at, &e); err != nil {
+				return err
+			}
+			var rerr error
+			rs, rerr = info.ranges(u, &e, rs[:0])
+			if rerr != nil || len(rs) == 0 || !overlaps(rs, pcs) {
+				if next, err = info.skipChildren(u, &e, next); err != nil {
+					return err
+				}
 				continue
 			}
-			s := scope{ranges: rs, entry: e.Offset, inlined: e.Tag == dwarf.TagInlinedSubroutine}
+			at := len(cu.ranges)
+			cu.ranges = append(cu.ranges, rs...)
+			s := scope{ranges: cu.ranges[at:len(cu.ranges):len(cu.ranges)], entry: e.off,
+				first: -1, last: -1, next: -1, inlined: e.tag == dwarf.TagInlinedSubroutine}
+			if e.linkageName.form == 0 && e.name.form == 0 && e.spec == 0 && e.origin != 0 {
+				s.entry = e.origin // the name is the origin's: skip a step
+			}
 			if s.inlined {
-				s.callFile, _ = e.Val(dwarf.AttrCallFile).(int64)
-				s.callLine, _ = e.Val(dwarf.AttrCallLine).(int64)
+				s.callFile, s.callLine = e.callFile, e.callLine
 			} else {
 				parent = -1 // a nested function starts a new chain
 			}
 			idx := int32(len(cu.scopes))
 			cu.scopes = append(cu.scopes, s)
 			if parent >= 0 && s.inlined {
-				cu.scopes[parent].children = append(cu.scopes[parent].children, idx)
+				p := &cu.scopes[parent]
+				if p.last >= 0 {
+					cu.scopes[p.last].next = idx
+				} else {
+					p.first = idx
+				}
+				p.last = idx
 			} else {
-				for _, rg := range rs {
+				for _, rg := range s.ranges {
 					cu.roots = append(cu.roots, scopeRange{rg[0], rg[1], idx})
 				}
 			}
-			if e.Children {
+			if e.children {
 				stack = append(stack, idx)
 			}
 		case dwarf.TagLexDwarfBlock, dwarf.TagNamespace, dwarf.TagModule,
 			dwarf.TagClassType, dwarf.TagStructType, dwarf.TagUnionType:
 			// Blocks hold inlined calls; namespaces and classes hold
 			// functions (C++, Fortran modules).
-			if e.Children {
+			if next, _, _, err = info.skipDIE(u, at); err != nil {
+				return err
+			}
+			if a.children {
 				stack = append(stack, parent)
 			}
 		default:
-			r.SkipChildren()
+			if !a.children {
+				if next, _, _, err = info.skipDIE(u, at); err != nil {
+					return err
+				}
+				continue
+			}
+			if next, err = info.readDIE(u, at, &e); err != nil {
+				return err
+			}
+			if next, err = info.skipChildren(u, &e, next); err != nil {
+				return err
+			}
 		}
 	}
 	sort.Slice(cu.roots, func(i, j int) bool { return cu.roots[i].lo < cu.roots[j].lo })
@@ -465,17 +478,18 @@ func contains(rs [][2]uint64, pc uint64) bool {
 // around it.
 func (x *dwarfIndex) frames(cu *cuInfo, pc uint64, noInlines bool, res *resolver) []Frame {
 	file, line, ok := cu.line(pc)
-	chain := cu.chain(pc)
+	chain := cu.chain(pc, res.chain[:0])
+	res.chain = chain
 	if len(chain) == 0 {
 		if !ok {
 			return nil
 		}
-		return []Frame{{File: file, Line: line}} // the caller names it from the symbol table
+		return append(res.alloc(1), Frame{File: file, Line: line}) // the caller names it from the symbol table
 	}
 	if noInlines {
-		return []Frame{{Func: res.name(cu.scopes[chain[0]].entry), File: file, Line: line}}
+		return append(res.alloc(1), Frame{Func: res.name(cu.scopes[chain[0]].entry), File: file, Line: line})
 	}
-	frames := make([]Frame, 0, len(chain))
+	frames := res.alloc(len(chain))
 	for i := len(chain) - 1; i >= 0; i-- {
 		s := &cu.scopes[chain[i]]
 		frames = append(frames, Frame{Func: res.name(s.entry), File: file, Line: line})
@@ -486,8 +500,8 @@ func (x *dwarfIndex) frames(cu *cuInfo, pc uint64, noInlines bool, res *resolver
 	return frames
 }
 
-// chain returns the scopes holding pc, outermost first.
-func (cu *cuInfo) chain(pc uint64) []int32 {
+// chain appends to dst the scopes holding pc, outermost first.
+func (cu *cuInfo) chain(pc uint64, dst []int32) []int32 {
 	i := sort.Search(len(cu.roots), func(i int) bool { return cu.roots[i].lo > pc }) - 1
 	var root int32 = -1
 	for j := i; j >= 0 && j > i-8; j-- {
@@ -497,16 +511,13 @@ func (cu *cuInfo) chain(pc uint64) []int32 {
 		}
 	}
 	if root < 0 {
-		return nil
+		return dst
 	}
-	chain := []int32{root}
+	chain := append(dst, root)
 	for cur := root; ; {
-		next := int32(-1)
-		for _, c := range cu.scopes[cur].children {
-			if contains(cu.scopes[c].ranges, pc) {
-				next = c
-				break
-			}
+		next := cu.scopes[cur].first
+		for next >= 0 && !contains(cu.scopes[next].ranges, pc) {
+			next = cu.scopes[next].next
 		}
 		if next < 0 || len(chain) > 1000 {
 			return chain
@@ -519,46 +530,52 @@ func (cu *cuInfo) chain(pc uint64) []int32 {
 // name returns the function name of a subprogram or inlined call entry:
 // its linkage (mangled) name, found on it or on the entry it refers to
 // (the abstract instance of an inlined function, the declaration of a
-// C++ method), else its plain name.
-func (res *resolver) name(off dwarf.Offset) string {
-	if n, ok := res.names[off]; ok {
-		return n
-	}
-	n := res.resolveName(off, 0)
-	res.names[off] = n
-	return n
+// C++ method), else its plain name. Every entry on the way is
+// remembered: the inlined calls of a function share its abstract entry.
+func (res *resolver) name(off uint64) string { return res.resolveName(off, 0) }
+
+// resolver finds and keeps names, and allocates frames; one per
+// goroutine.
+type resolver struct {
+	info  *infoData
+	names map[uint64]string
+	chain []int32 // scratch
+	slab  []Frame // frames are cut from it
 }
 
-// resolver follows references between entries for names; one per
-// goroutine (a dwarf.Reader is not shared).
-type resolver struct {
-	r     *dwarf.Reader
-	names map[dwarf.Offset]string
+// alloc returns an empty slice with room for n frames.
+func (res *resolver) alloc(n int) []Frame {
+	if n > cap(res.slab)-len(res.slab) {
+		res.slab = make([]Frame, 0, max(n, 1024))
+	}
+	f := res.slab[len(res.slab) : len(res.slab) : len(res.slab)+n]
+	res.slab = res.slab[:len(res.slab)+n]
+	return f
 }
 
 const attrMIPSLinkageName dwarf.Attr = 0x2007
 
-func (res *resolver) resolveName(off dwarf.Offset, depth int) string {
-	if depth > 8 {
+func (res *resolver) resolveName(off uint64, depth int) string {
+	if n, ok := res.names[off]; ok {
+		return n
+	}
+	u := res.info.unitOf(off)
+	if depth > 8 || u == nil {
 		return ""
 	}
-	res.r.Seek(off)
-	e, err := res.r.Next()
-	if err != nil || e == nil {
+	var e die
+	if _, err := res.info.readDIE(u, off, &e); err != nil || e.tag == 0 {
 		return ""
 	}
-	for _, a := range []dwarf.Attr{dwarf.AttrLinkageName, attrMIPSLinkageName} {
-		if s, ok := e.Val(a).(string); ok && s != "" {
-			return s
+	n := res.info.str(u, e.linkageName)
+	for _, ref := range []uint64{e.origin, e.spec} {
+		if n == "" && ref != 0 && ref != off {
+			n = res.resolveName(ref, depth+1)
 		}
 	}
-	plain, _ := e.Val(dwarf.AttrName).(string)
-	for _, a := range []dwarf.Attr{dwarf.AttrAbstractOrigin, dwarf.AttrSpecification} {
-		if ref, ok := e.Val(a).(dwarf.Offset); ok && ref != off {
-			if n := res.resolveName(ref, depth+1); n != "" {
-				return n
-			}
-		}
+	if n == "" {
+		n = res.info.str(u, e.name)
 	}
-	return plain
+	res.names[off] = n
+	return n
 }

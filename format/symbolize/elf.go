@@ -2,12 +2,14 @@ package symbolize
 
 import (
 	"bytes"
+	"cmp"
 	"debug/elf"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 )
 
@@ -172,9 +174,9 @@ func (b *Binary) symbols() (*symtab, error) {
 }
 
 type symEntry struct {
-	addr, end  uint64
-	name, file string
-	rank       int
+	addr, end   uint64
+	name, file  string
+	rank, index int
 }
 
 // newSymtab keeps the symbols that name code. Like addr2line, a symbol
@@ -190,7 +192,7 @@ func newSymtab(ef *elf.File, syms []elf.Symbol) *symtab {
 			file = s.Name
 			continue
 		}
-		if s.Name == "" || s.Value == 0 || s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE || int(s.Section) >= len(ef.Sections) {
+		if s.Name == "" || s.Value == 0 && ef.Type != elf.ET_REL || s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE || int(s.Section) >= len(ef.Sections) {
 			continue
 		}
 		sect := ef.Sections[s.Section]
@@ -218,11 +220,13 @@ func newSymtab(ef *elf.File, syms []elf.Symbol) *symtab {
 		}
 		es = append(es, e)
 	}
-	sort.SliceStable(es, func(i, j int) bool {
-		if es[i].addr != es[j].addr {
-			return es[i].addr < es[j].addr
-		}
-		return es[i].rank > es[j].rank
+	// By address, the best-ranked first, then in table order; the
+	// index keeps the order total without a (slower) stable sort.
+	for i := range es {
+		es[i].index = i
+	}
+	slices.SortFunc(es, func(a, b symEntry) int {
+		return cmp.Or(cmp.Compare(a.addr, b.addr), cmp.Compare(b.rank, a.rank), cmp.Compare(a.index, b.index))
 	})
 	t := &symtab{}
 	for i, e := range es {
@@ -247,4 +251,95 @@ func (t *symtab) lookup(addr uint64) (name, file string) {
 		return "", ""
 	}
 	return t.name[i], t.file[i]
+}
+
+// relocate applies to data, the contents of section s of a relocatable
+// object (ET_REL: a .o file, a kernel module), the relocations that
+// DWARF sections use: absolute addresses and offsets, 4 or 8 bytes, as
+// ef.DWARF does. Relocations of other kinds and machines are left alone.
+func relocate(ef *elf.File, s *elf.Section, data []byte) error {
+	var rel *elf.Section
+	for _, r := range ef.Sections {
+		if (r.Type == elf.SHT_RELA || r.Type == elf.SHT_REL) && int(r.Info) < len(ef.Sections) && ef.Sections[r.Info] == s {
+			rel = r
+			break
+		}
+	}
+	if rel == nil {
+		return nil
+	}
+	rels, err := sectionData(rel)
+	if err != nil {
+		return err
+	}
+	syms, err := ef.Symbols()
+	if err != nil {
+		return fmt.Errorf("relocating %s: %w", s.Name, err)
+	}
+	is64, rela := ef.Class == elf.ELFCLASS64, rel.Type == elf.SHT_RELA
+	size := map[[2]bool]int{{true, true}: 24, {true, false}: 16, {false, true}: 12, {false, false}: 8}[[2]bool{is64, rela}]
+	order := ef.ByteOrder
+	for ; len(rels) >= size; rels = rels[size:] {
+		var off, sym, typ uint64
+		var addend int64
+		if is64 {
+			off, sym, typ = order.Uint64(rels), order.Uint64(rels[8:])>>32, order.Uint64(rels[8:])&0xffffffff
+			if rela {
+				addend = int64(order.Uint64(rels[16:]))
+			}
+		} else {
+			info := order.Uint32(rels[4:])
+			off, sym, typ = uint64(order.Uint32(rels)), uint64(info>>8), uint64(info&0xff)
+			if rela {
+				addend = int64(int32(order.Uint32(rels[8:])))
+			}
+		}
+		width := relocWidth(ef.Machine, typ)
+		if width == 0 || sym == 0 || sym > uint64(len(syms)) || off > uint64(len(data)) || uint64(width) > uint64(len(data))-off {
+			continue
+		}
+		sy := syms[sym-1]
+		if sy.Section == elf.SHN_UNDEF || sy.Section >= elf.SHN_LORESERVE {
+			continue
+		}
+		dst := data[off : off+uint64(width)]
+		if !rela { // the addend is in place
+			if width == 8 {
+				addend = int64(order.Uint64(dst))
+			} else {
+				addend = int64(int32(order.Uint32(dst)))
+			}
+		}
+		if width == 8 {
+			order.PutUint64(dst, sy.Value+uint64(addend))
+		} else {
+			order.PutUint32(dst, uint32(sy.Value+uint64(addend)))
+		}
+	}
+	return nil
+}
+
+// absRelocs are, per machine, the types of its 8-byte and 4-byte
+// absolute relocations (0 for none).
+var absRelocs = map[elf.Machine][2]uint64{
+	elf.EM_X86_64:    {uint64(elf.R_X86_64_64), uint64(elf.R_X86_64_32)},
+	elf.EM_386:       {0, uint64(elf.R_386_32)},
+	elf.EM_ARM:       {0, uint64(elf.R_ARM_ABS32)},
+	elf.EM_AARCH64:   {uint64(elf.R_AARCH64_ABS64), uint64(elf.R_AARCH64_ABS32)},
+	elf.EM_RISCV:     {uint64(elf.R_RISCV_64), uint64(elf.R_RISCV_32)},
+	elf.EM_PPC64:     {uint64(elf.R_PPC64_ADDR64), uint64(elf.R_PPC64_ADDR32)},
+	elf.EM_S390:      {uint64(elf.R_390_64), uint64(elf.R_390_32)},
+	elf.EM_LOONGARCH: {uint64(elf.R_LARCH_64), uint64(elf.R_LARCH_32)},
+}
+
+// relocWidth is the size of an absolute relocation of type typ, or 0.
+func relocWidth(m elf.Machine, typ uint64) int {
+	switch t := absRelocs[m]; {
+	case typ == 0:
+	case typ == t[0]:
+		return 8
+	case typ == t[1]:
+		return 4
+	}
+	return 0
 }

@@ -3,7 +3,10 @@ package symbolize
 import (
 	"bytes"
 	"debug/elf"
+	"encoding/binary"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +55,50 @@ func FuzzBinary(f *testing.F) {
 		for _, a := range addrs[:8] {
 			b.ObjAddr(0x55875fc2b000, 0x55875fc2c000, 0x1000, a)
 			b.ObjAddr(0x400000, 0x500000, 0, a)
+		}
+	})
+}
+
+// FuzzDWARF feeds corrupt DWARF sections to the entry, range list and
+// line table readers (FuzzBinary mostly breaks the ELF headers first).
+//
+//	go test ./format/symbolize -run XXX -fuzz FuzzDWARF
+func FuzzDWARF(f *testing.F) {
+	for _, path := range []string{"../../testdata/legacy/cpubench", "../../testdata/legacy/cpubench32"} {
+		ef, err := elf.Open(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		sec, err := loadDWARF(ef)
+		ef.Close()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(sec.info, sec.abbrev, sec.line, sec.str, sec.lineStr, sec.addr, sec.rnglists, sec.ranges, false)
+	}
+	f.Fuzz(func(t *testing.T, info, abbrev, line, str, lineStr, addr, rnglists, ranges []byte, odd bool) {
+		// odd reads the sections big-endian, as of a relocatable object.
+		order := binary.ByteOrder(binary.LittleEndian)
+		if odd {
+			order = binary.BigEndian
+		}
+		sec := dwarfSections{info: info, abbrev: abbrev, line: line, str: str, lineStr: lineStr,
+			addr: addr, rnglists: rnglists, ranges: ranges, strOffsets: str}
+		x, _ := newDWARFIndex(sec, order, odd)
+		if x == nil {
+			return
+		}
+		var addrs []uint64
+		for _, r := range x.ranges {
+			addrs = append(addrs, r.lo, r.lo+(r.hi-r.lo)/2, r.hi-1)
+		}
+		slices.Sort(addrs)
+		addrs = slices.Compact(addrs)
+		for _, noInlines := range []bool{false, true} {
+			// unitFrames turns a panic into an error; here it is a bug.
+			if _, err := x.symbolize(addrs, noInlines); err != nil && strings.Contains(err.Error(), "corrupt binary (") {
+				t.Fatal(err)
+			}
 		}
 	})
 }
