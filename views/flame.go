@@ -472,7 +472,8 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Home):
 			f.cur = f.lay.top
 		case key.Matches(msg, k.End):
-			for c := f.heaviestChild(f.cur); c >= 0; c = f.heaviestChild(c) {
+			// Down the heaviest path to its last real frame.
+			for c := f.heaviestChild(f.cur); c >= 0 && f.lay.frames[c].kind != frameNarrow; c = f.heaviestChild(c) {
 				f.cur = c
 			}
 		case key.Matches(msg, k.PageUp):
@@ -502,22 +503,20 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// step moves to the previous (d < 0) or next frame on the cursor's row,
-// over narrow runs.
+// step moves to the previous (d < 0) or next frame on the cursor's row;
+// a narrow run is a stop too, so that what it hides can be found (its
+// detail line counts it, enter zooms into its parent).
 func (f *Flame) step(d int) {
 	r := f.lay.rowOf(f.cur)
-	for i := f.cur + d; i >= f.lay.rows[r] && i < f.lay.rows[r+1]; i += d {
-		if f.lay.frames[i].kind != frameNarrow {
-			f.cur = i
-			return
-		}
+	if i := f.cur + d; i >= f.lay.rows[r] && i < f.lay.rows[r+1] {
+		f.cur = i
 	}
 }
 
-// heaviestChild is frame i's first (heaviest) child on screen, or -1.
+// heaviestChild is frame i's first (heaviest) child on screen, or -1:
+// a narrow run only when it is all there is.
 func (f *Flame) heaviestChild(i int) int {
-	fr := &f.lay.frames[i]
-	if fr.c0 < fr.c1 && f.lay.frames[fr.c0].kind != frameNarrow {
+	if fr := &f.lay.frames[i]; fr.c0 < fr.c1 {
 		return fr.c0
 	}
 	return -1
@@ -533,8 +532,11 @@ func (f *Flame) scroll(d int) {
 // zoomInto makes frame i fill the width, remembering the current zoom.
 // The new layout comes from the background.
 func (f *Flame) zoomInto(i int) tea.Cmd {
+	if f.lay.frames[i].kind == frameNarrow {
+		i = f.lay.frames[i].parent // widens what the run hides
+	}
 	n := f.lay.frames[i].n
-	if f.lay.frames[i].kind == frameNarrow || n == f.zoom {
+	if n == nil || n == f.zoom {
 		return nil
 	}
 	f.history = append(f.history, f.zoom)
@@ -700,12 +702,15 @@ func (f *Flame) View() string {
 func (f *Flame) label(i int) string {
 	fr := &f.lay.frames[i]
 	w := fr.x1 - fr.x0
-	if fr.kind == frameNarrow {
-		return strings.Repeat("░", w)
-	}
 	edge := "▏"
 	if i == f.cur {
 		edge = "▶"
+	}
+	if fr.kind == frameNarrow {
+		if i == f.cur {
+			return edge + strings.Repeat("░", w-1)
+		}
+		return strings.Repeat("░", w)
 	}
 	if w == 1 {
 		return edge
@@ -798,7 +803,20 @@ func (f *Flame) detail() string {
 		{"total " + withShare(sum), ""},
 		{"total " + f.signed(sum), ""},
 	}
-	if fr.n == nil {
+	switch {
+	case fr.kind == frameNarrow:
+		// fr.w is the run's width: Σ|value| of what it hides.
+		name = "░ " + strconv.Itoa(fr.hidden) + " more, each narrower than a cell"
+		if p := f.lay.frames[fr.parent].n; p != nil {
+			name = "░ " + strconv.Itoa(fr.hidden) + " more callees of " + f.tree.Nodes.Name(p.Node) + " (each narrower than a cell)"
+		}
+		v := fr.w
+		variants = [][2]string{
+			{"together " + f.value(v) + " (" + flameShare(v, total) + ")", "  enter zooms in"},
+			{"together " + f.value(v) + " (" + flameShare(v, total) + ")", ""},
+			{"together " + f.value(v), ""},
+		}
+	case fr.n == nil:
 		variants = [][2]string{{"total " + withShare(sum), zoom}, {"total " + withShare(sum), ""}, {"total " + f.signed(sum), ""}}
 	}
 	want := min(ansi.StringWidth(name), 16)
@@ -810,7 +828,11 @@ func (f *Flame) detail() string {
 			break
 		}
 	}
-	line := st.Header.Render("▶ "+fitFrameName(name, max(1, nameW))) + "  " + nums + st.Dim.Render(right)
+	shown := fitFrameName(name, max(1, nameW))
+	if fr.kind == frameNarrow {
+		shown = ansi.Truncate(name, max(1, nameW), "…") // the count first
+	}
+	line := st.Header.Render("▶ "+shown) + "  " + nums + st.Dim.Render(right)
 	return ansi.Truncate(line, f.width, "…")
 }
 

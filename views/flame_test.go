@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"regexp"
@@ -644,5 +645,42 @@ func TestFlamePackage(t *testing.T) {
 		if got := flamePackage(name); got != want {
 			t.Errorf("flamePackage(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestFlameNarrowRun: the arrows stop on a run of frames narrower than a
+// cell; the detail line counts them and their value, and enter zooms
+// into their parent, where they get room.
+func TestFlameNarrowRun(t *testing.T) {
+	f, _ := cpuFlame(t, 60, 20)
+	at := -1
+	for i, fr := range f.lay.frames {
+		if fr.kind == frameNarrow && f.lay.frames[fr.parent].n != nil && fr.x0 > f.lay.frames[fr.parent].x0 {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		t.Fatal("no narrow run with a function above it at 60 columns")
+	}
+	fr := f.lay.frames[at]
+	parent := f.tree.Nodes.Name(f.lay.frames[fr.parent].n.Node)
+	// Reach it with the arrows: from its left neighbour, one step right.
+	f.cur = at - 1
+	press(t, f, "<right>")
+	if f.cur != at {
+		t.Fatalf("→ from the run's neighbour went to frame %d, not the run %d", f.cur, at)
+	}
+	if _, ok := f.Selection(); ok {
+		t.Errorf("a narrow run is a function selection")
+	}
+	detail := strings.Split(f.View(), "\n")[0]
+	want := fmt.Sprintf("░ %d more callees", fr.hidden)
+	if !strings.Contains(detail, want) || !strings.Contains(detail, "together "+f.value(fr.w)) {
+		t.Errorf("detail line %q, want %q… together %s", detail, want, f.value(fr.w))
+	}
+	press(t, f, "<enter>")
+	if z, _ := f.Zoomed(); z != parent {
+		t.Errorf("enter on the run zoomed on %q, want its parent %q", z, parent)
 	}
 }
