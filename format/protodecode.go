@@ -111,10 +111,8 @@ type protoDecoder struct {
 	kinds     numKinds
 	kindCache [16]kindCacheEntry
 	cur       *linkBatch // the batch being filled
-
-	// Per-sample scratch.
-	vals []int64
-	lkey []byte // the label set's key
+	vals      []int64    // sampleFields' scratch
+	lkey      []byte
 
 	sizeHint    int64 // decompressed size, or 0
 	sampleBytes int64 // bytes of the samples so far
@@ -440,24 +438,49 @@ func uvarint(b []byte) (uint64, int) {
 	return uvarintLong(b)
 }
 
-// uvarintLong is uvarint for varints of two bytes or more: it reads eight
-// bytes at once when it can.
+// uvarintLong is uvarint for varints of two bytes or more: it reads four
+// or eight bytes at once when it can, without a loop.
 func uvarintLong(b []byte) (uint64, int) {
-	if len(b) < 8 {
-		return protowire.ConsumeVarint(b)
-	}
-	x := binary.LittleEndian.Uint64(b)
-	stop := ^x & 0x8080808080808080
-	if stop == 0 {
+	var x, stop uint64
+	switch {
+	case len(b) >= 8:
+		x = binary.LittleEndian.Uint64(b)
+		if stop = ^x & 0x8080808080808080; stop == 0 {
+			return uvarint9(b, x)
+		}
+	case len(b) >= 4:
+		x = uint64(binary.LittleEndian.Uint32(b))
+		if stop = ^x & 0x80808080; stop == 0 {
+			return protowire.ConsumeVarint(b)
+		}
+	default:
 		return protowire.ConsumeVarint(b)
 	}
 	n := bits.TrailingZeros64(stop)/8 + 1
-	x &= 1<<(8*n) - 1 // n == 8 shifts 1 out: all ones
-	// Squeeze out the continuation bits: 7-bit groups into 14, 28, 56.
+	return squeeze(x & (1<<(8*n) - 1)), n // n == 8 shifts 1 out: all ones
+}
+
+// squeeze drops the continuation bits of up to eight varint bytes:
+// 7-bit groups into 14, 28, then 56 bits.
+func squeeze(x uint64) uint64 {
 	x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
 	x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
-	x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
-	return x, n
+	return x&0x000000000fffffff | x&0x0fffffff00000000>>4
+}
+
+// uvarint9 finishes a varint of nine or ten bytes whose first eight are x.
+func uvarint9(b []byte, x uint64) (uint64, int) {
+	if len(b) < 9 {
+		return protowire.ConsumeVarint(b)
+	}
+	x = squeeze(x) | uint64(b[8]&0x7f)<<56
+	if b[8] < 0x80 {
+		return x, 9
+	}
+	if len(b) < 10 || b[9] > 1 {
+		return protowire.ConsumeVarint(b) // truncated, or past 64 bits
+	}
+	return x | uint64(b[9])<<63, 10
 }
 
 // samples decodes the run of samples at the head of s that lie wholly in
@@ -485,8 +508,8 @@ func (d *protoDecoder) samples(s *byteStream) error {
 }
 
 // sample decodes one Sample. It is the hot path: a million-sample profile
-// spends most of its decode time here, so it avoids calls, closures and
-// maps. The location ids go to the linker as they are, with their hash.
+// spends most of its decode time here. The location ids go to the linker
+// as they are, with their hash.
 func (d *protoDecoder) sample(b []byte) error {
 	si := d.nSamples
 	if si == math.MaxInt32-1 {
@@ -496,102 +519,18 @@ func (d *protoDecoder) sample(b []byte) error {
 	if err != nil {
 		return err
 	}
-	s := &d.p.Samples
-	keys, k0 := bt.keys, len(bt.keys)
-	vals, lkey, n0, nstr := d.vals[:0], d.lkey[:0], len(s.NumValue), 0
-	for len(b) > 0 {
-		tag, n := uint64(b[0]), 1
-		if tag >= 0x80 {
-			if tag, n = uvarintLong(b); n <= 0 {
-				return fmt.Errorf("sample %d: %w", si, protowire.ParseError(n))
-			}
-		}
-		b = b[n:]
-		num, typ := protowire.Number(tag>>3), protowire.Type(tag&7)
-		if num < 1 || num > 3 {
-			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
-				return fmt.Errorf("sample %d: %w", si, protowire.ParseError(n))
-			}
-			b = b[n:]
-			continue
-		}
-		if typ == protowire.VarintType && num != 3 {
-			v, n := uvarint(b)
-			if n <= 0 {
-				return fmt.Errorf("sample %d: field %d: %w", si, num, errTruncated)
-			}
-			if num == 1 {
-				keys = append(keys, b[:n]...) // joins the packed ids
-			} else {
-				vals = append(vals, int64(v))
-			}
-			b = b[n:]
-			continue
-		}
-		if typ != protowire.BytesType {
-			return fmt.Errorf("sample %d: field %d has wire type %d", si, num, typ)
-		}
-		l, n := uint64(0), 0
-		if len(b) > 0 && b[0] < 0x80 {
-			l, n = uint64(b[0]), 1
-		} else {
-			l, n = uvarintLong(b)
-		}
-		if n <= 0 || l > uint64(len(b)-n) {
-			return fmt.Errorf("sample %d: field %d: %w", si, num, errTruncated)
-		}
-		data := b[n : n+int(l)]
-		b = b[n+int(l):]
-		switch num {
-		case 1:
-			keys = append(keys, data...)
-		case 2:
-			for len(data) > 0 {
-				v, m := uint64(data[0]), 1
-				if v >= 0x80 {
-					if v, m = uvarintLong(data); m <= 0 {
-						return fmt.Errorf("sample %d: value: %w", si, errTruncated)
-					}
-				}
-				data = data[m:]
-				vals = append(vals, int64(v))
-			}
-		case 3:
-			// String labels join the label set's key, numeric ones the
-			// column.
-			if canonicalStrLabel(data) {
-				lkey = append(lkey, data...)
-				nstr++
-				continue
-			}
-			nl, ok := shortNumLabel(data)
-			if !ok {
-				var str int32
-				var err error
-				if str, nl, err = decodeLabel(data); err != nil {
-					return fmt.Errorf("sample %d: label %d: %w", si, nstr+len(s.NumValue)-n0, err)
-				}
-				// As pprof reads it: a non-empty str makes a string
-				// label; otherwise a non-zero num or a unit makes a
-				// numeric one; a label with neither is dropped.
-				if str != 0 {
-					lkey = appendStrLabel(lkey, nl.Key, str)
-					nstr++
-					continue
-				}
-				if nl.Value == 0 && nl.Unit == 0 {
-					continue
-				}
-			}
-			k, err := d.numKind(NumKind{Key: nl.Key, Unit: nl.Unit})
-			if err != nil {
-				return fmt.Errorf("sample %d: %w", si, err)
-			}
-			s.NumKind = append(s.NumKind, k)
-			s.NumValue = append(s.NumValue, nl.Value)
-		}
+	k0 := len(bt.keys)
+	var sc sampleScratch
+	var vals []int64
+	var lkey []byte
+	if key, nv, nk, ok := d.commonFields(b, &sc); ok {
+		bt.keys = append(bt.keys, key...)
+		vals, lkey = sc.vals[:nv], sc.lkey[:nk]
+	} else if vals, lkey, err = d.sampleFields(b, bt, si); err != nil {
+		return err
 	}
-	d.vals, d.lkey = vals, lkey
+	s := &d.p.Samples
+	keys := bt.keys
 	nv := len(vals)
 	if si == 0 {
 		d.nValues = nv
@@ -609,7 +548,6 @@ func (d *protoDecoder) sample(b []byte) error {
 	if len(keys) > math.MaxInt32 {
 		return fmt.Errorf("sample %d: too many location ids", si)
 	}
-	bt.keys = keys
 	bt.keyEnd = append(bt.keyEnd, int32(len(keys)))
 	bt.hashes = append(bt.hashes, hashKey(keys[k0:]))
 	set, err := d.labelSet(lkey, si)
@@ -636,26 +574,231 @@ func (d *protoDecoder) sample(b []byte) error {
 	return nil
 }
 
+var errTruncated = errors.New("truncated or malformed")
+
+// sampleScratch holds a sample's values and label-set key while it is
+// decoded: on the stack, for the few a sample has.
+type sampleScratch struct {
+	vals [8]int64
+	lkey [64]byte
+}
+
+// commonFields decodes a Sample of the common shape: one-byte tags, one
+// location_id field, at most eight values, labels of the short forms
+// (see canonicalStrLabel and shortNumLabel) whose key fits in sc. It
+// returns the location ids, the number of values and of key bytes in sc,
+// and whether b had that shape; if not, it changed nothing and
+// sampleFields decodes b. A small loop with few live variables, which the compiler
+// keeps in registers, it is several times faster than the general one.
+func (d *protoDecoder) commonFields(b []byte, sc *sampleScratch) (key []byte, nv, nk int, ok bool) {
+	s := &d.p.Samples
+	n0 := len(s.NumValue)
+	ks, ke := 0, 0
+	for i := 0; i < len(b); {
+		if i+1 >= len(b) {
+			break
+		}
+		tag, l := b[i], int(b[i+1])
+		i += 2
+		if l >= 0x80 {
+			if i >= len(b) || b[i] >= 0x80 {
+				break
+			}
+			l = l&0x7f | int(b[i])<<7
+			i++
+		}
+		end := i + l
+		if end > len(b) {
+			break
+		}
+		switch tag {
+		case 1<<3 | 2: // location_id
+			if ke != 0 {
+				goto general
+			}
+			ks, ke = i, end
+		case 2<<3 | 2: // value
+			for i < end {
+				v, m := uint64(b[i]), 1
+				if v >= 0x80 {
+					if v, m = uvarintLong(b[i:end]); m <= 0 {
+						goto general
+					}
+				}
+				if nv == len(sc.vals) {
+					goto general
+				}
+				sc.vals[nv] = int64(v)
+				nv++
+				i += m
+			}
+		case 3<<3 | 2: // label
+			if label := b[i:end]; canonicalStrLabel(label) {
+				if nk+8 > len(sc.lkey) {
+					goto general
+				}
+				// Four to six bytes: copy eight when b has them.
+				if i+8 <= len(b) {
+					binary.LittleEndian.PutUint64(sc.lkey[nk:], binary.LittleEndian.Uint64(b[i:]))
+				} else {
+					copy(sc.lkey[nk:], label)
+				}
+				nk += l
+			} else if nl, ok := shortNumLabel(label); ok {
+				k, err := d.numKind(NumKind{Key: nl.Key, Unit: nl.Unit})
+				if err != nil {
+					goto general
+				}
+				s.NumKind = append(s.NumKind, k)
+				s.NumValue = append(s.NumValue, nl.Value)
+			} else {
+				goto general
+			}
+		default:
+			goto general
+		}
+		i = end
+		if i == len(b) {
+			return b[ks:ke], nv, nk, true
+		}
+	}
+	if len(b) == 0 {
+		return nil, 0, 0, true
+	}
+general:
+	s.NumKind, s.NumValue = s.NumKind[:n0], s.NumValue[:n0]
+	return nil, 0, 0, false
+}
+
+// sampleFields decodes sample si's fields in any valid form, appending
+// its location ids to bt.keys and returning its values and label-set key.
+func (d *protoDecoder) sampleFields(b []byte, bt *linkBatch, si int32) (vals []int64, lkey []byte, err error) {
+	s := &d.p.Samples
+	keys := bt.keys
+	vals, lkey, n0, nstr := d.vals[:0], d.lkey[:0], len(s.NumValue), 0
+	defer func() { bt.keys, d.vals, d.lkey = keys, vals, lkey }()
+	for i := 0; i < len(b); {
+		tag, n := uint64(b[i]), 1
+		if tag >= 0x80 {
+			if tag, n = uvarintLong(b[i:]); n <= 0 {
+				return nil, nil, fmt.Errorf("sample %d: %w", si, protowire.ParseError(n))
+			}
+		}
+		i += n
+		switch tag {
+		case 1<<3 | 2, 2<<3 | 2, 3<<3 | 2: // location_id, value, label
+		case 1<<3 | 0, 2<<3 | 0: // location_id, value, unpacked
+			v, n := uvarint(b[i:])
+			if n <= 0 {
+				return nil, nil, fmt.Errorf("sample %d: field %d: %w", si, tag>>3, errTruncated)
+			}
+			if tag>>3 == 1 {
+				keys = append(keys, b[i:i+n]...) // joins the packed ids
+			} else {
+				vals = append(vals, int64(v))
+			}
+			i += n
+			continue
+		default:
+			num, typ := protowire.Number(tag>>3), protowire.Type(tag&7)
+			if num >= 1 && num <= 3 {
+				return nil, nil, fmt.Errorf("sample %d: field %d has wire type %d", si, num, typ)
+			}
+			if n = protowire.ConsumeFieldValue(num, typ, b[i:]); n < 0 {
+				return nil, nil, fmt.Errorf("sample %d: %w", si, protowire.ParseError(n))
+			}
+			i += n
+			continue
+		}
+		l, n := uint64(0), 0
+		if i < len(b) && b[i] < 0x80 {
+			l, n = uint64(b[i]), 1
+		} else if l, n = uvarintLong(b[i:]); n <= 0 {
+			return nil, nil, fmt.Errorf("sample %d: field %d: %w", si, tag>>3, errTruncated)
+		}
+		start := i + n
+		if l > uint64(len(b)-start) {
+			return nil, nil, fmt.Errorf("sample %d: field %d: %w", si, tag>>3, errTruncated)
+		}
+		end := start + int(l)
+		i = end
+		switch tag >> 3 {
+		case 1:
+			keys = append(keys, b[start:end]...)
+		case 2:
+			for j := start; j < end; {
+				v, m := uint64(b[j]), 1
+				if v >= 0x80 {
+					if v, m = uvarintLong(b[j:end]); m <= 0 {
+						return nil, nil, fmt.Errorf("sample %d: value: %w", si, errTruncated)
+					}
+				}
+				j += m
+				vals = append(vals, int64(v))
+			}
+		case 3:
+			// String labels join the label set's key, numeric ones the
+			// columns.
+			data := b[start:end]
+			if canonicalStrLabel(data) {
+				lkey = append(lkey, data...)
+				nstr++
+				continue
+			}
+			nl, ok := shortNumLabel(data)
+			if !ok {
+				var str int32
+				var err error
+				if str, nl, err = decodeLabel(data); err != nil {
+					return nil, nil, fmt.Errorf("sample %d: label %d: %w", si, nstr+len(s.NumValue)-n0, err)
+				}
+				// As pprof reads it: a non-empty str makes a string
+				// label; otherwise a non-zero num or a unit makes a
+				// numeric one; a label with neither is dropped.
+				if str != 0 {
+					lkey = appendStrLabel(lkey, nl.Key, str)
+					nstr++
+					continue
+				}
+				if nl.Value == 0 && nl.Unit == 0 {
+					continue
+				}
+			}
+			k, err := d.numKind(NumKind{Key: nl.Key, Unit: nl.Unit})
+			if err != nil {
+				return nil, nil, fmt.Errorf("sample %d: %w", si, err)
+			}
+			s.NumKind = append(s.NumKind, k)
+			s.NumValue = append(s.NumValue, nl.Value)
+		}
+	}
+	return vals, lkey, nil
+}
+
 // numKind returns the index of k in Samples.NumKinds, adding it if it is
 // new. A small cache in front of the map serves the few kinds a profile
 // usually has.
 func (d *protoDecoder) numKind(k NumKind) (uint16, error) {
-	c := &d.kindCache[uint32(k.Key*31+k.Unit)%uint32(len(d.kindCache))]
-	if c.set && c.kind == k {
-		return c.index, nil
+	key := uint64(uint32(k.Key))<<32 | uint64(uint32(k.Unit))
+	c := &d.kindCache[key*0x9e3779b97f4a7c15>>60]
+	if c.index != 0 && c.key == key {
+		return uint16(c.index - 1), nil
 	}
+	return d.newNumKind(k, c)
+}
+
+func (d *protoDecoder) newNumKind(k NumKind, c *kindCacheEntry) (uint16, error) {
 	i, err := d.kinds.index(&d.p.Samples, k)
 	if err != nil {
 		return 0, err
 	}
-	*c = kindCacheEntry{kind: k, index: i, set: true}
+	*c = kindCacheEntry{key: uint64(uint32(k.Key))<<32 | uint64(uint32(k.Unit)), index: uint32(i) + 1}
 	return i, nil
 }
 
 type kindCacheEntry struct {
-	kind  NumKind
-	index uint16
-	set   bool
+	key   uint64 // Key<<32 | Unit
+	index uint32 // in Samples.NumKinds, plus one; 0 when empty
 }
 
 // labelSet returns the index of the set of string labels whose key (see
@@ -703,30 +846,24 @@ func appendStrLabel(b []byte, k, v int32) []byte {
 // label-set key, with key and str below 2¹⁴: the common case, which then
 // needs no decoding.
 func canonicalStrLabel(b []byte) bool {
-	if len(b) < 4 || b[0] != 0x08 {
+	if len(b) < 4 || len(b) > 6 || b[0] != 0x08 {
 		return false
 	}
-	i, ok := minimal14(b, 1)
-	if !ok || i >= len(b) || b[i] != 0x10 {
+	i := 2 // after the key
+	if b[1] >= 0x80 {
+		if b[2]-1 >= 0x7f { // not a minimal second byte
+			return false
+		}
+		i = 3
+	}
+	if i+2 > len(b) || b[i] != 0x10 {
 		return false
 	}
-	j, ok := minimal14(b, i+1)
-	return ok && j == len(b) && b[i+1] != 0 // str 0 is no string label
-}
-
-// minimal14 reads a minimal varint of one or two bytes at b[i] and
-// returns the index after it.
-func minimal14(b []byte, i int) (int, bool) {
-	if i < len(b) && b[i] < 0x80 {
-		return i + 1, true
+	if v := b[i+1]; v < 0x80 {
+		return v != 0 && i+2 == len(b) // str 0 is no string label
 	}
-	if i+1 < len(b) && b[i+1] < 0x80 && b[i+1] != 0 {
-		return i + 2, true
-	}
-	return i, false
+	return i+3 == len(b) && b[i+2]-1 < 0x7f
 }
-
-var errTruncated = errors.New("truncated or malformed")
 
 // shortNumLabel decodes the common numeric label {key: k, num: n} or
 // {key: k, num: n, num_unit: u} with key and unit below 2¹⁴ and n != 0;
@@ -735,22 +872,40 @@ func shortNumLabel(b []byte) (NumLabel, bool) {
 	if len(b) < 4 || b[0] != 0x08 {
 		return NumLabel{}, false
 	}
-	k, i, ok := short14(b, 1)
-	if !ok || i >= len(b) || b[i] != 0x18 {
+	var nl NumLabel
+	i := 2
+	if c := b[1]; c < 0x80 {
+		nl.Key = int32(c)
+	} else if k, j, ok := short14(b, 1); ok {
+		nl.Key, i = k, j
+	} else {
 		return NumLabel{}, false
 	}
-	num, m := uvarint(b[i+1:])
-	if m <= 0 || num == 0 {
+	if i+1 >= len(b) || b[i] != 0x18 {
 		return NumLabel{}, false
 	}
-	i += 1 + m
-	nl := NumLabel{Key: k, Value: int64(num)}
-	if i == len(b) {
+	i++
+	v, m := uint64(b[i]), 1
+	if v >= 0x80 {
+		if v, m = uvarintLong(b[i:]); m <= 0 {
+			return NumLabel{}, false
+		}
+	}
+	if v == 0 {
+		return NumLabel{}, false
+	}
+	nl.Value = int64(v)
+	i += m
+	switch {
+	case i == len(b):
 		return nl, true
-	}
-	if b[i] != 0x20 {
+	case i+2 == len(b) && b[i] == 0x20 && b[i+1] < 0x80:
+		nl.Unit = int32(b[i+1])
+		return nl, true
+	case b[i] != 0x20:
 		return NumLabel{}, false
 	}
+	var ok bool
 	if nl.Unit, i, ok = short14(b, i+1); !ok || i != len(b) {
 		return NumLabel{}, false
 	}

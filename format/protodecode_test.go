@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -47,3 +48,40 @@ func TestEquivalentEncodings(t *testing.T) {
 }
 
 func (b pb) append(c pb) pb { return append(b, c...) }
+
+// TestUvarint: uvarint and uvarintLong, which read several bytes at once,
+// agree with protowire on random, truncated and overlong input.
+func TestUvarint(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 200000; i++ {
+		n := r.IntN(14)
+		b := make([]byte, n)
+		for j := range b {
+			switch r.IntN(4) {
+			case 0:
+				b[j] = byte(r.Uint32())
+			case 1:
+				b[j] = 0x80 | byte(r.Uint32())
+			case 2:
+				b[j] = 0xff
+			default:
+				b[j] = byte(r.IntN(3))
+			}
+		}
+		want, wantN := protowire.ConsumeVarint(b)
+		for name, f := range map[string]func([]byte) (uint64, int){"uvarint": uvarint, "uvarintLong": uvarintLong} {
+			if v, n := f(b); (n <= 0) != (wantN < 0) || wantN > 0 && (n != wantN || v != want) {
+				t.Fatalf("%s(%x) = %d, %d; want %d, %d", name, b, v, n, want, wantN)
+			}
+		}
+	}
+	for _, v := range []uint64{0, 1, 127, 128, 1 << 20, 1<<56 - 1, 1 << 56, 1<<63 - 1, 1 << 63, ^uint64(0)} {
+		b := protowire.AppendVarint(nil, v)
+		for pad := 0; pad < 10; pad++ {
+			c := append(append([]byte(nil), b...), make([]byte, pad)...)
+			if got, n := uvarintLong(c); len(b) > 1 && (got != v || n != len(b)) {
+				t.Fatalf("%d pad %d: %d %d", v, pad, got, n)
+			}
+		}
+	}
+}

@@ -21,6 +21,7 @@ import (
 const (
 	batchSamples = 512
 	batchBytes   = 64 << 10 // of messages, before a batch is sent early
+	linkBatches  = 16       // batches waiting for the linker (see pipeChunks)
 )
 
 // linkBatch carries one run of the file from the decoder to the linker.
@@ -66,7 +67,8 @@ type linker struct {
 	funcs                   []rawFunction
 	maps                    []rawMapping
 	stacks                  keyTable
-	nlocs                   int // location ids in all stacks
+	nlocs                   int   // location ids in all stacks
+	chunkLocs, chunkStacks  []int // of each chunk of the stacks' arena
 	canon                   []byte
 	sink                    uint64 // see prefetch
 
@@ -79,8 +81,8 @@ type linker struct {
 func newLinker(p *Profile) *linker {
 	l := &linker{
 		p:    p,
-		in:   make(chan *linkBatch, 4),
-		free: make(chan *linkBatch, 6),
+		in:   make(chan *linkBatch, linkBatches),
+		free: make(chan *linkBatch, linkBatches+2),
 		done: make(chan error, 1),
 	}
 	go l.run()
@@ -172,22 +174,18 @@ func (l *linker) link(bt *linkBatch) error {
 // time, and interning then finds them in the cache.
 func (l *linker) prefetch(hashes []uint32) {
 	t := &l.stacks
-	if len(t.tags) == 0 {
+	if len(t.arena) == 0 {
 		return
 	}
+	// No branches on what the loads return, or a mispredicted one would
+	// stall the loads behind it: the entry is loaded even when the tag
+	// differs (or the slot is empty, position 0).
 	mask := len(t.tags) - 1
 	var sink uint64
-	var pos [prefetchGroup]uint32
-	for i, h := range hashes {
+	for _, h := range hashes {
 		j := int(h) & mask
-		if t.tags[j] == tag(h) {
-			pos[i] = t.pos[j] + 1
-		}
-	}
-	for i := range hashes {
-		if p := pos[i]; p != 0 {
-			sink += uint64(t.arena[(p-1)>>arenaShift][(p-1)&(arenaChunk-1)])
-		}
+		p := t.pos[j]
+		sink += uint64(t.tags[j]) + uint64(t.arena[p>>arenaShift][p&(arenaChunk-1)])
 	}
 	l.sink += sink
 }

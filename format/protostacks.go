@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -93,7 +94,17 @@ func (t *keyTable) find(key []byte, h uint32) (int32, int, bool) {
 		if t.tags[j] != tg {
 			continue
 		}
-		if idx, k := t.entry(t.pos[j]); bytes.Equal(k, key) {
+		// The entry's key, inline: the length is one byte for keys below
+		// 128 bytes.
+		p := t.pos[j]
+		c := t.arena[p>>arenaShift][p&(arenaChunk-1):]
+		if n := int(c[4]); n < 0x80 && 5+n <= len(c) {
+			if string(c[5:5+n]) == string(key) {
+				return int32(binary.LittleEndian.Uint32(c)), j, true
+			}
+			continue
+		}
+		if idx, k := t.entry(p); bytes.Equal(k, key) {
 			return idx, j, true
 		}
 	}
@@ -148,17 +159,6 @@ func (t *keyTable) insert(key []byte, h uint32, j int) (int32, error) {
 
 var errTooMany = errors.New("too many")
 
-// each calls fn with every key, in order.
-func (t *keyTable) each(fn func(key []byte)) {
-	for _, c := range t.arena {
-		for len(c) > 0 {
-			n, m := uvarint(c[4:])
-			fn(c[4+m : 4+m+int(n)])
-			c = c[4+m+int(n):]
-		}
-	}
-}
-
 // stack returns the index of sample si's stack, whose location_id fields
 // hold key (hashed to h), adding the stack if it is new.
 func (l *linker) stack(key []byte, h uint32, si int32) (int32, error) {
@@ -171,15 +171,22 @@ func (l *linker) stack(key []byte, h uint32, si int32) (int32, error) {
 	// the order they are first referenced.
 	nlocs, canonical := 0, true
 	small := l.locIDs.small
-	for b := key; len(b) > 0; nlocs++ {
-		id, m := uint64(b[0]), 1
-		if id >= 0x80 {
-			if id, m = uvarintLong(b); m <= 0 {
+	for i := 0; i < len(key); nlocs++ {
+		id := uint64(key[i])
+		switch {
+		case id < 0x80:
+			i++
+		case i+1 < len(key) && key[i+1]-1 < 0x7f: // a minimal two-byte varint
+			id = id&0x7f | uint64(key[i+1])<<7
+			i += 2
+		default:
+			var m int
+			if id, m = uvarintLong(key[i:]); m <= 0 {
 				return 0, fmt.Errorf("sample %d: location_id: %w", si, errTruncated)
 			}
-			canonical = canonical && b[m-1] != 0
+			canonical = canonical && key[i+m-1] != 0
+			i += m
 		}
-		b = b[m:]
 		if id < uint64(len(small)) && small[id] != 0 {
 			continue
 		}
@@ -212,31 +219,72 @@ func (l *linker) stack(key []byte, h uint32, si int32) (int32, error) {
 		return 0, fmt.Errorf("%w distinct stacks", err)
 	}
 	l.nlocs += nlocs
+	if len(l.chunkLocs) < len(t.arena) {
+		l.chunkLocs = append(l.chunkLocs, 0)
+		l.chunkStacks = append(l.chunkStacks, 0)
+	}
+	l.chunkLocs[len(t.arena)-1] += nlocs
+	l.chunkStacks[len(t.arena)-1]++
 	return idx, nil
 }
 
 // buildStacks lays the interned stacks out as p.Stacks, mapping ids to
-// location indices, once every stack is known.
+// location indices, once every stack is known. gzip and the other stages
+// are done by then, so it decodes the two halves of the arena on two
+// goroutines.
 func (l *linker) buildStacks() {
+	t := &l.stacks
 	st := &l.p.Stacks
-	st.Off = make([]int32, 1, l.stacks.n+1)
-	st.Locs = make([]int32, 0, l.nlocs)
-	small := l.locIDs.small
-	l.stacks.each(func(ids []byte) {
-		for len(ids) > 0 {
-			id, m := uint64(ids[0]), 1
-			if id >= 0x80 {
-				id, m = uvarintLong(ids)
-			}
-			ids = ids[m:]
-			if id < uint64(len(small)) {
-				st.Locs = append(st.Locs, small[id]-1)
-			} else {
-				i, _ := l.locIDs.get(id)
-				st.Locs = append(st.Locs, i)
-			}
-		}
-		st.Off = append(st.Off, int32(len(st.Locs)))
-	})
+	st.Off = make([]int32, t.n+1)
+	st.Locs = make([]int32, l.nlocs)
+	half, s, o := 0, 0, 0
+	for half < len(t.arena) && 2*o < l.nlocs {
+		s += l.chunkStacks[half]
+		o += l.chunkLocs[half]
+		half++
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		l.layOut(t.arena[half:], s, o)
+	}()
+	l.layOut(t.arena[:half], 0, 0)
+	wg.Wait()
 	l.stacks = keyTable{}
+}
+
+// layOut decodes the stacks in arena chunks into p.Stacks, the first one
+// being stack s, at Locs[o].
+func (l *linker) layOut(chunks [][]byte, s, o int) {
+	st := &l.p.Stacks
+	locs, off := st.Locs, st.Off
+	small := l.locIDs.small
+	for _, c := range chunks {
+		for i := 0; i < len(c); {
+			n, m := uvarint(c[i+4:])
+			i += 4 + m
+			end := i + int(n)
+			for i < end {
+				id := uint64(c[i])
+				if id < 0x80 {
+					i++
+				} else if c[i+1] < 0x80 {
+					id = id&0x7f | uint64(c[i+1])<<7
+					i += 2
+				} else {
+					id, m = uvarintLong(c[i:end])
+					i += m
+				}
+				if id < uint64(len(small)) {
+					locs[o] = small[id] - 1
+				} else {
+					locs[o], _ = l.locIDs.get(id)
+				}
+				o++
+			}
+			s++
+			off[s] = int32(o)
+		}
+	}
 }

@@ -19,6 +19,11 @@ var ErrTooLarge = errors.New("decompressed profile exceeds the size limit")
 // two cores overlap well.
 const chunkSize = 64 << 10
 
+// pipeChunks is how many chunks may wait for the decoder: a megabyte, a
+// few milliseconds of gzip's output, so that neither side stalls the
+// other when the scheduler runs one of them late.
+const pipeChunks = 16
+
 type chunk struct {
 	b   []byte
 	err error
@@ -38,8 +43,8 @@ type pipeReader struct {
 
 func newPipeReader(src io.Reader, maxBytes int64) *pipeReader {
 	p := &pipeReader{
-		ch:   make(chan chunk, 4),
-		free: make(chan []byte, 6),
+		ch:   make(chan chunk, pipeChunks),
+		free: make(chan []byte, pipeChunks+2),
 		done: make(chan struct{}),
 	}
 	go p.run(src, maxBytes)
