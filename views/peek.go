@@ -292,7 +292,11 @@ func (p *Peek) View() string {
 	if len(pk.Entries) > 1 {
 		summary += fmt.Sprintf("  ·  %d nodes", len(pk.Entries))
 	}
-	lines := []string{st.Key.Render(ansi.Truncate(summary, p.width, "…"))}
+	head := st.Key.Render(ansi.Truncate(summary, p.width, "…"))
+	if rest := p.width - ansi.StringWidth(summary) - 3; p.c.Diff && rest > 0 {
+		head += "   " + st.DiffLegend(rest) // the colours of the values
+	}
+	lines := []string{head}
 	var h strings.Builder
 	if !p.narrow() {
 		h.WriteString(padLeft("flat", p.valW) + " " + padLeft("cum", p.valW) + " ")

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -212,47 +213,29 @@ func (s *Styles) DiffBox(delta, total int64) lipgloss.Style {
 	return s.Dim
 }
 
-// DiffLegend describes the diff colours in at most w columns, as long
-// as w allows: "Δ = new − base ++++ growth −−−− shrinkage (…)".
+// DiffLegend describes the diff colours in at most w columns, as fully
+// as w allows: "Δ = new − base ++++ growth −−−− shrinkage (strongest: …)"
+// down to the swatches alone, or nothing.
 func (s *Styles) DiffLegend(w int) string {
-	parts := []string{"Δ = new − base ", "", " growth ", "", " shrinkage", " (strongest: Δ ≥ 10% of total; then 2%, 0.5%, less)"}
 	var grow, shrink strings.Builder
 	for i := range diffLevels {
 		grow.WriteString(s.growBox[i].Render("+"))
 		shrink.WriteString(s.shrinkBox[i].Render("−"))
 	}
-	width := 0
-	n := 0
-	for i, p := range parts {
-		pw := len([]rune(p))
-		if p == "" {
-			pw = diffLevels
-		}
-		if width+pw > w {
-			break
-		}
-		width += pw
-		n = i + 1
-	}
-	if n < 5 {
-		// Too narrow for the words: the swatches alone.
-		if w < 2*diffLevels+1 {
-			return ""
-		}
-		return grow.String() + " " + shrink.String()
-	}
-	var b strings.Builder
-	for i, p := range parts[:n] {
-		switch {
-		case p == "" && i == 1:
-			b.WriteString(grow.String())
-		case p == "":
-			b.WriteString(shrink.String())
-		default:
-			b.WriteString(s.Dim.Render(p))
+	g, k := grow.String(), shrink.String()
+	d := s.Dim.Render
+	for _, l := range []string{
+		d("Δ = new − base ") + g + d(" growth ") + k + d(" shrinkage (strongest: Δ ≥ 10% of total; then 2%, 0.5%, less)"),
+		d("Δ = new − base ") + g + d(" growth ") + k + d(" shrinkage"),
+		g + d(" growth ") + k + d(" shrinkage"),
+		g + d(" +Δ ") + k + d(" −Δ"),
+		g + " " + k,
+	} {
+		if ansi.StringWidth(l) <= w {
+			return l
 		}
 	}
-	return b.String()
+	return ""
 }
 
 // Flame returns the style of a flame graph frame of package pkg: one
