@@ -35,7 +35,7 @@ type KeyMap struct {
 	Walk, Center key.Binding
 
 	// Source.
-	Hottest key.Binding
+	Hottest, ScrollLeft, ScrollRight key.Binding
 }
 
 // DefaultKeyMap returns the explorer's keys.
@@ -88,7 +88,9 @@ func DefaultKeyMap() *KeyMap {
 		Walk:   b("enter", "walk: select the caller/callee under the cursor (double click too)", "enter"),
 		Center: b("c", "center: back to the selected function", "c"),
 
-		Hottest: b("e", "hottest: go to the hottest line", "e"),
+		Hottest:     b("e", "hottest: go to the hottest line", "e"),
+		ScrollLeft:  b("←/h", "scroll left (long lines)", "left", "h"),
+		ScrollRight: b("→/l", "scroll right (long lines)", "right", "l"),
 	}
 }
 
@@ -109,7 +111,7 @@ func (k *KeyMap) Groups() []KeyGroup {
 		{"Labels", k.LabelBindings()},
 		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut}},
 		{"Peek", []key.Binding{k.Walk, k.Center}},
-		{"Source", []key.Binding{k.Hottest}},
+		{"Source", []key.Binding{k.Hottest, k.ScrollLeft, k.ScrollRight}},
 	}
 }
 

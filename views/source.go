@@ -27,6 +27,8 @@ type Source struct {
 
 	rows          []sourceRow
 	l             list
+	left          int // columns of source text scrolled off to the left
+	textMax       int // the widest source line
 	m             matchSet
 	width, height int
 }
@@ -122,6 +124,12 @@ func (s *Source) SetResult(data any, opt analysis.Options) {
 			s.rows = append(s.rows, sourceRow{kind: srcLine, listing: i, line: row, text: expandTabs(row.Text, 4)})
 		}
 	}
+	s.left, s.textMax = 0, 0
+	for _, r := range s.rows {
+		if r.kind == srcLine {
+			s.textMax = max(s.textMax, ansi.StringWidth(r.text))
+		}
+	}
 	s.l.setLen(len(s.rows))
 	s.hottest()
 	s.SetSearch(s.m.re)
@@ -164,11 +172,25 @@ func (s *Source) Update(msg tea.Msg) tea.Cmd {
 	if s.l.navigate(s.c.Keys, msg, 1) {
 		return nil
 	}
-	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, s.c.Keys.Hottest) {
-		s.hottest()
+	if km, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(km, s.c.Keys.Hottest):
+			s.hottest()
+		case key.Matches(km, s.c.Keys.ScrollRight):
+			s.left = min(s.left+scrollStep, max(0, s.textMax-s.textWidth()))
+		case key.Matches(km, s.c.Keys.ScrollLeft):
+			s.left = max(0, s.left-scrollStep)
+		}
 	}
 	return nil
 }
+
+// scrollStep is how far ←/→ move the source text.
+const scrollStep = 8
+
+// textWidth is the room for source text right of the gutter (flat, cum
+// and the line number, space-separated, then two spaces).
+func (s *Source) textWidth() int { return s.width - (srcValW + 1 + srcValW + 1 + 6 + 2) }
 
 func (s *Source) rowText(i int) string {
 	if s.rows[i].kind == srcLine || s.rows[i].kind == srcNote {
@@ -253,12 +275,15 @@ func (s *Source) renderRow(i int) string {
 	}
 	cells := []cell{orDot(r.line.Flat), orDot(r.line.Cum), {text: padLeft(fmt.Sprint(r.line.Line), 6), kind: cellDim}}
 	var b strings.Builder
-	used := writeCells(&b, st, cells, sel)
-	used += 2
-	textW := s.width - used
+	writeCells(&b, st, cells, sel)
+	textW := s.textWidth()
 	text := r.text
 	if r.line.NoText {
 		text = "(source not found)"
+	}
+	if s.left > 0 && !r.line.NoText {
+		// Scrolled: a "…" in the first column says there is more.
+		text = "…" + ansi.Cut(text, s.left+1, s.left+max(0, textW)+1)
 	}
 	if ansi.StringWidth(text) > textW {
 		text = ansi.Truncate(text, max(0, textW), "…")

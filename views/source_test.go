@@ -64,3 +64,42 @@ func TestSourceMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceScroll: → and ← move long lines sideways, a "…" marking the
+// cut on the left, never past the end of the widest line.
+func TestSourceScroll(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	opt := analysis.DefaultOptions()
+	opt.SourcePath, opt.TrimPath = "../testdata/src", "/tmp/profgen"
+	s := NewSource(testCommon())
+	s.SetSize(50, 30) // 20 columns of text
+	load(t, s, e, opt, "main.fib")
+	line54 := func() string {
+		for _, l := range strings.Split(s.View(), "\n") {
+			if strings.Contains(l, "    54  ") {
+				return l[strings.Index(l, "    54  ")+8:]
+			}
+		}
+		t.Fatalf("no line 54 in\n%s", s.View())
+		return ""
+	}
+	if got := line54(); got != "    return fib(n-1)…" {
+		t.Errorf("unscrolled: %q", got)
+	}
+	s.Update(keyPress("right"))
+	if got := line54(); got != "…n fib(n-1) + fib(n…" {
+		t.Errorf("scrolled by 8: %q", got)
+	}
+	for range 50 {
+		s.Update(keyPress("l"))
+	}
+	if s.left != s.textMax-s.textWidth() {
+		t.Errorf("scrolled to %d, want the widest line's end at %d", s.left, s.textMax-s.textWidth())
+	}
+	for range 50 {
+		s.Update(keyPress("h"))
+	}
+	if got := line54(); got != "    return fib(n-1)…" {
+		t.Errorf("scrolled back: %q", got)
+	}
+}
