@@ -1,6 +1,7 @@
 package symbolize
 
 import (
+	"bytes"
 	"debug/elf"
 	"errors"
 	"fmt"
@@ -75,6 +76,55 @@ type Binary struct {
 	gotabSet bool
 
 	memo map[Mode]*memo
+}
+
+// scratch is one goroutine's while it symbolizes: frames are cut from
+// big blocks (one allocation for thousands of addresses), and strings
+// read from the binary are kept by where they are, so that each is
+// allocated once and the frames of one function share it.
+type scratch struct {
+	slab   []Frame
+	frames []Frame // a frame list being built
+	strs   map[uint64]string
+	// The last two strings asked for: sorted addresses ask for the
+	// same few again and again.
+	last [2]struct {
+		key uint64
+		s   string
+	}
+}
+
+func newScratch() *scratch { return &scratch{strs: map[uint64]string{}} }
+
+// alloc returns an empty slice with room for n frames.
+func (s *scratch) alloc(n int) []Frame {
+	if n > cap(s.slab)-len(s.slab) {
+		s.slab = make([]Frame, 0, max(n, 1024))
+	}
+	f := s.slab[len(s.slab) : len(s.slab) : len(s.slab)+n]
+	s.slab = s.slab[:len(s.slab)+n]
+	return f
+}
+
+// str returns the NUL-terminated string at the start of b, which key
+// names.
+func (s *scratch) str(key uint64, b []byte) string {
+	key++ // 0 is the empty cache entry
+	for _, l := range s.last {
+		if l.key == key {
+			return l.s
+		}
+	}
+	v, ok := s.strs[key]
+	if !ok {
+		if i := bytes.IndexByte(b, 0); i >= 0 {
+			b = b[:i]
+		}
+		v = string(b)
+		s.strs[key] = v
+	}
+	s.last[1], s.last[0].key, s.last[0].s = s.last[0], key, v
+	return v
 }
 
 // memo is what Symbolize found for one Mode: addresses, sorted, and
@@ -327,29 +377,63 @@ func (b *Binary) Symbolize(addrs []uint64, mode Mode) (frames [][]Frame, err err
 	}
 	// The distinct addresses not seen before, sorted: the readers below
 	// walk their tables in address order.
-	todo := make([]uint64, 0, len(addrs))
-	seen := make([]bool, len(addrs))
+	var ask []int32 // indices of addrs not in m
 	for i, a := range addrs {
 		if f, ok := m.find(a); ok {
-			frames[i], seen[i] = f, true
+			frames[i] = f
 			continue
 		}
-		todo = append(todo, a)
+		ask = append(ask, int32(i))
 	}
-	if len(todo) == 0 {
+	if len(ask) == 0 {
 		return frames, nil
 	}
-	slices.Sort(todo)
-	todo = slices.Compact(todo)
-	found, err := b.symbolize(todo, mode)
-	for i, a := range addrs {
-		if !seen[i] {
-			j, _ := slices.BinarySearch(todo, a)
-			frames[i] = found[j]
+	sortByAddr(ask, addrs)
+	todo := make([]uint64, 0, len(ask))
+	at := make([]int32, len(ask)) // at[k]: the index in todo of addrs[ask[k]]
+	for k, i := range ask {
+		if len(todo) == 0 || todo[len(todo)-1] != addrs[i] {
+			todo = append(todo, addrs[i])
 		}
+		at[k] = int32(len(todo) - 1)
+	}
+	found, err := b.symbolize(todo, mode)
+	for k, i := range ask {
+		frames[i] = found[at[k]]
 	}
 	m.add(todo, found)
 	return frames, err
+}
+
+// sortByAddr sorts idx, indices of addrs, by address: a radix sort (of
+// the 11-bit digits that are not the same in all), several times faster
+// than a comparison sort of tens of thousands of indirect keys.
+func sortByAddr(idx []int32, addrs []uint64) {
+	const bits = 11
+	var count [1 << bits]int
+	tmp := make([]int32, len(idx))
+	src, dst := idx, tmp
+	for shift := 0; shift < 64; shift += bits {
+		clear(count[:])
+		for _, i := range src {
+			count[addrs[i]>>shift&(1<<bits-1)]++
+		}
+		if count[addrs[src[0]]>>shift&(1<<bits-1)] == len(src) {
+			continue // one digit for all
+		}
+		sum := 0
+		for d, c := range count {
+			count[d] = sum
+			sum += c
+		}
+		for _, i := range src {
+			d := addrs[i] >> shift & (1<<bits - 1)
+			dst[count[d]] = i
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	copy(idx, src)
 }
 
 // symbolize does the work for sorted, distinct addresses: the Go pclntab

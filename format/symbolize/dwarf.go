@@ -202,7 +202,7 @@ func (x *dwarfIndex) symbolize(addrs []uint64, noInlines bool) ([][]Frame, error
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res := &resolver{info: x.info, names: map[uint64]string{}}
+			res := &resolver{scratch: newScratch(), info: x.info, names: map[uint64]string{}}
 			for u := range work {
 				if err := x.unitFrames(u, byUnit[u], addrs, out, noInlines, res); err != nil {
 					errs[w] = errors.Join(errs[w], err)
@@ -534,23 +534,12 @@ func (cu *cuInfo) chain(pc uint64, dst []int32) []int32 {
 // remembered: the inlined calls of a function share its abstract entry.
 func (res *resolver) name(off uint64) string { return res.resolveName(off, 0) }
 
-// resolver finds and keeps names, and allocates frames; one per
-// goroutine.
+// resolver finds and keeps names; one per goroutine.
 type resolver struct {
+	*scratch
 	info  *infoData
 	names map[uint64]string
-	chain []int32 // scratch
-	slab  []Frame // frames are cut from it
-}
-
-// alloc returns an empty slice with room for n frames.
-func (res *resolver) alloc(n int) []Frame {
-	if n > cap(res.slab)-len(res.slab) {
-		res.slab = make([]Frame, 0, max(n, 1024))
-	}
-	f := res.slab[len(res.slab) : len(res.slab) : len(res.slab)+n]
-	res.slab = res.slab[:len(res.slab)+n]
-	return f
+	chain []int32
 }
 
 const attrMIPSLinkageName dwarf.Attr = 0x2007

@@ -319,6 +319,46 @@ func relocate(ef *elf.File, s *elf.Section, data []byte) error {
 	return nil
 }
 
+// symbolValues returns the values of the named symbols of .symtab. It
+// reads the table raw: for a few names, making every symbol (tens of
+// thousands of strings in a Go binary) would be most of the work.
+func symbolValues(ef *elf.File, names ...string) map[string]uint64 {
+	st := ef.Section(".symtab")
+	if st == nil || int(st.Link) >= len(ef.Sections) {
+		return nil
+	}
+	syms, err := sectionData(st)
+	if err != nil {
+		return nil
+	}
+	strs, err := sectionData(ef.Sections[st.Link])
+	if err != nil {
+		return nil
+	}
+	size := 16 // Elf32_Sym: name, value, size, info, other, shndx
+	if ef.Class == elf.ELFCLASS64 {
+		size = 24 // Elf64_Sym: name, info, other, shndx, value, size
+	}
+	out := map[string]uint64{}
+	for off := size; off+size <= len(syms); off += size { // the first is the null symbol
+		at := ef.ByteOrder.Uint32(syms[off:])
+		if int(at) >= len(strs) {
+			continue
+		}
+		s := strs[at:]
+		for _, n := range names {
+			if len(s) > len(n) && s[len(n)] == 0 && string(s[:len(n)]) == n {
+				if size == 24 {
+					out[n] = ef.ByteOrder.Uint64(syms[off+8:])
+				} else {
+					out[n] = uint64(ef.ByteOrder.Uint32(syms[off+4:]))
+				}
+			}
+		}
+	}
+	return out
+}
+
 // absRelocs are, per machine, the types of its 8-byte and 4-byte
 // absolute relocations (0 for none).
 var absRelocs = map[elf.Machine][2]uint64{

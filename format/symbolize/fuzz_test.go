@@ -136,9 +136,14 @@ func FuzzGoTable(f *testing.F) {
 		}
 		// A made-up inline tree region: the fuzzer's bytes again.
 		gt.gofunc, gt.gofuncData = 0, data
-		for _, pc := range []uint64{text, text + 1, text + 0x40, text + 0x1234, text + 0x10000, text + 0x123456, 0, ^uint64(0)} {
-			gt.frames(pc, false)
-			gt.frames(pc, true)
+		s := newScratch()
+		pcs := []uint64{0, text, text + 1, text + 0x40, text + 0x41, text + 0x1234, text + 0x10000, text + 0x123456, ^uint64(0)}
+		for _, pc := range pcs {
+			gt.frames(pc, false, s)
+			gt.frames(pc, true, s)
 		}
+		out := make([][]Frame, len(pcs))
+		gt.framesRange(pcs, out, false, s)
+		gt.framesRange(pcs, out, true, s)
 	})
 }

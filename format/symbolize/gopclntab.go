@@ -1,7 +1,6 @@
 package symbolize
 
 import (
-	"bytes"
 	"debug/elf"
 	"debug/gosym"
 	"encoding/binary"
@@ -67,14 +66,13 @@ func (b *Binary) goTab() (*goTable, error) {
 	if s := b.ef.Section(".text"); s != nil {
 		textStart = s.Addr
 	}
-	if syms, err := b.ef.Symbols(); err == nil {
-		for _, s := range syms {
-			switch s.Name {
-			case "runtime.text":
-				textStart = s.Value
-			case "go:func.*", "go.func.*":
-				gofunc = s.Value
-			}
+	syms := symbolValues(b.ef, "runtime.text", "go:func.*", "go.func.*")
+	if v, ok := syms["runtime.text"]; ok {
+		textStart = v
+	}
+	for _, name := range []string{"go.func.*", "go:func.*"} {
+		if v, ok := syms[name]; ok {
+			gofunc = v
 		}
 	}
 	t, err := newGoTable(data, textStart)
@@ -177,8 +175,8 @@ func newGoTable(data []byte, textStart uint64) (*goTable, error) {
 
 // goFunc is one function of the table.
 type goFunc struct {
-	entry uint64
-	raw   []byte // the runtime's _func record and the arrays after it
+	entry, end uint64
+	raw        []byte // the runtime's _func record and the arrays after it
 }
 
 func (t *goTable) u32(b []byte, off int) uint32 {
@@ -203,7 +201,7 @@ func (t *goTable) find(pc uint64) (goFunc, bool) {
 	if fo >= len(t.functab) {
 		return goFunc{}, false
 	}
-	return goFunc{entry: t.textStart + entry(i), raw: t.functab[fo:]}, true
+	return goFunc{entry: t.textStart + entry(i), end: t.textStart + entry(i+1), raw: t.functab[fo:]}, true
 }
 
 // The fields of the runtime's _func, as byte offsets.
@@ -223,18 +221,16 @@ func (t *goTable) headerSize() int {
 	return 40
 }
 
-func (t *goTable) name(off uint32) string {
+func (t *goTable) name(off uint32, s *scratch) string {
 	if int(off) >= len(t.funcnametab) {
 		return ""
 	}
-	s := t.funcnametab[off:]
-	if i := bytes.IndexByte(s, 0); i >= 0 {
-		s = s[:i]
-	}
-	return string(s)
+	return s.str(uint64(off), t.funcnametab[off:])
 }
 
-func (t *goTable) funcName(f goFunc) string { return t.name(t.u32(f.raw, funcNameOff)) }
+func (t *goTable) funcName(f goFunc, s *scratch) string {
+	return t.name(t.u32(f.raw, funcNameOff), s)
+}
 
 func (t *goTable) startLine(f goFunc) int64 {
 	if !t.v120 {
@@ -243,50 +239,55 @@ func (t *goTable) startLine(f goFunc) int64 {
 	return int64(int32(t.u32(f.raw, funcStartLine)))
 }
 
-// pcvalue decodes the table at off in pctab (a run of value deltas and
-// pc deltas, as the runtime's pcvalue) and returns the value at pc.
-func (t *goTable) pcvalue(f goFunc, off uint32, pc uint64) (int32, bool) {
+// pcvalues decodes the table at off in pctab (a run of value deltas
+// and pc deltas, as the runtime's pcvalue) and sets out[k] to its value
+// at pcs[k], in one pass for the sorted pcs of f; -1 where it has none.
+func (t *goTable) pcvalues(f goFunc, off uint32, pcs []uint64, out []int32) {
+	for k := range out {
+		out[k] = -1
+	}
 	if off == 0 || int(off) >= len(t.pctab) {
-		return -1, false
+		return
 	}
 	p := t.pctab[off:]
 	cur, val := f.entry, int32(-1)
-	for first := true; ; first = false {
+	for k, first := 0, true; k < len(pcs); first = false {
 		uv, n := binary.Uvarint(p)
 		if n <= 0 || uv == 0 && !first {
-			return -1, false
+			return
 		}
 		p = p[n:]
 		val += int32(-(uv & 1) ^ (uv >> 1))
 		pcd, n := binary.Uvarint(p)
 		if n <= 0 {
-			return -1, false
+			return
 		}
 		p = p[n:]
 		cur += pcd * t.quantum
-		if pc < cur {
-			return val, true
+		for ; k < len(pcs) && pcs[k] < cur; k++ {
+			out[k] = val
 		}
 	}
 }
 
-// position returns the file and line of pc in f.
-func (t *goTable) position(f goFunc, pc uint64) (string, int64) {
-	line, _ := t.pcvalue(f, t.u32(f.raw, funcPCLine), pc)
-	fno, ok := t.pcvalue(f, t.u32(f.raw, funcPCFile), pc)
-	file := ""
-	if ok && fno >= 0 {
-		cu := t.u32(f.raw, funcCUOffset)
-		fo := t.u32(t.cutab, int(cu+uint32(fno))*4)
-		if fo != ^uint32(0) && int(fo) < len(t.filetab) {
-			s := t.filetab[fo:]
-			if i := bytes.IndexByte(s, 0); i >= 0 {
-				s = s[:i]
-			}
-			file = string(s)
-		}
+// pcvalue is pcvalues for one pc.
+func (t *goTable) pcvalue(f goFunc, off uint32, pc uint64) int32 {
+	var v [1]int32
+	t.pcvalues(f, off, []uint64{pc}, v[:])
+	return v[0]
+}
+
+// fileName returns the name of file number fno of f's compilation unit.
+func (t *goTable) fileName(f goFunc, fno int32, s *scratch) string {
+	if fno < 0 {
+		return ""
 	}
-	return file, int64(line)
+	cu := t.u32(f.raw, funcCUOffset)
+	fo := t.u32(t.cutab, int(cu+uint32(fno))*4)
+	if fo == ^uint32(0) || int(fo) >= len(t.filetab) {
+		return ""
+	}
+	return s.str(1<<32|uint64(fo), t.filetab[fo:])
 }
 
 // inlineCall is one entry of a function's inline tree.
@@ -296,20 +297,24 @@ type inlineCall struct {
 	startLine int64
 }
 
-// inlineAt returns the innermost inlined call at pc, if any.
-func (t *goTable) inlineAt(f goFunc, pc uint64) (inlineCall, bool) {
-	if t.gofuncData == nil {
+// inlineTable returns the offset in pctab of f's table of indexes into
+// its inline tree; 0 for none.
+func (t *goTable) inlineTable(f goFunc) uint32 {
+	npc := int(t.u32(f.raw, funcNPCData))
+	if t.gofuncData == nil || npc <= pcdataInlTreeIndex || npc > 1<<16 {
+		return 0
+	}
+	return t.u32(f.raw, t.headerSize()+4*pcdataInlTreeIndex)
+}
+
+// inlineAt returns entry ix of f's inline tree: the innermost inlined
+// call at a pc whose index (in inlineTable) is ix, if any.
+func (t *goTable) inlineAt(f goFunc, ix int32, s *scratch) (inlineCall, bool) {
+	if ix < 0 || t.inlineTable(f) == 0 {
 		return inlineCall{}, false
 	}
 	hs := t.headerSize()
 	npc := int(t.u32(f.raw, funcNPCData))
-	if npc <= pcdataInlTreeIndex || npc > 1<<16 {
-		return inlineCall{}, false
-	}
-	ix, ok := t.pcvalue(f, t.u32(f.raw, hs+4*pcdataInlTreeIndex), pc)
-	if !ok || ix < 0 {
-		return inlineCall{}, false
-	}
 	nfd := 0
 	if len(f.raw) >= hs {
 		nfd = int(f.raw[hs-1])
@@ -331,7 +336,7 @@ func (t *goTable) inlineAt(f goFunc, pc uint64) (inlineCall, bool) {
 	}
 	e := t.gofuncData[at : at+size]
 	c := inlineCall{
-		name:     t.name(t.u32(e, nameAt)),
+		name:     t.name(t.u32(e, nameAt), s),
 		parentPC: uint64(int64(int32(t.u32(e, parentAt)))),
 	}
 	if t.v120 {
@@ -340,8 +345,8 @@ func (t *goTable) inlineAt(f goFunc, pc uint64) (inlineCall, bool) {
 	return c, true
 }
 
-// framesAll sets out[i] to the frames of addrs[i], on all CPUs for a big
-// batch: the table is read-only.
+// framesAll sets out[i] to the frames of addrs[i] (sorted), on all CPUs
+// for a big batch: the table is read-only.
 func (t *goTable) framesAll(addrs []uint64, out [][]Frame, noInlines bool) {
 	workers := min(runtime.GOMAXPROCS(0), len(addrs)/4096+1)
 	var wg sync.WaitGroup
@@ -351,16 +356,56 @@ func (t *goTable) framesAll(addrs []uint64, out [][]Frame, noInlines bool) {
 		go func() {
 			defer wg.Done()
 			defer func() { recover() }() // a corrupt table: leave the rest to DWARF and symbols
-			for i := lo; i < hi; i++ {
-				out[i] = t.frames(addrs[i], noInlines)
-			}
+			t.framesRange(addrs[lo:hi], out[lo:hi], noInlines, newScratch())
 		}()
 	}
 	wg.Wait()
 }
 
+// framesRange sets out[i] to the frames of addrs[i] (sorted). The
+// addresses of one function are done together: its line, file and
+// inline tables are decoded once for all of them.
+func (t *goTable) framesRange(addrs []uint64, out [][]Frame, noInlines bool, s *scratch) {
+	if t.old != nil {
+		for i, pc := range addrs {
+			out[i] = t.frames(pc, noInlines, s)
+		}
+		return
+	}
+	var line, file, inl []int32
+	for i := 0; i < len(addrs); {
+		f, ok := t.find(addrs[i])
+		if !ok {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(addrs) && addrs[j] < f.end {
+			j++
+		}
+		pcs := addrs[i:j]
+		line, file, inl = resize(line, len(pcs)), resize(file, len(pcs)), resize(inl, len(pcs))
+		t.pcvalues(f, t.u32(f.raw, funcPCLine), pcs, line)
+		t.pcvalues(f, t.u32(f.raw, funcPCFile), pcs, file)
+		if !noInlines {
+			t.pcvalues(f, t.inlineTable(f), pcs, inl)
+		}
+		for k := range pcs {
+			out[i+k] = t.framesAt(f, line[k], file[k], inl[k], noInlines, s)
+		}
+		i = j
+	}
+}
+
+func resize(v []int32, n int) []int32 {
+	if cap(v) < n {
+		return make([]int32, n)
+	}
+	return v[:n]
+}
+
 // frames returns the frames of pc, or nil if pc is not in Go code.
-func (t *goTable) frames(pc uint64, noInlines bool) []Frame {
+func (t *goTable) frames(pc uint64, noInlines bool, s *scratch) []Frame {
 	if t.old != nil {
 		file, line, fn := t.old.PCToLine(pc)
 		if fn == nil {
@@ -372,17 +417,29 @@ func (t *goTable) frames(pc uint64, noInlines bool) []Frame {
 	if !ok {
 		return nil
 	}
-	var frames []Frame
-	cur := pc
+	inl := int32(-1)
+	if !noInlines {
+		inl = t.pcvalue(f, t.inlineTable(f), pc)
+	}
+	return t.framesAt(f, t.pcvalue(f, t.u32(f.raw, funcPCLine), pc), t.pcvalue(f, t.u32(f.raw, funcPCFile), pc), inl, noInlines, s)
+}
+
+// framesAt returns the frames of a pc of f whose line, file number and
+// inline tree index are given: the inlined calls there, innermost first,
+// each at the position of the pc in it (the call in the next one out),
+// then f itself.
+func (t *goTable) framesAt(f goFunc, line, file, inl int32, noInlines bool, s *scratch) []Frame {
+	frames := s.frames[:0]
 	for !noInlines && len(frames) < 100 {
-		c, ok := t.inlineAt(f, cur)
+		c, ok := t.inlineAt(f, inl, s)
 		if !ok {
 			break
 		}
-		file, line := t.position(f, cur)
-		frames = append(frames, Frame{Func: c.name, File: file, Line: line, StartLine: c.startLine})
-		cur = f.entry + c.parentPC
+		frames = append(frames, Frame{Func: c.name, File: t.fileName(f, file, s), Line: int64(line), StartLine: c.startLine})
+		pc := f.entry + c.parentPC
+		line, file, inl = t.pcvalue(f, t.u32(f.raw, funcPCLine), pc), t.pcvalue(f, t.u32(f.raw, funcPCFile), pc), t.pcvalue(f, t.inlineTable(f), pc)
 	}
-	file, line := t.position(f, cur)
-	return append(frames, Frame{Func: t.funcName(f), File: file, Line: line, StartLine: t.startLine(f)})
+	frames = append(frames, Frame{Func: t.funcName(f, s), File: t.fileName(f, file, s), Line: int64(line), StartLine: t.startLine(f)})
+	s.frames = frames
+	return append(s.alloc(len(frames)), frames...)
 }
