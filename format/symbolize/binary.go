@@ -50,13 +50,14 @@ const maxSectionSize = 1 << 30
 // Binary is an opened ELF file. Its methods are safe for concurrent use.
 type Binary struct {
 	path    string
-	r       io.ReaderAt
 	closer  io.Closer
+	mapped  []byte // the file mapped into memory, or nil
 	ef      *elf.File
 	buildID string
 	loads   []elf.ProgHeader // PT_LOAD headers with file contents
 
-	mu sync.Mutex // guards everything below
+	mu     sync.Mutex // guards everything below
+	closed bool
 
 	// debugFile is the separate debug file (/usr/lib/debug/.build-id/...)
 	// used for symbols and DWARF when the binary itself has none.
@@ -164,14 +165,21 @@ func (m *memo) add(addrs []uint64, frames [][]Frame) {
 	*m = *out
 }
 
-// Open opens the ELF file at path. It reads the headers only.
+// Open opens the ELF file at path. It reads the headers only; where it
+// can, it maps the file into memory rather than read what it needs.
 func Open(path string) (*Binary, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	b, err := NewBinary(path, f)
+	var r io.ReaderAt = f
+	mapped := mapFile(f)
+	if mapped != nil {
+		r = bytes.NewReader(mapped)
+	}
+	b, err := newBinary(path, r, mapped)
 	if err != nil {
+		unmapFile(mapped)
 		f.Close()
 		return nil, err
 	}
@@ -180,21 +188,34 @@ func Open(path string) (*Binary, error) {
 }
 
 // NewBinary reads an ELF file from r; name is used in messages.
-func NewBinary(name string, r io.ReaderAt) (b *Binary, err error) {
+func NewBinary(name string, r io.ReaderAt) (*Binary, error) { return newBinary(name, r, nil) }
+
+func newBinary(name string, r io.ReaderAt, mapped []byte) (b *Binary, err error) {
 	defer recoverError(&err, name)
+	defer safely(debug.SetPanicOnFault(true))
 	ef, err := elf.NewFile(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not an ELF binary: %w", name, err)
 	}
-	b = &Binary{path: name, r: r, ef: ef, memo: map[Mode]*memo{}}
+	b = &Binary{path: name, mapped: mapped, ef: ef, memo: map[Mode]*memo{}}
 	for _, p := range ef.Progs {
 		if p.Type == elf.PT_LOAD && p.Filesz > 0 {
 			b.loads = append(b.loads, p.ProgHeader)
 		}
 	}
-	b.buildID = readBuildID(ef)
+	b.buildID = b.readBuildID()
 	return b, nil
 }
+
+// safely is deferred by every goroutine that reads a binary's tables, as
+//
+//	defer safely(debug.SetPanicOnFault(true))
+//
+// A mapped file that is cut short while mapped (copied over in place)
+// faults when the missing pages are read; with SetPanicOnFault the fault
+// is a panic, which the recoverError or recover deferred before it
+// turns into an error, instead of killing the program.
+func safely(old bool) { debug.SetPanicOnFault(old) }
 
 // recoverError turns a panic in the standard library's ELF, DWARF or
 // pclntab readers (they are not hardened against every corrupt input)
@@ -214,13 +235,19 @@ func (b *Binary) Path() string { return b.path }
 // BuildID returns the GNU build ID in hex, or "".
 func (b *Binary) BuildID() string { return b.buildID }
 
-// Close releases the file.
+// Close releases the file. The binary answers no more questions.
 func (b *Binary) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.closed {
+		return nil
+	}
+	b.closed = true
 	if b.debugFile != nil {
 		b.debugFile.Close()
 	}
+	unmapFile(b.mapped)
+	b.mapped = nil
 	if b.closer != nil {
 		return b.closer.Close()
 	}
@@ -230,9 +257,18 @@ func (b *Binary) Close() error {
 // HasSymbols reports whether the binary (or its separate debug file) has
 // a symbol table, DWARF or a Go pclntab. A binary without any is stripped;
 // its dynamic symbols, if any, may still name some exported functions.
-func (b *Binary) HasSymbols() bool {
+func (b *Binary) HasSymbols() (has bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.closed {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			has = false
+		}
+	}()
+	defer safely(debug.SetPanicOnFault(true))
 	return b.hasSymbols()
 }
 
@@ -367,8 +403,12 @@ func (b *Binary) textSegment() *elf.ProgHeader {
 func (b *Binary) Symbolize(addrs []uint64, mode Mode) (frames [][]Frame, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.closed {
+		return nil, fmt.Errorf("%s: closed", b.path)
+	}
 	frames = make([][]Frame, len(addrs))
 	defer recoverError(&err, b.path)
+	defer safely(debug.SetPanicOnFault(true))
 
 	m := b.memo[mode]
 	if m == nil {

@@ -1,6 +1,8 @@
 package symbolize_test
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -57,5 +59,37 @@ func TestSymbolizeAgain(t *testing.T) {
 			}
 		}
 		b.Close()
+	}
+}
+
+// TestCutShortWhileOpen cuts a binary short after opening it (as copying
+// another file over it in place does): symbolizing it then must give an
+// error, not a crash, and a closed binary answers nothing.
+func TestCutShortWhileOpen(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/legacy/cpubench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "cpubench")
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	addrs := textAddrs(t, bin, 1)
+	b, err := symbolize.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(bin, 4096); err != nil {
+		t.Fatal(err)
+	}
+	b.HasSymbols()
+	if _, err := b.Symbolize(addrs, symbolize.Mode{}); err == nil {
+		t.Log("no error: the file was read, not mapped")
+	} else {
+		t.Log(err)
+	}
+	b.Close()
+	if _, err := b.Symbolize(addrs, symbolize.Mode{}); err == nil {
+		t.Error("a closed binary symbolized")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"sync"
@@ -27,7 +28,7 @@ func (b *Binary) dwarf() (*dwarfIndex, error) {
 			return nil, nil
 		}
 	}
-	sec, err := loadDWARF(src.ef)
+	sec, err := src.loadDWARF()
 	if err != nil {
 		b.dwErr = fmt.Errorf("%s: DWARF: %w", src.path, err)
 		return nil, b.dwErr
@@ -41,7 +42,8 @@ func (b *Binary) dwarf() (*dwarfIndex, error) {
 
 // loadDWARF reads the sections for line tables, ranges and names: not
 // the location lists, frame tables, macros or type units.
-func loadDWARF(ef *elf.File) (dwarfSections, error) {
+func (b *Binary) loadDWARF() (dwarfSections, error) {
+	ef := b.ef
 	var sec dwarfSections
 	for _, r := range []struct {
 		name string
@@ -58,9 +60,10 @@ func loadDWARF(ef *elf.File) (dwarfSections, error) {
 		if s == nil {
 			continue
 		}
-		data, err := sectionData(s)
+		data, err := b.section(s)
 		if err == nil && ef.Type == elf.ET_REL {
-			err = relocate(ef, s, data)
+			data = slices.Clone(data) // not the mapped file's pages
+			err = b.relocate(s, data)
 		}
 		if err != nil {
 			return sec, err
@@ -221,6 +224,7 @@ func (x *dwarfIndex) symbolize(addrs []uint64, noInlines bool) ([][]Frame, error
 // unitFrames symbolizes the addresses addrs[idx] of unit u into out.
 func (x *dwarfIndex) unitFrames(u int, idx []int, addrs []uint64, out [][]Frame, noInlines bool, res *resolver) (err error) {
 	defer recoverError(&err, "DWARF")
+	defer safely(debug.SetPanicOnFault(true))
 	cu := x.units[u]
 	pcs := make([]uint64, len(idx))
 	for j, i := range idx {

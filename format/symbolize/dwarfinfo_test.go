@@ -2,7 +2,6 @@ package symbolize
 
 import (
 	"debug/dwarf"
-	"debug/elf"
 	"io"
 	"os"
 	"os/exec"
@@ -106,12 +105,13 @@ func TestInfoDataMatchesDebugDWARF(t *testing.T) {
 }
 
 func compareInfo(t *testing.T, bin string) {
-	ef, err := elf.Open(bin)
+	b, err := Open(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ef.Close()
-	sec, err := loadDWARF(ef)
+	defer b.Close()
+	ef := b.ef
+	sec, err := b.loadDWARF()
 	if err != nil {
 		t.Fatal(err)
 	}

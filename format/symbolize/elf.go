@@ -13,24 +13,30 @@ import (
 	"sort"
 )
 
-// sectionData reads one section (decompressed), refusing absurd sizes.
-func sectionData(s *elf.Section) ([]byte, error) {
+// section returns one section's contents (decompressed), refusing
+// absurd sizes: where they are in the mapped file when it is, else read.
+// Read-only: the mapping cannot be written.
+func (b *Binary) section(s *elf.Section) ([]byte, error) {
 	if s.Type == elf.SHT_NOBITS {
 		return nil, fmt.Errorf("section %s has no data in the file", s.Name)
 	}
 	if s.Size > maxSectionSize {
 		return nil, fmt.Errorf("section %s: implausible size %d", s.Name, s.Size)
 	}
+	if n := uint64(len(b.mapped)); s.Flags&elf.SHF_COMPRESSED == 0 && s.Offset <= n && s.Size <= n-s.Offset {
+		return b.mapped[s.Offset : s.Offset+s.Size : s.Offset+s.Size], nil
+	}
 	return s.Data()
 }
 
 // readBuildID returns the GNU build ID note's bytes in hex, or "".
-func readBuildID(ef *elf.File) string {
+func (b *Binary) readBuildID() string {
+	ef := b.ef
 	for _, s := range ef.Sections {
 		if s.Type != elf.SHT_NOTE || s.Size > 1<<20 {
 			continue
 		}
-		data, err := sectionData(s)
+		data, err := b.section(s)
 		if err != nil {
 			continue
 		}
@@ -105,7 +111,7 @@ func (b *Binary) debugBinary() *Binary {
 		names = append(names, filepath.Join(debugRoot, ".build-id", b.buildID[:2], b.buildID[2:]+".debug"))
 	}
 	if s := b.ef.Section(".gnu_debuglink"); s != nil && s.Size < 4096 {
-		if data, err := sectionData(s); err == nil {
+		if data, err := b.section(s); err == nil {
 			if i := bytes.IndexByte(data, 0); i > 0 {
 				link := filepath.Base(string(data[:i]))
 				dir := filepath.Dir(b.path)
@@ -257,7 +263,8 @@ func (t *symtab) lookup(addr uint64) (name, file string) {
 // object (ET_REL: a .o file, a kernel module), the relocations that
 // DWARF sections use: absolute addresses and offsets, 4 or 8 bytes, as
 // ef.DWARF does. Relocations of other kinds and machines are left alone.
-func relocate(ef *elf.File, s *elf.Section, data []byte) error {
+func (b *Binary) relocate(s *elf.Section, data []byte) error {
+	ef := b.ef
 	var rel *elf.Section
 	for _, r := range ef.Sections {
 		if (r.Type == elf.SHT_RELA || r.Type == elf.SHT_REL) && int(r.Info) < len(ef.Sections) && ef.Sections[r.Info] == s {
@@ -268,7 +275,7 @@ func relocate(ef *elf.File, s *elf.Section, data []byte) error {
 	if rel == nil {
 		return nil
 	}
-	rels, err := sectionData(rel)
+	rels, err := b.section(rel)
 	if err != nil {
 		return err
 	}
@@ -322,16 +329,17 @@ func relocate(ef *elf.File, s *elf.Section, data []byte) error {
 // symbolValues returns the values of the named symbols of .symtab. It
 // reads the table raw: for a few names, making every symbol (tens of
 // thousands of strings in a Go binary) would be most of the work.
-func symbolValues(ef *elf.File, names ...string) map[string]uint64 {
+func (b *Binary) symbolValues(names ...string) map[string]uint64 {
+	ef := b.ef
 	st := ef.Section(".symtab")
 	if st == nil || int(st.Link) >= len(ef.Sections) {
 		return nil
 	}
-	syms, err := sectionData(st)
+	syms, err := b.section(st)
 	if err != nil {
 		return nil
 	}
-	strs, err := sectionData(ef.Sections[st.Link])
+	strs, err := b.section(ef.Sections[st.Link])
 	if err != nil {
 		return nil
 	}

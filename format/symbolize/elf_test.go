@@ -1,19 +1,16 @@
 package symbolize
 
-import (
-	"debug/elf"
-	"testing"
-)
+import "testing"
 
 // TestSymbolValues compares the raw .symtab lookup with debug/elf's
 // symbols, on a 64-bit and a 32-bit binary.
 func TestSymbolValues(t *testing.T) {
 	for _, bin := range []string{"../../testdata/legacy/cpubench", "../../testdata/legacy/cpubench32"} {
-		ef, err := elf.Open(bin)
+		b, err := Open(bin)
 		if err != nil {
 			t.Fatal(err)
 		}
-		syms, err := ef.Symbols()
+		syms, err := b.ef.Symbols()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,7 +22,7 @@ func TestSymbolValues(t *testing.T) {
 				names = append(names, s.Name)
 			}
 		}
-		got := symbolValues(ef, append(names, "no such symbol")...)
+		got := b.symbolValues(append(names, "no such symbol")...)
 		if len(got) != len(want) {
 			t.Errorf("%s: %d symbols, debug/elf %d", bin, len(got), len(want))
 		}
@@ -34,6 +31,6 @@ func TestSymbolValues(t *testing.T) {
 				t.Errorf("%s: %s = %#x, debug/elf %#x", bin, n, got[n], v)
 			}
 		}
-		ef.Close()
+		b.Close()
 	}
 }

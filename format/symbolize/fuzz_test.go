@@ -65,16 +65,18 @@ func FuzzBinary(f *testing.F) {
 //	go test ./format/symbolize -run XXX -fuzz FuzzDWARF
 func FuzzDWARF(f *testing.F) {
 	for _, path := range []string{"../../testdata/legacy/cpubench", "../../testdata/legacy/cpubench32"} {
-		ef, err := elf.Open(path)
+		b, err := Open(path)
 		if err != nil {
 			f.Fatal(err)
 		}
-		sec, err := loadDWARF(ef)
-		ef.Close()
+		sec, err := b.loadDWARF()
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(sec.info, sec.abbrev, sec.line, sec.str, sec.lineStr, sec.addr, sec.rnglists, sec.ranges, false)
+		// Copies: the sections are in the mapped file, unmapped by Close.
+		c := slices.Clone[[]byte]
+		f.Add(c(sec.info), c(sec.abbrev), c(sec.line), c(sec.str), c(sec.lineStr), c(sec.addr), c(sec.rnglists), c(sec.ranges), false)
+		b.Close()
 	}
 	f.Fuzz(func(t *testing.T, info, abbrev, line, str, lineStr, addr, rnglists, ranges []byte, odd bool) {
 		// odd reads the sections big-endian, as of a relocatable object.
@@ -121,10 +123,11 @@ func FuzzGoTable(f *testing.F) {
 	if s == nil {
 		f.Skip("the test binary has no pclntab")
 	}
-	data, err := sectionData(s)
+	data, err := b.section(s)
 	if err != nil {
 		f.Fatal(err)
 	}
+	data = slices.Clone(data) // not the mapped file's pages
 	text := b.ef.Section(".text").Addr
 	f.Add(data, text)
 	f.Add(data[:len(data)/3], text)

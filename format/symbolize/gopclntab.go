@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 )
@@ -57,7 +58,7 @@ func (b *Binary) goTab() (*goTable, error) {
 	if sect == nil {
 		return nil, nil
 	}
-	data, err := sectionData(sect)
+	data, err := b.section(sect)
 	if err != nil {
 		b.goErr = fmt.Errorf("%s: Go pclntab: %w", b.path, err)
 		return nil, b.goErr
@@ -66,7 +67,7 @@ func (b *Binary) goTab() (*goTable, error) {
 	if s := b.ef.Section(".text"); s != nil {
 		textStart = s.Addr
 	}
-	syms := symbolValues(b.ef, "runtime.text", "go:func.*", "go.func.*")
+	syms := b.symbolValues("runtime.text", "go:func.*", "go.func.*")
 	if v, ok := syms["runtime.text"]; ok {
 		textStart = v
 	}
@@ -83,7 +84,7 @@ func (b *Binary) goTab() (*goTable, error) {
 	if t.old == nil && gofunc != 0 {
 		for _, s := range b.ef.Sections {
 			if s.Flags&elf.SHF_ALLOC != 0 && s.Type != elf.SHT_NOBITS && gofunc >= s.Addr && gofunc-s.Addr < s.Size {
-				if d, err := sectionData(s); err == nil && uint64(len(d)) == s.Size {
+				if d, err := b.section(s); err == nil && uint64(len(d)) == s.Size {
 					t.gofunc, t.gofuncData = gofunc, d[gofunc-s.Addr:]
 				}
 				break
@@ -356,6 +357,7 @@ func (t *goTable) framesAll(addrs []uint64, out [][]Frame, noInlines bool) {
 		go func() {
 			defer wg.Done()
 			defer func() { recover() }() // a corrupt table: leave the rest to DWARF and symbols
+			defer safely(debug.SetPanicOnFault(true))
 			t.framesRange(addrs[lo:hi], out[lo:hi], noInlines, newScratch())
 		}()
 	}
