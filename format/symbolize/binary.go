@@ -449,6 +449,9 @@ func (b *Binary) Symbolize(addrs []uint64, mode Mode) (frames [][]Frame, err err
 // the 11-bit digits that are not the same in all), several times faster
 // than a comparison sort of tens of thousands of indirect keys.
 func sortByAddr(idx []int32, addrs []uint64) {
+	if len(idx) == 0 {
+		return
+	}
 	const bits = 11
 	var count [1 << bits]int
 	tmp := make([]int32, len(idx))

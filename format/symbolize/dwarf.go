@@ -387,9 +387,10 @@ func (x *dwarfIndex) readScopes(cu *cuInfo, pcs []uint64) error {
 		parent := stack[len(stack)-1]
 		switch a.tag {
 		case dwarf.TagSubprogram, dwarf.TagInlinedSubroutine:
-			if next, err = info.readDIE(u, at, &e); err != nil {
+			if err := readAttrs(u, at, a, &c, &e); err != nil {
 				return err
 			}
+			next = c.i
 			var rerr error
 			rs, rerr = info.ranges(u, &e, rs[:0])
 			if rerr != nil || len(rs) == 0 || !overlaps(rs, pcs) {
@@ -432,23 +433,25 @@ func (x *dwarfIndex) readScopes(cu *cuInfo, pcs []uint64) error {
 			dwarf.TagClassType, dwarf.TagStructType, dwarf.TagUnionType:
 			// Blocks hold inlined calls; namespaces and classes hold
 			// functions (C++, Fortran modules).
-			if next, _, _, err = info.skipDIE(u, at); err != nil {
+			if err := skipAttrs(u, at, a, &c); err != nil {
 				return err
 			}
+			next = c.i
 			if a.children {
 				stack = append(stack, parent)
 			}
 		default:
 			if !a.children {
-				if next, _, _, err = info.skipDIE(u, at); err != nil {
+				if err := skipAttrs(u, at, a, &c); err != nil {
 					return err
 				}
+				next = c.i
 				continue
 			}
-			if next, err = info.readDIE(u, at, &e); err != nil {
+			if err := readAttrs(u, at, a, &c, &e); err != nil {
 				return err
 			}
-			if next, err = info.skipChildren(u, &e, next); err != nil {
+			if next, err = info.skipChildren(u, &e, c.i); err != nil {
 				return err
 			}
 		}

@@ -441,35 +441,53 @@ func (x *infoData) skipDIE(u *infoUnit, off uint64) (next uint64, tag dwarf.Tag,
 	if err != nil || a == nil {
 		return c.i, 0, false, err
 	}
+	if err := skipAttrs(u, off, a, &c); err != nil {
+		return u.end, 0, false, err
+	}
+	return c.i, a.tag, a.children, nil
+}
+
+// skipAttrs moves c past the attributes of the entry at off, of
+// abbreviation a.
+func skipAttrs(u *infoUnit, off uint64, a *abbrev, c *cursor) error {
 	if a.sizeKey == u.key && a.size >= 0 {
 		c.skip(uint64(a.size))
 	} else {
 		for i := range a.attrs {
-			if _, _, err := formValue(&c, u, &a.attrs[i]); err != nil {
-				return u.end, 0, false, fmt.Errorf("entry at %#x: %w", off, err)
+			if _, _, err := formValue(c, u, &a.attrs[i]); err != nil {
+				return fmt.Errorf("entry at %#x: %w", off, err)
 			}
 		}
 	}
 	if c.bad {
-		return u.end, 0, false, fmt.Errorf("entry at %#x: %w", off, errTruncated)
+		return fmt.Errorf("entry at %#x: %w", off, errTruncated)
 	}
-	return c.i, a.tag, a.children, nil
+	return nil
 }
 
 // readDIE decodes the entry at off, in unit u, into e and returns the
 // offset after it (of its first child if it has children).
 func (x *infoData) readDIE(u *infoUnit, off uint64, e *die) (uint64, error) {
-	*e = die{off: off}
 	a, c, err := x.entryAt(u, off)
 	if err != nil || a == nil {
+		*e = die{off: off}
 		return c.i, err
 	}
-	e.tag, e.children = a.tag, a.children
+	if err := readAttrs(u, off, a, &c, e); err != nil {
+		return u.end, err
+	}
+	return c.i, nil
+}
+
+// readAttrs decodes the entry at off, of abbreviation a, into e, moving
+// c past its attributes.
+func readAttrs(u *infoUnit, off uint64, a *abbrev, c *cursor, e *die) error {
+	*e = die{off: off, tag: a.tag, children: a.children}
 	for i := range a.attrs {
 		at := &a.attrs[i]
-		form, v, err := formValue(&c, u, at)
+		form, v, err := formValue(c, u, at)
 		if err != nil {
-			return u.end, fmt.Errorf("entry at %#x: %w", off, err)
+			return fmt.Errorf("entry at %#x: %w", off, err)
 		}
 		if !at.used {
 			continue
@@ -520,7 +538,7 @@ func (x *infoData) readDIE(u *infoUnit, off uint64, e *die) (uint64, error) {
 			e.rngBase = offsetAttr(form, v)
 		}
 	}
-	return c.i, nil
+	return nil
 }
 
 // formValue reads an attribute's form (at.form, or the one that follows
