@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/bubbles/progress"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/format/symbolize"
 	"github.com/pprof-tui/pprof-tui/views"
 )
 
@@ -40,14 +42,16 @@ type loader struct {
 	total int64
 	bar   progress.Model
 	began time.Time
+	bins  *symbolize.Cache // binaries read for symbolization, kept from one load to the next
 }
 
 type progressMsg struct{ read int64 }
 
 type loadedMsg struct {
-	p    *format.Profile
-	err  error
-	took time.Duration
+	p     *format.Profile
+	err   error
+	took  time.Duration
+	notes []string // the load's status messages (symbolization warnings)
 }
 
 func newLoader(cfg Config, st *views.Styles) loader {
@@ -75,7 +79,21 @@ func (l *loader) start(ctx context.Context, src format.Sources, data []byte) tea
 	ch := make(chan int64, 1)
 	l.ch = ch
 	opt := l.cfg.Load
-	opt.Status = nil // fetch messages would garble the screen
+	if opt.Binaries == nil {
+		if l.bins == nil {
+			l.bins = symbolize.NewCache()
+		}
+		opt.Binaries = l.bins
+	}
+	// Printed now, status messages would garble the screen: they are
+	// shown in the footer when the profile is loaded.
+	var mu sync.Mutex
+	var notes []string
+	opt.Status = func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		notes = append(notes, msg)
+	}
 	opt.Progress = func(n int64) {
 		select {
 		case ch <- n:
@@ -92,7 +110,9 @@ func (l *loader) start(ctx context.Context, src format.Sources, data []byte) tea
 		} else {
 			p, err = format.Load(ctx, src, opt)
 		}
-		return loadedMsg{p: p, err: err, took: time.Since(t0)}
+		mu.Lock()
+		defer mu.Unlock()
+		return loadedMsg{p: p, err: err, took: time.Since(t0), notes: notes}
 	}
 	return tea.Batch(guard(load), l.wait())
 }
@@ -134,6 +154,9 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 	}
 	m.prof = msg.p
 	m.engine = analysis.NewEngine(msg.p)
+	if len(msg.notes) > 0 {
+		m.setNote(strings.Join(msg.notes, "; "), false)
+	}
 	m.phase = phaseOpening
 	return m.ensure(m.active, false)
 }
