@@ -124,8 +124,19 @@ type protoDecoder struct {
 // of growing them.
 func decodeProto(s *byteStream, sizeHint int64) (*Profile, error) {
 	p := &Profile{LabelSets: LabelSets{Off: []int32{0, 0}}}
-	d := &protoDecoder{p: p, linker: newLinker(p), sizeHint: sizeHint, setFirst: []int32{-1}}
-	if err := d.decode(s); err != nil {
+	pipe, gzipped := s.src.(*pipeReader)
+	d := &protoDecoder{p: p, linker: newLinker(p, !gzipped), sizeHint: sizeHint, setFirst: []int32{-1}}
+	if gzipped {
+		// gzip links when it would wait for the decoder, and the decoder
+		// when it would wait for gzip.
+		help := d.linker.help
+		pipe.idle.Store(&help)
+	}
+	err := d.decode(s)
+	if gzipped {
+		pipe.idle.Store(nil)
+	}
+	if err != nil {
 		// The linker's error, if any, comes from earlier in the file.
 		if lerr := d.close(nil); lerr != nil {
 			return nil, lerr
@@ -173,7 +184,7 @@ func (d *protoDecoder) batch() (*linkBatch, error) {
 		if d.failed.Load() {
 			return nil, errLinker
 		}
-		d.in <- bt
+		d.send(bt)
 		bt = nil
 	}
 	if bt == nil {

@@ -3,25 +3,33 @@ package format
 import (
 	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// Decoding profile.proto runs in three stages on three goroutines, so
-// that a large profile keeps both cores busy: decompression (pipeReader),
+// Decoding profile.proto has three stages: decompression (pipeReader),
 // the protoDecoder, which frames the messages, decodes samples' values
 // and labels and hashes their stacks, and the linker, which does what
 // depends on the order of references: interning stacks, and giving
 // locations, functions and mappings their dense indices in the order they
-// are first referenced. The decoder hands the linker, in file order,
+// are first referenced. The decoder queues for the linker, in file order,
 // batches of samples' stacks and the location, function and mapping
 // messages between them.
+//
+// The linker has no goroutine of its own when the input is gzipped: a
+// third goroutine on two cores would wait for the scheduler's time slices
+// and stall the other stages behind it. Instead the two goroutines that
+// are there link a batch whenever they would otherwise wait: gzip when the
+// decoder is behind, the decoder when gzip is, and the decoder anyway when
+// too many batches wait. Uncompressed input has no gzip goroutine, so
+// there the linker gets one.
 
 const (
 	batchSamples = 512
 	batchBytes   = 64 << 10 // of messages, before a batch is sent early
-	linkBatches  = 16       // batches waiting for the linker (see pipeChunks)
+	maxQueued    = 16       // batches waiting before the decoder links them itself
 )
 
 // linkBatch carries one run of the file from the decoder to the linker.
@@ -56,9 +64,10 @@ func (bt *linkBatch) full() bool {
 	return len(bt.keyEnd) >= batchSamples || len(bt.msgData) >= batchBytes || len(bt.msgs) >= batchSamples
 }
 
-// linker is the last stage. Until it is done, only its goroutine touches
-// its fields and p's Stacks, Samples.Stack, Locations, Functions and
-// Mappings.
+// linker is the last stage. Whoever holds mu may link; only that
+// goroutine touches the linker's fields (but the queue, under qmu) and
+// p's Stacks, Samples.Stack, Locations, Functions and Mappings, until
+// close.
 type linker struct {
 	p *Profile
 
@@ -71,59 +80,121 @@ type linker struct {
 	chunkLocs, chunkStacks  []int // of each chunk of the stacks' arena
 	canon                   []byte
 	sink                    uint64 // see prefetch
+	err                     error  // the first error
 
-	in     chan *linkBatch
-	free   chan *linkBatch
-	done   chan error
-	failed atomic.Bool // set as soon as the linker has an error
+	mu     sync.Mutex
+	qmu    sync.Mutex
+	queue  []*linkBatch // queued, not linked yet, in file order
+	spare  []*linkBatch // linked, for reuse
+	failed atomic.Bool  // set as soon as linking fails
+
+	wake chan struct{} // to the linker's own goroutine, if it has one
+	done chan struct{}
 }
 
-func newLinker(p *Profile) *linker {
-	l := &linker{
-		p:    p,
-		in:   make(chan *linkBatch, linkBatches),
-		free: make(chan *linkBatch, linkBatches+2),
-		done: make(chan error, 1),
-	}
-	go l.run()
-	return l
-}
-
-func (l *linker) run() {
-	var err error
-	for bt := range l.in {
-		if err == nil {
-			if err = l.link(bt); err != nil {
-				l.failed.Store(true)
+// newLinker returns a linker; with own, it has its own goroutine (for
+// input without a gzip goroutine to help).
+func newLinker(p *Profile, own bool) *linker {
+	l := &linker{p: p}
+	if own {
+		l.wake, l.done = make(chan struct{}, 1), make(chan struct{})
+		go func() {
+			defer close(l.done)
+			for range l.wake {
+				for l.help() {
+				}
 			}
-		}
-		select {
-		case l.free <- bt:
-		default:
-		}
+		}()
 	}
-	l.done <- err
+	return l
 }
 
 // batch returns an empty batch whose first sample is sample first.
 func (l *linker) batch(first int32) *linkBatch {
 	var bt *linkBatch
-	select {
-	case bt = <-l.free:
-	default:
+	l.qmu.Lock()
+	if n := len(l.spare); n > 0 {
+		bt = l.spare[n-1]
+		l.spare = l.spare[:n-1]
+	}
+	l.qmu.Unlock()
+	if bt == nil {
 		bt = &linkBatch{}
 	}
 	bt.reset(first)
 	return bt
 }
 
-// close sends the last batch, if any, and waits for the linker to finish.
+// send queues a batch, linking the queue first if it is long.
+func (l *linker) send(bt *linkBatch) {
+	l.qmu.Lock()
+	l.queue = append(l.queue, bt)
+	n := len(l.queue)
+	l.qmu.Unlock()
+	if n > maxQueued {
+		// One, not all: the rest is for gzip when it waits.
+		l.mu.Lock()
+		l.linkOne()
+		l.mu.Unlock()
+		return
+	}
+	if l.wake != nil {
+		select {
+		case l.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// help links one queued batch unless someone else is linking; it reports
+// whether it did. The goroutines that would wait call it first.
+func (l *linker) help() bool {
+	if !l.mu.TryLock() {
+		return false
+	}
+	did := l.linkOne()
+	l.mu.Unlock()
+	return did
+}
+
+// linkOne links the first queued batch, if any. The caller holds mu.
+func (l *linker) linkOne() bool {
+	l.qmu.Lock()
+	if len(l.queue) == 0 {
+		l.qmu.Unlock()
+		return false
+	}
+	bt := l.queue[0]
+	l.queue = l.queue[1:]
+	l.qmu.Unlock()
+	if l.err == nil {
+		if l.err = l.link(bt); l.err != nil {
+			l.failed.Store(true)
+		}
+	}
+	l.qmu.Lock()
+	l.spare = append(l.spare, bt)
+	l.qmu.Unlock()
+	return true
+}
+
+// close queues the last batch, if any, links everything queued and
+// returns the first error.
 func (l *linker) close(last *linkBatch) error {
 	if last != nil && (last.samples() > 0 || len(last.msgs) > 0) {
-		l.in <- last
+		l.qmu.Lock()
+		l.queue = append(l.queue, last)
+		l.qmu.Unlock()
 	}
-	close(l.in)
-	return <-l.done
+	if l.wake != nil {
+		close(l.wake)
+		<-l.done
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.linkOne() {
+	}
+	return l.err
 }
 
 // prefetchGroup is how many samples' table slots are loaded together.
@@ -184,7 +255,7 @@ func (l *linker) prefetch(hashes []uint32) {
 	var sink uint64
 	for _, h := range hashes {
 		j := int(h) & mask
-		p := t.pos[j]
+		p := t.pos(j)
 		sink += uint64(t.tags[j]) + uint64(t.arena[p>>arenaShift][p&(arenaChunk-1)])
 	}
 	l.sink += sink

@@ -23,20 +23,25 @@ import (
 
 // keyTable interns byte strings (keys), numbering them from 0.
 type keyTable struct {
-	// An open-addressing hash table, at most 3/4 full: slot j is empty
-	// when tags[j] is 0, else it holds a key whose hash has the tag
-	// tags[j] and whose arena entry is at pos[j]. The one-byte tags spare
-	// most comparisons and are dense, so probing is cheap; five bytes a
-	// slot keep the table small next to the profile it builds.
-	tags []uint8
-	pos  []uint32
-	n    int
+	// An open-addressing hash table, at most 3/4 full, in one byte slice:
+	// slot j is empty when tags[j] is 0, else it holds a key whose hash
+	// has the tag tags[j] and whose arena entry is at pos(j) (four bytes
+	// in positions). The one-byte tags spare most comparisons and are
+	// dense, so probing is cheap; five bytes a slot keep the table small
+	// next to the profile it builds; and when the table grows, the old
+	// slice becomes arena chunks instead of garbage.
+	slots           []byte // tags, then positions
+	tags, positions []byte
+	n               int
 	// arena holds one entry per key, in order: the key's number (4 bytes,
 	// little-endian), its length (uvarint) and the key. An entry never
 	// straddles two chunks; a key larger than a chunk gets a chunk of its
 	// own. An entry's position is chunk<<arenaShift | offset.
 	arena [][]byte
+	spare [][]byte // empty chunks for the arena, from old tables
 }
+
+func (t *keyTable) pos(j int) uint32 { return binary.LittleEndian.Uint32(t.positions[4*j:]) }
 
 const (
 	arenaShift     = 18
@@ -96,7 +101,7 @@ func (t *keyTable) find(key []byte, h uint32) (int32, int, bool) {
 		}
 		// The entry's key, inline: the length is one byte for keys below
 		// 128 bytes.
-		p := t.pos[j]
+		p := t.pos(j)
 		c := t.arena[p>>arenaShift][p&(arenaChunk-1):]
 		if n := int(c[4]); n < 0x80 && 5+n <= len(c) {
 			if string(c[5:5+n]) == string(key) {
@@ -111,10 +116,13 @@ func (t *keyTable) find(key []byte, h uint32) (int32, int, bool) {
 	return 0, j, false
 }
 
-// grow doubles the table, rehashing the keys from the arena.
+// grow doubles the table, rehashing the keys from the arena, and keeps
+// the old one's memory for the arena.
 func (t *keyTable) grow() {
+	old := t.slots
 	size := max(1024, 2*len(t.tags))
-	t.tags, t.pos = make([]uint8, size), make([]uint32, size)
+	t.slots = make([]byte, 5*size)
+	t.tags, t.positions = t.slots[:size:size], t.slots[size:]
 	for ci, c := range t.arena {
 		for off := 0; off < len(c); {
 			n, m := uvarint(c[off+4:])
@@ -123,9 +131,15 @@ func (t *keyTable) grow() {
 			for t.tags[j] != 0 {
 				j = (j + 1) & (size - 1)
 			}
-			t.tags[j], t.pos[j] = tag(h), uint32(ci)<<arenaShift|uint32(off)
+			t.tags[j] = tag(h)
+			binary.LittleEndian.PutUint32(t.positions[4*j:], uint32(ci)<<arenaShift|uint32(off))
 			off += 4 + m + int(n)
 		}
+	}
+	for len(old) > 0 {
+		n := min(len(old), arenaChunk)
+		t.spare = append(t.spare, old[:0:n])
+		old = old[n:]
 	}
 }
 
@@ -140,11 +154,7 @@ func (t *keyTable) insert(key []byte, h uint32, j int) (int32, error) {
 		if len(t.arena) == maxArenaChunks {
 			return 0, errTooMany
 		}
-		size := firstChunk
-		if last >= 0 {
-			size = min(2*cap(t.arena[last]), arenaChunk)
-		}
-		t.arena = append(t.arena, make([]byte, 0, max(size, need)))
+		t.arena = append(t.arena, t.chunk(need))
 		last++
 	}
 	c := t.arena[last]
@@ -152,12 +162,29 @@ func (t *keyTable) insert(key []byte, h uint32, j int) (int32, error) {
 	c = binary.LittleEndian.AppendUint32(c, uint32(t.n))
 	c = protowire.AppendVarint(c, uint64(len(key)))
 	t.arena[last] = append(c, key...)
-	t.tags[j], t.pos[j] = tag(h), pos
+	t.tags[j] = tag(h)
+	binary.LittleEndian.PutUint32(t.positions[4*j:], pos)
 	t.n++
 	return int32(t.n - 1), nil
 }
 
 var errTooMany = errors.New("too many")
+
+// chunk returns an empty arena chunk for at least need bytes: a spare one
+// if one is big enough, else a new one twice the size of the last.
+func (t *keyTable) chunk(need int) []byte {
+	for i := len(t.spare) - 1; i >= 0; i-- {
+		if c := t.spare[i]; cap(c) >= need {
+			t.spare = append(t.spare[:i], t.spare[i+1:]...)
+			return c
+		}
+	}
+	size := firstChunk
+	if n := len(t.arena); n > 0 {
+		size = min(2*cap(t.arena[n-1]), arenaChunk)
+	}
+	return make([]byte, 0, max(size, need))
+}
 
 // stack returns the index of sample si's stack, whose location_id fields
 // hold key (hashed to h), adding the stack if it is new.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 )
 
 // DefaultMaxBytes caps the decompressed size of one profile (4 GiB), so a
@@ -19,10 +20,10 @@ var ErrTooLarge = errors.New("decompressed profile exceeds the size limit")
 // two cores overlap well.
 const chunkSize = 64 << 10
 
-// pipeChunks is how many chunks may wait for the decoder: a megabyte, a
-// few milliseconds of gzip's output, so that neither side stalls the
-// other when the scheduler runs one of them late.
-const pipeChunks = 16
+// pipeChunks is how many chunks may wait for the decoder: half a
+// megabyte, a couple of milliseconds of gzip's output, so that neither
+// side stalls the other when the scheduler runs one of them late.
+const pipeChunks = 8
 
 type chunk struct {
 	b   []byte
@@ -36,6 +37,9 @@ type pipeReader struct {
 	ch   chan chunk
 	free chan []byte
 	done chan struct{}
+	// idle, if set, is called by either side when it would wait for the
+	// other; it returns whether it found other work to do (see linker).
+	idle atomic.Pointer[func() bool]
 	buf  []byte // the chunk being read, to recycle once read
 	cur  []byte // its unread bytes
 	err  error
@@ -69,14 +73,51 @@ func (p *pipeReader) run(src io.Reader, maxBytes int64) {
 		} else if err == io.ErrUnexpectedEOF {
 			err = io.EOF
 		}
-		select {
-		case p.ch <- chunk{buf[:n], err}:
-		case <-p.done:
+		if !p.send(chunk{buf[:n], err}) {
 			return
 		}
 		if err != nil {
 			return
 		}
+	}
+}
+
+// send hands c to the reader, doing idle work while the reader is
+// behind; it returns false if the reader is gone.
+func (p *pipeReader) send(c chunk) bool {
+	for {
+		select {
+		case p.ch <- c:
+			return true
+		case <-p.done:
+			return false
+		default:
+		}
+		if f := p.idle.Load(); f != nil && (*f)() {
+			continue
+		}
+		select {
+		case p.ch <- c:
+			return true
+		case <-p.done:
+			return false
+		}
+	}
+}
+
+// receive returns the next chunk, doing idle work while gzip is behind.
+func (p *pipeReader) receive() (chunk, bool) {
+	for {
+		select {
+		case c, ok := <-p.ch:
+			return c, ok
+		default:
+		}
+		if f := p.idle.Load(); f != nil && (*f)() {
+			continue
+		}
+		c, ok := <-p.ch
+		return c, ok
 	}
 }
 
@@ -92,7 +133,7 @@ func (p *pipeReader) Read(b []byte) (int, error) {
 		if p.err != nil {
 			return 0, p.err
 		}
-		c, ok := <-p.ch
+		c, ok := p.receive()
 		if !ok {
 			p.err = io.EOF
 			continue
@@ -146,7 +187,7 @@ type byteStream struct {
 }
 
 func newByteStream(src io.Reader) *byteStream {
-	return &byteStream{src: src, buf: make([]byte, 256<<10)}
+	return &byteStream{src: src, buf: make([]byte, 64<<10)}
 }
 
 // offset is the stream position of the next unread byte.
