@@ -5,9 +5,12 @@
 // binaries, which need no DWARF. It does what pprof does by running
 // addr2line, llvm-symbolizer or nm, without them.
 //
-// A Binary reads only the sections it needs, when it first needs them,
-// and keeps what it parsed; a Cache keeps Binaries by path, size and
-// modification time so that loading a profile again is instant.
+// A Binary maps the file into memory (or, where it cannot, reads it),
+// touches only the sections it needs, when it first needs them, and
+// keeps what it parsed; a Cache keeps Binaries by path, size and
+// modification time so that loading a profile again is instant. DWARF
+// entries and line tables are decoded by this package's own readers,
+// not debug/dwarf, which allocates for every attribute of every entry.
 // Corrupt or truncated files give errors, never panics.
 //
 // It knows binaries and nothing of profiles: it must not import format
