@@ -168,7 +168,7 @@ func (l *linker) linkOne() bool {
 	l.queue = l.queue[1:]
 	l.qmu.Unlock()
 	if l.err == nil {
-		if l.err = l.link(bt); l.err != nil {
+		if l.err = l.safeLink(bt); l.err != nil {
 			l.failed.Store(true)
 		}
 	}
@@ -195,6 +195,13 @@ func (l *linker) close(last *linkBatch) error {
 	for l.linkOne() {
 	}
 	return l.err
+}
+
+// safeLink is link with a panic as its error: any goroutine may be the
+// one linking (gzip's, the decoder's).
+func (l *linker) safeLink(bt *linkBatch) (err error) {
+	defer catch(&err)
+	return l.link(bt)
 }
 
 // prefetchGroup is how many samples' table slots are loaded together.

@@ -271,13 +271,18 @@ func (l *linker) buildStacks() {
 		half++
 	}
 	var wg sync.WaitGroup
+	var crash any
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		defer func() { crash = recover() }() // raised again below, on ours
 		l.layOut(t.arena[half:], s, o)
 	}()
 	l.layOut(t.arena[:half], 0, 0)
 	wg.Wait()
+	if crash != nil {
+		panic(crash)
+	}
 	l.stacks = keyTable{}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sync/atomic"
 )
 
@@ -57,6 +58,12 @@ func newPipeReader(src io.Reader, maxBytes int64) *pipeReader {
 
 func (p *pipeReader) run(src io.Reader, maxBytes int64) {
 	defer close(p.ch)
+	defer func() {
+		if r := recover(); r != nil {
+			p.idle.Store(nil) // no more help from here
+			p.send(chunk{nil, &internalError{r, debug.Stack()}})
+		}
+	}()
 	var total int64
 	for {
 		var buf []byte
