@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -52,14 +51,11 @@ type Flame struct {
 
 	width, height int
 
-	// The last click, for double clicks (-1: none since the layout).
-	click   int
-	clickAt time.Time
-	now     func() time.Time
+	click doubleClick
 }
 
 // NewFlame makes the Flame graph view.
-func NewFlame(c *Common) *Flame { return &Flame{c: c, click: -1, now: time.Now} }
+func NewFlame(c *Common) *Flame { return &Flame{c: c} }
 
 func (f *Flame) Title() string { return "Flame" }
 func (f *Flame) Init() tea.Cmd { return nil }
@@ -162,7 +158,7 @@ func (f *Flame) SetResult(data any, opt analysis.Options) {
 		unit = "minimum"
 	}
 	f.value = valueFormatter(f.tree.SampleType.Unit, unit)
-	f.click = -1
+	f.click.reset()
 	if f.lay.width != f.width {
 		f.relayout()
 	}
@@ -204,7 +200,7 @@ func (f *Flame) relayout() {
 func (f *Flame) setLayout(lay *flameLayout, n *analysis.TreeNode) {
 	f.lay = lay
 	f.cur = f.lay.locate(n)
-	f.click = -1
+	f.click.reset()
 	if f.m.re != nil {
 		f.findMatches()
 	}
@@ -412,13 +408,10 @@ func (f *Flame) clicked(x, y int) tea.Cmd {
 	if f.lay.frames[i].kind == frameNarrow {
 		i = f.lay.frames[i].parent
 	}
-	now := f.now()
-	if i == f.click && now.Sub(f.clickAt) <= doubleClickTime {
-		f.click = -1
+	if f.click.press(i) {
 		return f.zoomInto(i)
 	}
 	f.cur = i
-	f.click, f.clickAt = i, now
 	return nil
 }
 

@@ -504,7 +504,7 @@ func TestFlameReveal(t *testing.T) {
 func TestFlameMouse(t *testing.T) {
 	f, tr := cpuFlame(t, 100, 12) // 11 rows of graph: it scrolls
 	clock := time.Unix(0, 0)
-	f.now = func() time.Time { return clock }
+	f.click.now = func() time.Time { return clock }
 	click := func(x, y int) {
 		run(t, f, f.Update(tea.MouseMsg{X: x, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}))
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -51,30 +50,6 @@ type peekRow struct {
 	kind  peekRowKind
 	entry int           // into pk.Entries
 	edge  analysis.Edge // for callers and callees
-}
-
-// doubleClick tells a second press on the same row soon after the first.
-type doubleClick struct {
-	row  int
-	at   time.Time
-	now  func() time.Time // time.Now; tests replace it
-	last bool             // a first click is pending
-}
-
-// doubleClickTime is the longest gap between the clicks of a double click.
-const doubleClickTime = 400 * time.Millisecond
-
-// press records a click on row and reports whether it completes a
-// double click.
-func (d *doubleClick) press(row int) bool {
-	now := time.Now
-	if d.now != nil {
-		now = d.now
-	}
-	t := now()
-	double := d.last && d.row == row && t.Sub(d.at) <= doubleClickTime
-	d.row, d.at, d.last = row, t, !double
-	return double
 }
 
 // NewPeek makes the Peek view.
@@ -331,12 +306,7 @@ func (p *Peek) renderRow(i int) string {
 	total := pk.Top.Total
 	sel := i == p.l.cursor
 	blank := func(w int) cell { return cell{text: strings.Repeat(" ", w)} }
-	valueCell := func(v int64) cell {
-		if p.c.Diff {
-			return deltaCell(padLeft(p.value(v), p.valW), v, total)
-		}
-		return cell{text: padLeft(p.value(v), p.valW)}
-	}
+	val := func(v int64) cell { return valueCell(p.c, padLeft(p.value(v), p.valW), v, total) }
 	var cells []cell
 	var mark string
 	switch {
@@ -345,14 +315,14 @@ func (p *Peek) renderRow(i int) string {
 		cells = []cell{blank(p.valW), blank(p.pctW)}
 		mark = "● "
 	case r.kind == peekCenter:
-		cells = []cell{valueCell(en.Flat), valueCell(en.Cum), blank(p.valW), blank(p.pctW)}
+		cells = []cell{val(en.Flat), val(en.Cum), blank(p.valW), blank(p.pctW)}
 		mark = "● "
 	default:
 		share := cell{text: padLeft(analysis.Percentage(r.edge.Weight, en.Cum), p.pctW), heat: pct(r.edge.Weight, en.Cum), kind: cellHeat}
 		if p.c.Diff {
 			share.kind = cellPlain // red and green are the deltas' there
 		}
-		cells = []cell{valueCell(r.edge.Weight), share}
+		cells = []cell{val(r.edge.Weight), share}
 		if !p.narrow() {
 			cells = append([]cell{blank(p.valW), blank(p.valW)}, cells...)
 		}

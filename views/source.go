@@ -269,7 +269,7 @@ func (s *Source) renderRow(i int) string {
 			return cell{text: padLeft(".", srcValW), kind: cellDim}
 		}
 		if s.c.Diff {
-			return deltaCell(padLeft(s.value(v), srcValW), v, lst.Total)
+			return valueCell(s.c, padLeft(s.value(v), srcValW), v, lst.Total)
 		}
 		return cell{text: padLeft(s.value(v), srcValW), heat: pct(v, l.Cum), kind: cellHeat}
 	}

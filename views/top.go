@@ -440,11 +440,6 @@ const (
 	cellDiff
 )
 
-// deltaCell is a cell of a diff value v of total, coloured by its sign.
-func deltaCell(text string, v, total int64) cell {
-	return cell{text: text, kind: cellDiff, delta: v, total: total}
-}
-
 func (c cell) render(st *Styles, text string, selected bool) string {
 	switch {
 	case selected:

@@ -3,6 +3,7 @@ package views
 import (
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -474,3 +475,31 @@ func markCursor(s string) string {
 	}
 	return s
 }
+
+// doubleClick tells a second press on the same row (or frame) soon after
+// the first.
+type doubleClick struct {
+	row  int
+	at   time.Time
+	now  func() time.Time // time.Now; tests replace it
+	last bool             // a first click is pending
+}
+
+// doubleClickTime is the longest gap between the clicks of a double click.
+const doubleClickTime = 400 * time.Millisecond
+
+// press records a click on row and reports whether it completes a
+// double click.
+func (d *doubleClick) press(row int) bool {
+	now := time.Now
+	if d.now != nil {
+		now = d.now
+	}
+	t := now()
+	double := d.last && d.row == row && t.Sub(d.at) <= doubleClickTime
+	d.row, d.at, d.last = row, t, !double
+	return double
+}
+
+// reset forgets the pending click (the rows changed under it).
+func (d *doubleClick) reset() { d.last = false }
