@@ -329,17 +329,13 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		now := time.Now()
 		last := m.lastClick
 		m.lastClick = click{now, msg.X, msg.Y}
-		if now.Sub(last.at) < doubleClick && msg.Y == last.y && abs(msg.X-last.x) <= 2 {
+		if now.Sub(last.at) <= views.DoubleClickTime && msg.Y == last.y && abs(msg.X-last.x) <= 2 {
 			m.lastClick = click{}
 			return tea.Batch(cmd, m.handleKey(enter))
 		}
 	}
 	return cmd
 }
-
-// doubleClick is the longest time between the two clicks of a double
-// click.
-const doubleClick = 400 * time.Millisecond
 
 // click is a left button press in a view, to recognise double clicks.
 type click struct {

@@ -485,8 +485,9 @@ type doubleClick struct {
 	last bool             // a first click is pending
 }
 
-// doubleClickTime is the longest gap between the clicks of a double click.
-const doubleClickTime = 400 * time.Millisecond
+// DoubleClickTime is the longest gap between the clicks of a double click
+// (the root and the views that take clicks themselves use it alike).
+const DoubleClickTime = 400 * time.Millisecond
 
 // press records a click on row and reports whether it completes a
 // double click.
@@ -496,7 +497,7 @@ func (d *doubleClick) press(row int) bool {
 		now = d.now
 	}
 	t := now()
-	double := d.last && d.row == row && t.Sub(d.at) <= doubleClickTime
+	double := d.last && d.row == row && t.Sub(d.at) <= DoubleClickTime
 	d.row, d.at, d.last = row, t, !double
 	return double
 }
