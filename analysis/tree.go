@@ -237,6 +237,49 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 	return out
 }
 
+// Locate returns the node where the heaviest path through a node that
+// match accepts (match is given NodeSet ids) first meets one, grouping
+// only the nodes above it; nil when no path has one. It scans the paths
+// once, so finding a light function deep in a huge tree costs what
+// finding a heavy one does (a walk down the tree would group every
+// node before it).
+func (t *Tree) Locate(match func(node int32) bool) *TreeNode {
+	ok := make([]bool, t.Nodes.Len())
+	for i := range ok {
+		ok[i] = match(int32(i))
+	}
+	best, at, bestW := -1, 0, int64(-1)
+	for pi, w := range t.w {
+		if abs64(w) <= bestW {
+			continue // cannot beat the best so far
+		}
+		for d, n := range t.frames[t.off[pi]:t.off[pi+1]] {
+			if ok[n] {
+				best, at, bestW = pi, d, abs64(w)
+				break
+			}
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	path := t.frames[t.off[best]:t.off[best+1]]
+	kids := t.roots
+	for d := 0; ; d++ {
+		var n *TreeNode
+		for _, c := range kids {
+			if c.Node == path[d] {
+				n = c
+				break
+			}
+		}
+		if n == nil || d == at {
+			return n
+		}
+		kids = t.Children(n)
+	}
+}
+
 // HeaviestPath expands from n down the heaviest child at each level and
 // returns the nodes on the way (n first).
 func (t *Tree) HeaviestPath(n *TreeNode) []*TreeNode {

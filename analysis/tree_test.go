@@ -126,3 +126,39 @@ func TestTreeWeight(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeLocate: Locate finds a node of every function the tree has,
+// where its path first meets the function, and nil for one it lacks.
+func TestTreeLocate(t *testing.T) {
+	e := engineFor(t, filepath.Join("../testdata", "synthetic/bigprof_10k.pb.gz"))
+	opt := testOptions(t, nil)
+	for _, inverted := range []bool{false, true} {
+		full, err := e.Tree(opt, TreeOptions{Inverted: inverted})
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := map[int32]bool{}
+		walk(full, full.Roots(), func(n *TreeNode) { has[n.Node] = true })
+		tr, err := e.Tree(opt, TreeOptions{Inverted: inverted}) // unexpanded
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id := int32(0); id < int32(tr.Nodes.Len()); id++ {
+			n := tr.Locate(func(x int32) bool { return x == id })
+			if (n != nil) != has[id] {
+				t.Fatalf("inverted=%v: Locate(%s) = %v, the tree has it: %v", inverted, tr.Nodes.Name(id), n, has[id])
+			}
+			if n == nil {
+				continue
+			}
+			if n.Node != id {
+				t.Fatalf("Locate(%s) gave %s", tr.Nodes.Name(id), tr.Nodes.Name(n.Node))
+			}
+			for a := n.Parent; a != nil; a = a.Parent {
+				if a.Node == id {
+					t.Fatalf("Locate(%s) is below another occurrence at depth %d", tr.Nodes.Name(id), a.Depth)
+				}
+			}
+		}
+	}
+}

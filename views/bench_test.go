@@ -177,3 +177,36 @@ func BenchmarkFlame1M(b *testing.B) {
 		b.ReportMetric(float64(ui.Nanoseconds())/float64(b.N), "ui-ns/op")
 	})
 }
+
+// BenchmarkTreeReveal1M is the tree taking over the shared selection
+// when it is a light function deep in a closed part of the 1M-sample
+// tree (the lightest row of the top table): found through the paths,
+// then its path opened, on the UI goroutine (target: one frame, 16 ms):
+//
+//	go test ./views -run XXX -bench TreeReveal1M -benchtime 10x
+func BenchmarkTreeReveal1M(b *testing.B) {
+	e := engine1M(b)
+	opt := analysis.DefaultOptions()
+	opt.NodeFraction = 0
+	top, err := e.Top(opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	name := top.Rows[len(top.Rows)-1].Name
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		t := NewTree(benchCommon())
+		t.SetSize(160, 45)
+		run, _ := t.Query(e, opt, "")
+		data, err := run()
+		if err != nil {
+			b.Fatal(err)
+		}
+		t.SetResult(data, opt)
+		b.StartTimer()
+		t.Reveal(name)
+		if sel, _ := t.Selection(); sel.Name != name {
+			b.Fatalf("revealed %q, want %q", sel.Name, name)
+		}
+	}
+}

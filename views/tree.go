@@ -240,9 +240,8 @@ func (t *Tree) Cursor() *analysis.TreeNode {
 }
 
 // SetSearch highlights the matching rows and moves to the first match
-// at or after the cursor; when no open row matches, it looks through the
-// closed part of the tree too (within searchBudget nodes) and opens the
-// path to the first match.
+// at or after the cursor; when no open row matches, it opens the path to
+// the match on the heaviest path through one (Tree.Locate).
 func (t *Tree) SetSearch(re *regexp.Regexp) bool {
 	if t.tree == nil {
 		t.m.re = re
@@ -251,7 +250,7 @@ func (t *Tree) SetSearch(re *regexp.Regexp) bool {
 	if t.m.search(&t.l, re, len(t.rows), t.rowName) || re == nil || len(t.rows) == 0 {
 		return re != nil && len(t.m.rows) > 0
 	}
-	return t.findAfter(nil, func(n *analysis.TreeNode) bool { return re.MatchString(t.tree.Nodes.Name(n.Node)) })
+	return t.open(t.tree.Locate(func(id int32) bool { return re.MatchString(t.tree.Nodes.Name(id)) }))
 }
 
 // NextMatch moves to the next match in tree order, looking into closed
@@ -264,8 +263,8 @@ func (t *Tree) NextMatch(dir int) bool {
 	return t.findAfter(t.rows[t.l.cursor].n, func(n *analysis.TreeNode) bool { return re.MatchString(t.tree.Nodes.Name(n.Node)) })
 }
 
-// Reveal selects the first node (in tree order: the heaviest paths
-// first) of the function named name, opening its path.
+// Reveal selects the function named name: its first open row, else
+// where the heaviest path through it meets it, opening that path.
 func (t *Tree) Reveal(name string) {
 	if t.tree == nil || name == "" || len(t.rows) == 0 {
 		return
@@ -279,7 +278,20 @@ func (t *Tree) Reveal(name string) {
 			return
 		}
 	}
-	t.findAfter(nil, func(n *analysis.TreeNode) bool { return nodeName(t.tree.Nodes, n.Node) == name })
+	t.open(t.tree.Locate(func(id int32) bool { return nodeName(t.tree.Nodes, id) == name }))
+}
+
+// open moves the cursor to node n, opening its ancestors, and reports
+// whether there was one.
+func (t *Tree) open(n *analysis.TreeNode) bool {
+	if n == nil {
+		return false
+	}
+	t.l.moveTo(t.openPath(n))
+	if t.m.re != nil {
+		t.m.set(t.m.re, len(t.rows), t.rowName)
+	}
+	return true
 }
 
 // searchBudget bounds the nodes a search into closed parts of the tree
@@ -288,28 +300,18 @@ func (t *Tree) Reveal(name string) {
 const searchBudget = 20000
 
 // findAfter walks the tree in row order (preorder, heaviest child first)
-// from the node after from (from the first root when from is nil),
-// wrapping around once, and moves the cursor to the first node match
-// accepts, opening its ancestors. It reports whether it found one.
+// from the node after from, wrapping around once, and moves the cursor
+// to the first node match accepts, opening its ancestors. It reports
+// whether it found one within searchBudget nodes.
 func (t *Tree) findAfter(from *analysis.TreeNode, match func(*analysis.TreeNode) bool) bool {
 	roots := t.tree.Roots()
-	if len(roots) == 0 {
-		return false
-	}
-	n := roots[0]
-	if from != nil {
-		n = t.preorderNext(from)
-	}
+	n := t.preorderNext(from)
 	for visited := 0; visited < searchBudget; visited++ {
 		if n == nil {
 			n = roots[0] // wrap
 		}
 		if match(n) {
-			t.l.moveTo(t.openPath(n))
-			if t.m.re != nil {
-				t.m.set(t.m.re, len(t.rows), t.rowName)
-			}
-			return true
+			return t.open(n)
 		}
 		if n == from {
 			return false
