@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"regexp"
-	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
@@ -71,7 +70,7 @@ type Model struct {
 	search     *regexp.Regexp
 	note       string // one-line message in the footer
 	noteErr    bool
-	lastClick  click
+	click      views.DoubleClick // for the views that leave double clicks to the root
 	showHelp   bool
 	helpOffset int // the help's scroll position
 	help       help.Model
@@ -324,30 +323,13 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		return cmd
 	}
 	if msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress {
-		// A double click is enter on what the first click selected:
-		// drill.
-		now := time.Now()
-		last := m.lastClick
-		m.lastClick = click{now, msg.X, msg.Y}
-		if now.Sub(last.at) <= views.DoubleClickTime && msg.Y == last.y && abs(msg.X-last.x) <= 2 {
-			m.lastClick = click{}
+		// A double click (on one row: one line) is enter on what the
+		// first click selected: drill.
+		if m.click.Press(msg.Y) {
 			return tea.Batch(cmd, m.handleKey(enter))
 		}
 	}
 	return cmd
-}
-
-// click is a left button press in a view, to recognise double clicks.
-type click struct {
-	at   time.Time
-	x, y int
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // switchView focuses view i, computing its data if it is stale.

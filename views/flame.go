@@ -51,7 +51,7 @@ type Flame struct {
 
 	width, height int
 
-	click doubleClick
+	click DoubleClick
 }
 
 // NewFlame makes the Flame graph view.
@@ -158,7 +158,7 @@ func (f *Flame) SetResult(data any, opt analysis.Options) {
 		unit = "minimum"
 	}
 	f.value = valueFormatter(f.tree.SampleType.Unit, unit)
-	f.click.reset()
+	f.click.Reset()
 	if f.lay.width != f.width {
 		f.relayout()
 	}
@@ -200,7 +200,7 @@ func (f *Flame) relayout() {
 func (f *Flame) setLayout(lay *flameLayout, n *analysis.TreeNode) {
 	f.lay = lay
 	f.cur = f.lay.locate(n)
-	f.click.reset()
+	f.click.Reset()
 	if f.m.re != nil {
 		f.findMatches()
 	}
@@ -408,7 +408,7 @@ func (f *Flame) clicked(x, y int) tea.Cmd {
 	if f.lay.frames[i].kind == frameNarrow {
 		i = f.lay.frames[i].parent
 	}
-	if f.click.press(i) {
+	if f.click.Press(i) {
 		return f.zoomInto(i)
 	}
 	f.cur = i

@@ -63,11 +63,7 @@ var namedKeys = map[string]tea.KeyType{
 func press(t *testing.T, f *Flame, keys ...string) {
 	t.Helper()
 	for _, k := range keys {
-		msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-		if kt, ok := namedKeys[k]; ok {
-			msg = tea.KeyMsg{Type: kt}
-		}
-		run(t, f, f.Update(msg))
+		run(t, f, f.Update(keyPress(k)))
 	}
 }
 

@@ -29,7 +29,7 @@ type Peek struct {
 	rows          []peekRow
 	l             list
 	m             matchSet
-	click         doubleClick
+	click         DoubleClick
 	width, height int
 }
 
@@ -204,7 +204,7 @@ func (p *Peek) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.l.moveTo(i)
-		if p.click.press(i) {
+		if p.click.Press(i) {
 			return p.walk()
 		}
 		return nil

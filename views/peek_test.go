@@ -45,14 +45,14 @@ func load(t *testing.T, v View, e *analysis.Engine, opt analysis.Options, sel st
 	v.SetResult(data, opt)
 }
 
+// keyPress is the key named k: "enter" or "<enter>" (see namedKeys), else
+// runes.
 func keyPress(k string) tea.KeyMsg {
-	switch k {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
+	if kt, ok := namedKeys[k]; ok {
+		return tea.KeyMsg{Type: kt}
+	}
+	if kt, ok := namedKeys["<"+k+">"]; ok {
+		return tea.KeyMsg{Type: kt}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }

@@ -7,15 +7,22 @@ import (
 	"github.com/pprof-tui/pprof-tui/analysis"
 )
 
+// fibSource is the Source view of main.fib in cpu_labels.pb.gz, w×h,
+// with the source looked for under sourcePath with trimPath cut off.
+func fibSource(t *testing.T, w, h int, sourcePath, trimPath string) *Source {
+	t.Helper()
+	opt := analysis.DefaultOptions()
+	opt.SourcePath, opt.TrimPath = sourcePath, trimPath
+	s := NewSource(testCommon())
+	s.SetSize(w, h)
+	load(t, s, testEngine(t, "cpu_labels.pb.gz"), opt, "main.fib")
+	return s
+}
+
 // TestSourceView: the gutter shows each line's flat and cum ("." for
 // none), the cursor starts on the hottest line, e returns to it.
 func TestSourceView(t *testing.T) {
-	e := testEngine(t, "cpu_labels.pb.gz")
-	opt := analysis.DefaultOptions()
-	opt.SourcePath, opt.TrimPath = "../testdata/src", "/tmp/profgen"
-	s := NewSource(testCommon())
-	s.SetSize(100, 30)
-	load(t, s, e, opt, "main.fib")
+	s := fibSource(t, 100, 30, "../testdata/src", "/tmp/profgen")
 	screen := s.View()
 	for _, want := range []string{
 		"main.fib in goprof/main.go  (../testdata/src/goprof/main.go)",
@@ -45,12 +52,7 @@ func TestSourceView(t *testing.T) {
 // TestSourceMissing: a file not found says where the lookup looked and
 // still lists the lines with samples.
 func TestSourceMissing(t *testing.T) {
-	e := testEngine(t, "cpu_labels.pb.gz")
-	opt := analysis.DefaultOptions()
-	opt.SourcePath = "../testdata/nowhere"
-	s := NewSource(testCommon())
-	s.SetSize(100, 30)
-	load(t, s, e, opt, "main.fib")
+	s := fibSource(t, 100, 30, "../testdata/nowhere", "")
 	screen := s.View()
 	for _, want := range []string{
 		"open /tmp/profgen/goprof/main.go: no such file or directory",
@@ -68,12 +70,7 @@ func TestSourceMissing(t *testing.T) {
 // TestSourceScroll: → and ← move long lines sideways, a "…" marking the
 // cut on the left, never past the end of the widest line.
 func TestSourceScroll(t *testing.T) {
-	e := testEngine(t, "cpu_labels.pb.gz")
-	opt := analysis.DefaultOptions()
-	opt.SourcePath, opt.TrimPath = "../testdata/src", "/tmp/profgen"
-	s := NewSource(testCommon())
-	s.SetSize(50, 30) // 20 columns of text
-	load(t, s, e, opt, "main.fib")
+	s := fibSource(t, 50, 30, "../testdata/src", "/tmp/profgen") // 20 columns of text
 	line54 := func() string {
 		for _, l := range strings.Split(s.View(), "\n") {
 			if strings.Contains(l, "    54  ") {

@@ -476,22 +476,22 @@ func markCursor(s string) string {
 	return s
 }
 
-// doubleClick tells a second press on the same row (or frame) soon after
-// the first.
-type doubleClick struct {
+// DoubleClick tells a second press on the same row (or frame) soon
+// after the first. The root uses one for the views that leave clicks to
+// it; Flame and Peek keep their own.
+type DoubleClick struct {
 	row  int
 	at   time.Time
 	now  func() time.Time // time.Now; tests replace it
 	last bool             // a first click is pending
 }
 
-// DoubleClickTime is the longest gap between the clicks of a double click
-// (the root and the views that take clicks themselves use it alike).
+// DoubleClickTime is the longest gap between the clicks of a double click.
 const DoubleClickTime = 400 * time.Millisecond
 
-// press records a click on row and reports whether it completes a
+// Press records a click on row and reports whether it completes a
 // double click.
-func (d *doubleClick) press(row int) bool {
+func (d *DoubleClick) Press(row int) bool {
 	now := time.Now
 	if d.now != nil {
 		now = d.now
@@ -502,5 +502,5 @@ func (d *doubleClick) press(row int) bool {
 	return double
 }
 
-// reset forgets the pending click (the rows changed under it).
-func (d *doubleClick) reset() { d.last = false }
+// Reset forgets the pending click (the rows changed under it).
+func (d *DoubleClick) Reset() { d.last = false }

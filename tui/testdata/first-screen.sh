@@ -8,7 +8,8 @@
 #
 # Without PROFILE it writes the synthesizer's 1M-sample profile to /tmp.
 # The explorer runs in tmux (120×35); the time is from launch to the first
-# capture showing the table, polled every 10 ms.
+# capture showing the table, polled every 10 ms. With BUSY=1 a busy loop
+# holds one of the cores throughout (both sides are timed under it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v tmux >/dev/null || { echo "first-screen: tmux is not installed" >&2; exit 2; }
@@ -19,7 +20,13 @@ SOCK="$OUT/tmux.sock"
 BIN="$OUT/pprof-tui"
 go build -o "$BIN" .
 t() { tmux -S "$SOCK" "$@"; }
-trap 't kill-server 2>/dev/null || true; rm -rf "$OUT"' EXIT
+busy=
+trap 't kill-server 2>/dev/null || true; [ -n "$busy" ] && kill "$busy" 2>/dev/null; rm -rf "$OUT"' EXIT
+if [ -n "${BUSY:-}" ]; then
+  sh -c 'while :; do :; done' &
+  busy=$!
+  echo "a busy loop holds one core (pid $busy)"
+fi
 
 now() { date +%s.%N; }
 echo "profile: $PROF ($(du -h "$PROF" | cut -f1))"
