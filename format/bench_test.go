@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -71,6 +72,15 @@ func (h *heapSampler) stop() uint64 {
 	return h.peak
 }
 
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func uncompressedSize(b *testing.B, path string) int64 {
 	f, err := os.Open(path)
 	if err != nil {
@@ -101,14 +111,17 @@ func BenchmarkDecode1M(b *testing.B) {
 	size := uncompressedSize(b, path)
 	b.Run("gunzip", func(b *testing.B) {
 		b.SetBytes(size)
+		cpu := cpuTime()
 		for i := 0; i < b.N; i++ {
 			uncompressedSize(b, path)
 		}
+		b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 	})
 	b.Run("parse", func(b *testing.B) {
 		b.SetBytes(size)
 		var peak, live uint64
 		var h heapSampler
+		var cpu time.Duration
 		for i := 0; i < b.N; i++ {
 			// The collections that measure the heap are not decoding:
 			// they stay out of the time.
@@ -120,7 +133,9 @@ func BenchmarkDecode1M(b *testing.B) {
 			base := liveHeap()
 			h.start()
 			b.StartTimer()
+			c0 := cpuTime()
 			p, err := Parse(f, Options{})
+			cpu += cpuTime() - c0
 			b.StopTimer()
 			peak = max(peak, max(h.stop(), base)-base)
 			f.Close()
@@ -134,6 +149,7 @@ func BenchmarkDecode1M(b *testing.B) {
 			runtime.KeepAlive(p)
 			b.StartTimer()
 		}
+		b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
 		b.ReportMetric(float64(live)/float64(size), "live-heap/uncompressed")
 		b.ReportMetric(float64(peak)/float64(size), "peak-heap/uncompressed")
 		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
