@@ -110,6 +110,8 @@ type protoDecoder struct {
 	anyNum    bool     // whether a sample had numeric labels yet
 	kinds     numKinds
 	kindCache [16]kindCacheEntry
+	setCache  [1 << setCacheBits]setCacheEntry
+	scratch   sampleScratch
 	cur       *linkBatch // the batch being filled
 	vals      []int64    // sampleFields' scratch
 	lkey      []byte
@@ -531,12 +533,16 @@ func (d *protoDecoder) sample(b []byte) error {
 		return err
 	}
 	k0 := len(bt.keys)
-	var sc sampleScratch
+	sc := &d.scratch
 	var vals []int64
 	var lkey []byte
-	if key, nv, nk, ok := d.commonFields(b, &sc); ok {
+	set, cache := int32(-1), false
+	if key, nv, nk, ok := d.commonFields(b, sc); ok {
 		bt.keys = append(bt.keys, key...)
 		vals, lkey = sc.vals[:nv], sc.lkey[:nk]
+		if cache = nk <= 16; cache {
+			set = d.cachedSet(sc, nk)
+		}
 	} else if vals, lkey, err = d.sampleFields(b, bt, si); err != nil {
 		return err
 	}
@@ -561,9 +567,13 @@ func (d *protoDecoder) sample(b []byte) error {
 	}
 	bt.keyEnd = append(bt.keyEnd, int32(len(keys)))
 	bt.hashes = append(bt.hashes, hashKey(keys[k0:]))
-	set, err := d.labelSet(lkey, si)
-	if err != nil {
-		return err
+	if set < 0 {
+		if set, err = d.labelSet(lkey, si); err != nil {
+			return err
+		}
+		if cache {
+			d.cacheSet(sc, len(lkey), set)
+		}
 	}
 	s.Labels = append(s.Labels, set)
 	for t, v := range vals {
@@ -588,10 +598,60 @@ func (d *protoDecoder) sample(b []byte) error {
 var errTruncated = errors.New("truncated or malformed")
 
 // sampleScratch holds a sample's values and label-set key while it is
-// decoded: on the stack, for the few a sample has.
+// decoded, for the few a sample has.
 type sampleScratch struct {
 	vals [8]int64
 	lkey [64]byte
+}
+
+// setCacheEntry remembers the label set of a key of up to 16 bytes (one
+// to three string labels): its bytes, zero-padded, and its length (0 when
+// the entry is empty).
+type setCacheEntry struct {
+	a, b uint64
+	n    int32
+	set  int32
+}
+
+const setCacheBits = 11
+
+// setCacheSlot returns the cache entry for the first n bytes of
+// sc.lkey, packed into a and b.
+func (d *protoDecoder) setCacheSlot(sc *sampleScratch, n int) (c *setCacheEntry, a, b uint64) {
+	a = binary.LittleEndian.Uint64(sc.lkey[:])
+	b = binary.LittleEndian.Uint64(sc.lkey[8:])
+	// Bytes past the key are left over from other samples.
+	if n < 8 {
+		a &= 1<<(8*n) - 1
+		b = 0
+	} else {
+		b &= 1<<(8*(n-8)) - 1 // n == 16 shifts 1 out: all ones
+	}
+	h := (a*0x9e3779b97f4a7c15 ^ b*0xc2b2ae3d27d4eb4f ^ uint64(n)) >> (64 - setCacheBits)
+	return &d.setCache[h], a, b
+}
+
+// cachedSet returns the label set of the first n bytes of sc.lkey if the
+// cache has it, else -1. Label sets repeat across samples, and this spares
+// them the hash table.
+func (d *protoDecoder) cachedSet(sc *sampleScratch, n int) int32 {
+	if n == 0 {
+		return 0
+	}
+	c, a, b := d.setCacheSlot(sc, n)
+	if c.n == int32(n) && c.a == a && c.b == b {
+		return c.set
+	}
+	return -1
+}
+
+// cacheSet remembers that the first n bytes of sc.lkey are label set set.
+func (d *protoDecoder) cacheSet(sc *sampleScratch, n int, set int32) {
+	if n == 0 {
+		return
+	}
+	c, a, b := d.setCacheSlot(sc, n)
+	*c = setCacheEntry{a: a, b: b, n: int32(n), set: set}
 }
 
 // commonFields decodes a Sample of the common shape: one-byte tags, one

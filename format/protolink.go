@@ -256,14 +256,16 @@ func (l *linker) prefetch(hashes []uint32) {
 		return
 	}
 	// No branches on what the loads return, or a mispredicted one would
-	// stall the loads behind it: the entry is loaded even when the tag
-	// differs (or the slot is empty, position 0).
-	mask := len(t.tags) - 1
+	// stall the loads behind it: an entry is loaded even when the hash
+	// differs, and for an empty slot the last chunk's first byte is.
+	mask := t.size() - 1
+	last := len(t.arena) - 1
 	var sink uint64
 	for _, h := range hashes {
-		j := int(h) & mask
-		p := t.pos(j)
-		sink += uint64(t.tags[j]) + uint64(t.arena[p>>arenaShift][p&(arenaChunk-1)])
+		sl := t.slot(int(h) & mask)
+		p := uint32(sl) - 1
+		c := t.arena[min(int(p>>arenaShift), last)]
+		sink += sl + uint64(c[min(int(p&(arenaChunk-1)), len(c)-1)])
 	}
 	l.sink += sink
 }

@@ -23,16 +23,14 @@ import (
 
 // keyTable interns byte strings (keys), numbering them from 0.
 type keyTable struct {
-	// An open-addressing hash table, at most 3/4 full, in one byte slice:
-	// slot j is empty when tags[j] is 0, else it holds a key whose hash
-	// has the tag tags[j] and whose arena entry is at pos(j) (four bytes
-	// in positions). The one-byte tags spare most comparisons and are
-	// dense, so probing is cheap; five bytes a slot keep the table small
-	// next to the profile it builds; and when the table grows, the old
-	// slice becomes arena chunks instead of garbage.
-	slots           []byte // tags, then positions
-	tags, positions []byte
-	n               int
+	// An open-addressing hash table, at most 3/4 full, of eight-byte
+	// slots in one byte slice: a slot holds a key's 32-bit hash in its
+	// high half and its arena position plus one in its low half, 0 when
+	// the slot is empty. A probe is one load, a stored hash spares most
+	// key comparisons, and growing rehashes from the slots alone. When the
+	// table grows, the old slice becomes arena chunks instead of garbage.
+	slots []byte
+	n     int
 	// arena holds one entry per key, in order: the key's number (4 bytes,
 	// little-endian), its length (uvarint) and the key. An entry never
 	// straddles two chunks; a key larger than a chunk gets a chunk of its
@@ -41,14 +39,22 @@ type keyTable struct {
 	spare [][]byte // empty chunks for the arena, from old tables
 }
 
-func (t *keyTable) pos(j int) uint32 { return binary.LittleEndian.Uint32(t.positions[4*j:]) }
-
 const (
-	arenaShift     = 18
-	arenaChunk     = 1 << arenaShift
-	maxArenaChunks = 1 << (32 - arenaShift) // positions fit in 32 bits
-	firstChunk     = 4 << 10                // chunks double up to arenaChunk
+	arenaShift = 18
+	arenaChunk = 1 << arenaShift
+	// Positions plus one fit in 32 bits.
+	maxArenaChunks = 1<<(32-arenaShift) - 1
+	firstChunk     = 4 << 10 // chunks double up to arenaChunk
+	slotBytes      = 8
 )
+
+// slot returns slot j.
+func (t *keyTable) slot(j int) uint64 {
+	return binary.LittleEndian.Uint64(t.slots[slotBytes*j:])
+}
+
+// size is the number of slots.
+func (t *keyTable) size() int { return len(t.slots) / slotBytes }
 
 // hashKey hashes a key (wyhash's mixing, 16 bytes a step).
 func hashKey(b []byte) uint32 {
@@ -84,24 +90,23 @@ func (t *keyTable) entry(pos uint32) (int32, []byte) {
 	return idx, c[4+m : 4+m+int(n)]
 }
 
-// tag is the tag of hash h: its top bits, never 0.
-func tag(h uint32) uint8 { return uint8(h>>24) | 1 }
-
 // find returns the number of key, or the slot where it belongs and false.
 func (t *keyTable) find(key []byte, h uint32) (int32, int, bool) {
-	if 4*(t.n+1) > 3*len(t.tags) {
-		t.grow()
+	if 4*(t.n+1) > 3*t.size() {
+		t.grow(max(1024, 2*t.size()))
 	}
-	mask := len(t.tags) - 1
-	tg := tag(h)
-	j := int(h) & mask
-	for ; t.tags[j] != 0; j = (j + 1) & mask {
-		if t.tags[j] != tg {
+	mask := t.size() - 1
+	for j := int(h) & mask; ; j = (j + 1) & mask {
+		sl := t.slot(j)
+		if sl == 0 {
+			return 0, j, false
+		}
+		if uint32(sl>>32) != h {
 			continue
 		}
 		// The entry's key, inline: the length is one byte for keys below
 		// 128 bytes.
-		p := t.pos(j)
+		p := uint32(sl) - 1
 		c := t.arena[p>>arenaShift][p&(arenaChunk-1):]
 		if n := int(c[4]); n < 0x80 && 5+n <= len(c) {
 			if string(c[5:5+n]) == string(key) {
@@ -113,28 +118,24 @@ func (t *keyTable) find(key []byte, h uint32) (int32, int, bool) {
 			return idx, j, true
 		}
 	}
-	return 0, j, false
 }
 
-// grow doubles the table, rehashing the keys from the arena, and keeps
-// the old one's memory for the arena.
-func (t *keyTable) grow() {
+// grow resizes the table to size slots (a power of two), rehashing from
+// the stored hashes, and keeps the old one's memory for the arena.
+func (t *keyTable) grow(size int) {
 	old := t.slots
-	size := max(1024, 2*len(t.tags))
-	t.slots = make([]byte, 5*size)
-	t.tags, t.positions = t.slots[:size:size], t.slots[size:]
-	for ci, c := range t.arena {
-		for off := 0; off < len(c); {
-			n, m := uvarint(c[off+4:])
-			h := hashKey(c[off+4+m : off+4+m+int(n)])
-			j := int(h) & (size - 1)
-			for t.tags[j] != 0 {
-				j = (j + 1) & (size - 1)
-			}
-			t.tags[j] = tag(h)
-			binary.LittleEndian.PutUint32(t.positions[4*j:], uint32(ci)<<arenaShift|uint32(off))
-			off += 4 + m + int(n)
+	t.slots = make([]byte, slotBytes*size)
+	mask := size - 1
+	for i := 0; i+slotBytes <= len(old); i += slotBytes {
+		sl := binary.LittleEndian.Uint64(old[i:])
+		if sl == 0 {
+			continue
 		}
+		j := int(sl>>32) & mask
+		for t.slot(j) != 0 {
+			j = (j + 1) & mask
+		}
+		binary.LittleEndian.PutUint64(t.slots[slotBytes*j:], sl)
 	}
 	for len(old) > 0 {
 		n := min(len(old), arenaChunk)
@@ -162,8 +163,7 @@ func (t *keyTable) insert(key []byte, h uint32, j int) (int32, error) {
 	c = binary.LittleEndian.AppendUint32(c, uint32(t.n))
 	c = protowire.AppendVarint(c, uint64(len(key)))
 	t.arena[last] = append(c, key...)
-	t.tags[j] = tag(h)
-	binary.LittleEndian.PutUint32(t.positions[4*j:], pos)
+	binary.LittleEndian.PutUint64(t.slots[slotBytes*j:], uint64(h)<<32|uint64(pos+1))
 	t.n++
 	return int32(t.n - 1), nil
 }
