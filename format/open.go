@@ -131,30 +131,40 @@ func Parse(r io.Reader, opt Options) (*Profile, error) {
 	return p, nil
 }
 
-// decompressedSize guesses the decompressed size of a file: its size, or
-// for gzip the trailer's ISIZE (the size mod 2³²). It returns 0 when r is
-// not a file or the guess is implausible. Only used to size buffers.
+// decompressedSize guesses the decompressed size of a file or an
+// in-memory reader (bytes.Reader, io.SectionReader): its size, or for gzip
+// the trailer's ISIZE (the size mod 2³²). It returns 0 for other readers
+// or when the guess is implausible. Only used to size buffers.
 func decompressedSize(r io.Reader) int64 {
-	f, ok := r.(interface {
-		io.ReaderAt
-		Stat() (os.FileInfo, error)
-	})
+	ra, ok := r.(io.ReaderAt)
 	if !ok {
 		return 0
 	}
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() < 20 {
+	var size int64
+	switch f := r.(type) {
+	case interface{ Stat() (os.FileInfo, error) }:
+		st, err := f.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return 0
+		}
+		size = st.Size()
+	case interface{ Size() int64 }:
+		size = f.Size()
+	default:
+		return 0
+	}
+	if size < 20 {
 		return 0
 	}
 	var b [4]byte
-	if _, err := f.ReadAt(b[:2], 0); err != nil || b[0] != 0x1f || b[1] != 0x8b {
-		return st.Size()
+	if _, err := ra.ReadAt(b[:2], 0); err != nil || b[0] != 0x1f || b[1] != 0x8b {
+		return size
 	}
-	if _, err := f.ReadAt(b[:], st.Size()-4); err != nil {
+	if _, err := ra.ReadAt(b[:], size-4); err != nil {
 		return 0
 	}
 	isize := int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16 | int64(b[3])<<24
-	for isize < st.Size() && isize < 1<<40 {
+	for isize < size && isize < 1<<40 {
 		isize += 1 << 32 // the size wrapped: gzip stores it mod 2^32
 	}
 	return isize

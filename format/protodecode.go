@@ -704,6 +704,45 @@ func (d *protoDecoder) commonFields(b []byte, sc *sampleScratch) (key []byte, nv
 				i += m
 			}
 		case 3<<3 | 2: // label
+			// The commonest forms first, by their first four bytes, with a
+			// one-byte key: the string label {key, str} with a one-byte
+			// str, and the numeric label {key, num[, num_unit]}.
+			if l >= 4 {
+				w := binary.LittleEndian.Uint32(b[i:])
+				if l == 4 && w&0x80ff80ff == 0x00100008 && w>>24 != 0 {
+					if nk+4 > len(sc.lkey) {
+						goto general
+					}
+					binary.LittleEndian.PutUint32(sc.lkey[nk:], w)
+					nk += 4
+					break
+				}
+				if w&0x00ff80ff == 0x00180008 {
+					j := i + 3
+					v, m := uint64(b[j]), 1
+					if v >= 0x80 {
+						v, m = uvarintLong(b[j:end])
+					}
+					j += m
+					unit := -1
+					switch {
+					case m <= 0 || v == 0:
+					case j == end:
+						unit = 0
+					case j+2 == end && b[j] == 0x20 && b[j+1] < 0x80:
+						unit = int(b[j+1])
+					}
+					if unit >= 0 {
+						k, err := d.numKind(NumKind{Key: int32(w >> 8 & 0x7f), Unit: int32(unit)})
+						if err != nil {
+							goto general
+						}
+						s.NumKind = append(s.NumKind, k)
+						s.NumValue = append(s.NumValue, int64(v))
+						break
+					}
+				}
+			}
 			if label := b[i:end]; canonicalStrLabel(label) {
 				if nk+8 > len(sc.lkey) {
 					goto general

@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -84,4 +85,56 @@ func TestUvarint(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzSampleFast checks the fast path for samples (commonFields) against
+// the general one (sampleFields): whatever the fast path accepts, the
+// general path must decode to the same location ids, values, string
+// labels and numeric labels; and what it declines it must leave as it
+// found it.
+//
+//	go test ./format -run XXX -fuzz FuzzSampleFast -fuzztime 2m
+func FuzzSampleFast(f *testing.F) {
+	raw := func(num int, b ...byte) pb { return pb(nil).msg(protowire.Number(num), pb(b)) }
+	for _, s := range []pb{
+		raw(1, 1, 2, 3).packed(2, 1, 10000000).append(raw(3, 0x08, 1, 0x10, 9)),
+		raw(1, 0x81, 0x01, 2).packed(2, 5).append(raw(3, 0x08, 4, 0x18, 0x5b, 0x20, 5)),
+		raw(1, 7).packed(2, 1).append(raw(3, 0x08, 6, 0x18, 0xe9, 0xbd, 0xb6, 0xbc, 0xd9, 0xe6, 0x80, 0xa7, 0x60)),
+		raw(1, 7).append(raw(3, 0x08, 6, 0x18, 0)).append(raw(3, 0x08, 6, 0x18, 0, 0x20, 3)),
+		raw(1, 7).append(raw(3, 0x08, 0x81, 0x01, 0x10, 0x82, 0x01)).append(raw(3, 0x08, 2, 0x18, 1, 0x20, 0x81, 0x01)),
+		raw(1, 7).append(raw(3, 0x08, 1, 0x10, 0)).append(raw(3, 0x10, 4, 0x08, 3)).append(raw(3, 0x08, 1, 0x10, 0x80, 0x00)),
+		raw(1, 7).append(raw(3, 0x08, 1, 0x18, 1, 0x20, 0)).append(raw(3, 0x08, 1, 0x18, 1, 0x20, 0x80)),
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fast := &protoDecoder{p: &Profile{}}
+		key, nv, nk, ok := fast.commonFields(b, &fast.scratch)
+		fs := &fast.p.Samples
+		if !ok {
+			if len(fs.NumKind) != 0 || len(fs.NumValue) != 0 {
+				t.Fatalf("declined, but left %d numeric labels behind", len(fs.NumValue))
+			}
+			return
+		}
+		slow := &protoDecoder{p: &Profile{}}
+		var bt linkBatch
+		vals, lkey, err := slow.sampleFields(b, &bt, 0)
+		if err != nil {
+			t.Fatalf("the fast path accepted what the general one rejects: %v", err)
+		}
+		ss := &slow.p.Samples
+		switch {
+		case !bytes.Equal(key, bt.keys):
+			t.Fatalf("location ids % x, want % x", key, bt.keys)
+		case !slices.Equal(fast.scratch.vals[:nv], vals):
+			t.Fatalf("values %v, want %v", fast.scratch.vals[:nv], vals)
+		case !bytes.Equal(fast.scratch.lkey[:nk], lkey):
+			t.Fatalf("label-set key % x, want % x", fast.scratch.lkey[:nk], lkey)
+		case !slices.Equal(fs.NumKind, ss.NumKind) || !slices.Equal(fs.NumValue, ss.NumValue) ||
+			!slices.Equal(fs.NumKinds, ss.NumKinds):
+			t.Fatalf("numeric labels %v %v %v, want %v %v %v",
+				fs.NumKind, fs.NumValue, fs.NumKinds, ss.NumKind, ss.NumValue, ss.NumKinds)
+		}
+	})
 }
