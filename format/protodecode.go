@@ -736,9 +736,12 @@ func (d *protoDecoder) commonFields(b []byte, sc *sampleScratch) (key []byte, nv
 					unit = int(b[j+1])
 				}
 				if unit >= 0 {
-					k, err := d.numKind(NumKind{Key: int32(w >> 8 & 0x7f), Unit: int32(unit)})
-					if err != nil {
-						goto general
+					k, ok := d.cachedKind(uint64(w>>8&0x7f)<<32 | uint64(unit))
+					if !ok {
+						var err error
+						if k, err = d.numKind(NumKind{Key: int32(w >> 8 & 0x7f), Unit: int32(unit)}); err != nil {
+							goto general
+						}
 					}
 					s.NumKind = append(s.NumKind, k)
 					s.NumValue = append(s.NumValue, int64(v))
@@ -888,12 +891,19 @@ func (d *protoDecoder) sampleFields(b []byte, bt *linkBatch, si int32) (vals []i
 // usually has.
 func (d *protoDecoder) numKind(k NumKind) (uint16, error) {
 	key := uint64(uint32(k.Key))<<32 | uint64(uint32(k.Unit))
-	c := &d.kindCache[key*0x9e3779b97f4a7c15>>60]
-	if c.index != 0 && c.key == key {
-		return uint16(c.index - 1), nil
+	if i, ok := d.cachedKind(key); ok {
+		return i, nil
 	}
-	return d.newNumKind(k, c)
+	return d.newNumKind(k, &d.kindCache[kindSlot(key)])
 }
+
+// cachedKind looks the kind Key<<32 | Unit up in the cache, inline.
+func (d *protoDecoder) cachedKind(key uint64) (uint16, bool) {
+	c := &d.kindCache[kindSlot(key)]
+	return uint16(c.index - 1), c.index != 0 && c.key == key
+}
+
+func kindSlot(key uint64) uint64 { return key * 0x9e3779b97f4a7c15 >> 60 }
 
 func (d *protoDecoder) newNumKind(k NumKind, c *kindCacheEntry) (uint16, error) {
 	i, err := d.kinds.index(&d.p.Samples, k)
