@@ -93,7 +93,7 @@ func (t *keyTable) entry(pos uint32) (int32, []byte) {
 // find returns the number of key, or the slot where it belongs and false.
 func (t *keyTable) find(key []byte, h uint32) (int32, int, bool) {
 	if 4*(t.n+1) > 3*t.size() {
-		t.grow(max(1024, 2*t.size()))
+		t.grow()
 	}
 	mask := t.size() - 1
 	for j := int(h) & mask; ; j = (j + 1) & mask {
@@ -120,10 +120,11 @@ func (t *keyTable) find(key []byte, h uint32) (int32, int, bool) {
 	}
 }
 
-// grow resizes the table to size slots (a power of two), rehashing from
-// the stored hashes, and keeps the old one's memory for the arena.
-func (t *keyTable) grow(size int) {
+// grow doubles the table, rehashing from the stored hashes, and keeps the
+// old one's memory for the arena.
+func (t *keyTable) grow() {
 	old := t.slots
+	size := max(1024, 2*t.size())
 	t.slots = make([]byte, slotBytes*size)
 	mask := size - 1
 	for i := 0; i+slotBytes <= len(old); i += slotBytes {
