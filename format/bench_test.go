@@ -8,12 +8,12 @@ import (
 	"runtime/metrics"
 	"slices"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/pprof-tui/pprof-tui/format/internal/cputime"
 	"github.com/pprof-tui/pprof-tui/format/synth"
 )
 
@@ -74,16 +74,15 @@ func (h *heapSampler) stop() uint64 {
 	return h.peak
 }
 
-// cpuTime is the CPU time the process has used, user and system.
+// cpuTime is the CPU time the process has used (0 where the system does
+// not say).
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	t, _ := cputime.Now()
+	return t
 }
 
-func uncompressed(b *testing.B, path string) []byte {
+// gunzipFile decompresses the file at path into w and returns the size.
+func gunzipFile(b *testing.B, path string, w io.Writer) int64 {
 	f, err := os.Open(path)
 	if err != nil {
 		b.Fatal(err)
@@ -93,28 +92,19 @@ func uncompressed(b *testing.B, path string) []byte {
 	if err != nil {
 		b.Fatal(err)
 	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return data
-}
-
-func uncompressedSize(b *testing.B, path string) int64 {
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	n, err := io.Copy(io.Discard, zr)
+	n, err := io.Copy(w, zr)
 	if err != nil {
 		b.Fatal(err)
 	}
 	return n
+}
+
+func uncompressedSize(b *testing.B, path string) int64 { return gunzipFile(b, path, io.Discard) }
+
+func uncompressed(b *testing.B, path string) []byte {
+	var buf bytes.Buffer
+	gunzipFile(b, path, &buf)
+	return buf.Bytes()
 }
 
 // BenchmarkDecode1M measures the targets on a 1M-sample profile,

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/format/internal/cputime"
 	"github.com/pprof-tui/pprof-tui/format/symbolize"
 )
 
@@ -197,7 +198,7 @@ func BenchmarkSymbolize(b *testing.B) {
 			bin := c.bin(b)
 			addrs := randomAddrs(functionRanges(b, bin), benchAddrs)
 			b.ResetTimer()
-			cpu0, cpuOK := cpuTime()
+			cpu0, cpuOK := cputime.Now()
 			for i := 0; i < b.N; i++ {
 				f, err := symbolize.Open(bin)
 				if err != nil {
@@ -213,7 +214,7 @@ func BenchmarkSymbolize(b *testing.B) {
 				f.Close()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchAddrs, "ns/addr")
-			if cpu1, ok := cpuTime(); ok && cpuOK {
+			if cpu1, ok := cputime.Now(); ok && cpuOK {
 				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 			}
 		})
