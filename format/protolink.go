@@ -1,6 +1,7 @@
 package format
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sync"
@@ -212,36 +213,60 @@ func (l *linker) link(bt *linkBatch) error {
 	if bt.reserve > 0 {
 		s.Stack = grow(s.Stack, bt.reserve)
 	}
-	m, msgStart := 0, int32(0)
-	for k0 := 0; k0 < bt.samples(); k0 += prefetchGroup {
-		k1 := min(k0+prefetchGroup, bt.samples())
-		l.prefetch(bt.hashes[k0:k1])
+	// Runs of samples between the messages, in file order.
+	k, msgStart := 0, int32(0)
+	for _, msg := range bt.msgs {
+		if err := l.linkRun(bt, k, int(msg.before)); err != nil {
+			return err
+		}
+		k = int(msg.before)
+		if err := l.define(msg, bt.msgData[msgStart:msg.end]); err != nil {
+			return err
+		}
+		msgStart = msg.end
+	}
+	return l.linkRun(bt, k, bt.samples())
+}
+
+// linkRun interns the stacks of the batch's samples from to to. A stack
+// found in its home slot (most of them) is taken here, inline; the others
+// go through stack.
+func (l *linker) linkRun(bt *linkBatch, from, to int) error {
+	s := &l.p.Samples
+	if len(s.Stack)+to-from >= math.MaxInt32-1 {
+		return fmt.Errorf("too many samples")
+	}
+	t := &l.stacks
+	out := s.Stack
+	defer func() { s.Stack = out }()
+	ends, hashes := bt.keyEnd[:to], bt.hashes[:to]
+	start := 0
+	if from > 0 {
+		start = int(ends[from-1])
+	}
+	for k0 := from; k0 < to; k0 += prefetchGroup {
+		k1 := min(k0+prefetchGroup, to)
+		l.prefetch(hashes[k0:k1])
 		for k := k0; k < k1; k++ {
-			for ; m < len(bt.msgs) && bt.msgs[m].before == int32(k); m++ {
-				if err := l.define(bt.msgs[m], bt.msgData[msgStart:bt.msgs[m].end]); err != nil {
-					return err
+			key, h := bt.keys[start:ends[k]], hashes[k]
+			start = int(ends[k])
+			if len(t.slots) > 0 {
+				sl := t.slot(int(h) & (t.size() - 1))
+				if uint32(sl>>32) == h {
+					p := uint32(sl) - 1
+					c := t.arena[p>>arenaShift][p&(arenaChunk-1):]
+					if n := int(c[4]); n == len(key) && n < 0x80 && string(c[5:5+n]) == string(key) {
+						out = append(out, int32(binary.LittleEndian.Uint32(c)))
+						continue
+					}
 				}
-				msgStart = bt.msgs[m].end
 			}
-			start := int32(0)
-			if k > 0 {
-				start = bt.keyEnd[k-1]
-			}
-			st, err := l.stack(bt.keys[start:bt.keyEnd[k]], bt.hashes[k], bt.first+int32(k))
+			st, err := l.stack(key, h, bt.first+int32(k))
 			if err != nil {
 				return err
 			}
-			if len(s.Stack) >= math.MaxInt32-1 {
-				return fmt.Errorf("too many samples")
-			}
-			s.Stack = append(s.Stack, st)
+			out = append(out, st)
 		}
-	}
-	for ; m < len(bt.msgs); m++ {
-		if err := l.define(bt.msgs[m], bt.msgData[msgStart:bt.msgs[m].end]); err != nil {
-			return err
-		}
-		msgStart = bt.msgs[m].end
 	}
 	return nil
 }
