@@ -167,8 +167,15 @@ func decompressedSize(r io.Reader) int64 {
 	for isize < size && isize < 1<<40 {
 		isize += 1 << 32 // the size wrapped: gzip stores it mod 2^32
 	}
+	if isize/maxDeflateRatio > size {
+		return 0 // more than deflate can expand to: the trailer lies
+	}
 	return isize
 }
+
+// maxDeflateRatio is the most deflate can expand its input by: a 258-byte
+// match in about two bits.
+const maxDeflateRatio = 1032
 
 // looksLikeProto checks that the input starts with a plausible
 // profile.proto field: number 1..14 (or beyond, as unknown fields are

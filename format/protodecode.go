@@ -409,6 +409,12 @@ func decodeValueType(b []byte) (rawValueType, error) {
 // estimated from their average size.
 const reserveAfter = 1024
 
+// maxReserve caps the samples reserve sizes the columns for (about 400 MB
+// of address space with two sample types): the size it goes by is only
+// the file's word, and a small file that claims gigabytes must not make
+// the decoder ask for them. Beyond it, the columns grow as they fill.
+const maxReserve = 1 << 24
+
 // reserve sizes the sample columns for the samples the rest of the input
 // probably holds, so a million-sample profile does not grow (and copy)
 // its columns a dozen times on the way.
@@ -418,10 +424,7 @@ func (d *protoDecoder) reserve(offset int64) {
 	if avg <= 0 || left <= 0 {
 		return
 	}
-	est := int64(d.nSamples) + left/avg + left/avg/50 + 16
-	if est > 1<<31-2 {
-		return
-	}
+	est := min(int64(d.nSamples)+left/avg+left/avg/50+16, maxReserve)
 	d.est = int(est)
 	s := &d.p.Samples
 	s.Labels = grow(s.Labels, d.est)

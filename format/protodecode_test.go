@@ -2,10 +2,12 @@ package format
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/klauspost/compress/gzip"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -137,4 +139,34 @@ func FuzzSampleFast(f *testing.F) {
 				fs.NumKind, fs.NumValue, fs.NumKinds, ss.NumKind, ss.NumValue, ss.NumKinds)
 		}
 	})
+}
+
+// TestLyingSizeHint: the gzip trailer's size only sizes buffers. A small
+// file whose trailer claims gigabytes must not make the decoder reserve
+// columns for them (it would ask for that much memory up front, and die
+// where the address space is limited).
+func TestLyingSizeHint(t *testing.T) {
+	data := pb(nil).msg(1, pb(nil).varint(1, 1).varint(2, 2))
+	for range 5000 {
+		data = data.msg(2, pb(nil).packed(2, 1))
+	}
+	data = data.str("").str("samples").str("count")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(data)
+	zw.Close()
+	for _, isize := range []uint32{0xfffffff0, 1 << 30, 1032 * uint32(buf.Len())} {
+		z := bytes.Clone(buf.Bytes())
+		binary.LittleEndian.PutUint32(z[len(z)-4:], isize)
+		p, err := Parse(bytes.NewReader(z), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Samples.Len() != 5000 {
+			t.Fatalf("%d samples, want 5000", p.Samples.Len())
+		}
+		if c := cap(p.Samples.Values[0]); c > maxReserve {
+			t.Errorf("trailer size %d: the value column was sized for %d samples", isize, c)
+		}
+	}
 }
