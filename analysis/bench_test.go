@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"context"
-	"os"
 	"sync"
 	"testing"
 
@@ -17,16 +16,13 @@ var (
 )
 
 // bigEngine loads the synthesized 1M-sample profile once (set
-// PPROF_TUI_BIGPROF to use another file).
+// PPROF_TUI_BIGPROF to use another file; see synth.BenchmarkProfile).
 func engine1M(b *testing.B) *Engine {
 	b.Helper()
 	bigOnce.Do(func() {
-		path := os.Getenv("PPROF_TUI_BIGPROF")
-		if path == "" {
-			path, bigErr = synth.Cached(synth.Config{Samples: 1_000_000, Labels: true, Seed: 1})
-			if bigErr != nil {
-				return
-			}
+		var path string
+		if path, bigErr = synth.BenchmarkProfile(); bigErr != nil {
+			return
 		}
 		var p *format.Profile
 		p, bigErr = format.Open(context.Background(), path, format.Options{})

@@ -17,15 +17,11 @@ import (
 	"github.com/pprof-tui/pprof-tui/format/synth"
 )
 
-// bigProfile returns the synthesized 1M-sample profile the benchmarks
-// share (written once into the temporary directory). Set
-// PPROF_TUI_BIGPROF to benchmark another file instead.
+// bigProfile returns the profile the benchmarks share (see
+// synth.BenchmarkProfile).
 func bigProfile(b *testing.B) string {
 	b.Helper()
-	if p := os.Getenv("PPROF_TUI_BIGPROF"); p != "" {
-		return p
-	}
-	path, err := synth.Cached(synth.Config{Samples: 1_000_000, Labels: true, Seed: 1})
+	path, err := synth.BenchmarkProfile()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -23,16 +23,13 @@ var (
 )
 
 // engine1M loads the synthesized 1M-sample profile once (or the file
-// named by PPROF_TUI_BIGPROF).
+// named by PPROF_TUI_BIGPROF; see synth.BenchmarkProfile).
 func engine1M(b *testing.B) *analysis.Engine {
 	b.Helper()
 	bigOnce.Do(func() {
-		path := os.Getenv("PPROF_TUI_BIGPROF")
-		if path == "" {
-			path, bigErr = synth.Cached(synth.Config{Samples: 1_000_000, Labels: true, Seed: 1})
-			if bigErr != nil {
-				return
-			}
+		var path string
+		if path, bigErr = synth.BenchmarkProfile(); bigErr != nil {
+			return
 		}
 		var p *format.Profile
 		p, bigErr = format.Open(context.Background(), path, format.Options{})

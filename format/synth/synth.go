@@ -1144,6 +1144,16 @@ func cxxFunction(r *rand.Rand, names map[string]bool) function {
 // Cached writes the profile for c into the system's temporary directory,
 // once: later calls (from any process) reuse the file. Benchmarks use it
 // so that a fresh clone can measure on a million samples without a
+// BenchmarkProfile returns the profile the benchmarks share: the file
+// named by $PPROF_TUI_BIGPROF if it is set, else the 1M-sample profile
+// with labels, written once into the temporary directory (Cached).
+func BenchmarkProfile() (string, error) {
+	if p := os.Getenv("PPROF_TUI_BIGPROF"); p != "" {
+		return p, nil
+	}
+	return Cached(Config{Samples: 1_000_000, Labels: true, Seed: 1})
+}
+
 // committed file.
 func Cached(c Config) (string, error) {
 	c, err := c.withDefaults()
