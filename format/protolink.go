@@ -1,7 +1,6 @@
 package format
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"sync"
@@ -250,13 +249,11 @@ func (l *linker) linkRun(bt *linkBatch, from, to int) error {
 		for k := k0; k < k1; k++ {
 			key, h := bt.keys[start:ends[k]], hashes[k]
 			start = int(ends[k])
-			if len(t.slots) > 0 {
+			if len(t.slots) > 0 && len(key) < 0x80 {
 				sl := t.slot(int(h) & (t.size() - 1))
 				if uint32(sl>>32) == h {
-					p := uint32(sl) - 1
-					c := t.arena[p>>arenaShift][p&(arenaChunk-1):]
-					if n := int(c[4]); n == len(key) && n < 0x80 && string(c[5:5+n]) == string(key) {
-						out = append(out, int32(binary.LittleEndian.Uint32(c)))
+					if st, ok := t.match(uint32(sl)-1, key); ok {
+						out = append(out, st)
 						continue
 					}
 				}

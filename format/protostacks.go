@@ -90,6 +90,16 @@ func (t *keyTable) entry(pos uint32) (int32, []byte) {
 	return idx, c[4+m : 4+m+int(n)]
 }
 
+// match reports whether the arena entry at pos holds key, which is
+// shorter than 128 bytes (its length one byte), and returns its number.
+func (t *keyTable) match(pos uint32, key []byte) (int32, bool) {
+	c := t.arena[pos>>arenaShift][pos&(arenaChunk-1):]
+	if n := int(c[4]); n == len(key) && 5+n <= len(c) && string(c[5:5+n]) == string(key) {
+		return int32(binary.LittleEndian.Uint32(c)), true
+	}
+	return 0, false
+}
+
 // find returns the number of key, or the slot where it belongs and false.
 func (t *keyTable) find(key []byte, h uint32) (int32, int, bool) {
 	if 4*(t.n+1) > 3*t.size() {
@@ -104,13 +114,10 @@ func (t *keyTable) find(key []byte, h uint32) (int32, int, bool) {
 		if uint32(sl>>32) != h {
 			continue
 		}
-		// The entry's key, inline: the length is one byte for keys below
-		// 128 bytes.
 		p := uint32(sl) - 1
-		c := t.arena[p>>arenaShift][p&(arenaChunk-1):]
-		if n := int(c[4]); n < 0x80 && 5+n <= len(c) {
-			if string(c[5:5+n]) == string(key) {
-				return int32(binary.LittleEndian.Uint32(c)), j, true
+		if len(key) < 0x80 {
+			if idx, ok := t.match(p, key); ok {
+				return idx, j, true
 			}
 			continue
 		}
