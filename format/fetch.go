@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -56,7 +57,9 @@ func Fetch(ctx context.Context, rawURL string, opt Options) (*Profile, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		msg, _ := bufio.NewReader(resp.Body).ReadString('\n')
+		// The first line of the server's explanation, read from at most
+		// errorBodyMax bytes: an answer without a newline can be endless.
+		msg, _ := bufio.NewReader(io.LimitReader(resp.Body, errorBodyMax)).ReadString('\n')
 		msg = strings.TrimSpace(msg)
 		if msg != "" {
 			msg = ": " + trimForError(msg)
@@ -91,3 +94,6 @@ func networkError(err error, timeout time.Duration) string {
 	}
 	return err.Error()
 }
+
+// errorBodyMax bounds how much of an error answer is read for its message.
+const errorBodyMax = 4 << 10
