@@ -154,6 +154,9 @@ func (s *SourceFiles) read(path string, opt Options, strict bool) *sourceText {
 
 // openError is the error opening name gives (pprof prints it).
 func openError(name string) error {
+	if err := checkSourceFile(name); err != nil {
+		return err
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return err
@@ -162,16 +165,38 @@ func openError(name string) error {
 	return &fs.PathError{Op: "read", Path: name, Err: errors.New("not a readable text file")}
 }
 
+// maxSourceBytes is the largest file read as source code.
+const maxSourceBytes = 256 << 20
+
+// checkSourceFile refuses, before opening it, a file that cannot be a
+// program's source: a profile names its files, and a device (endless, like
+// /dev/urandom) or a FIFO (opening it waits for a writer) would hang the
+// listing.
+func checkSourceFile(name string) error {
+	st, err := os.Stat(name)
+	switch {
+	case err != nil:
+		return nil // opening it says why, as pprof reports it
+	case st.IsDir():
+		return fmt.Errorf("%s is a directory", name)
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file", name)
+	case st.Size() > maxSourceBytes:
+		return fmt.Errorf("%s is too large for a source file (%d bytes)", name, st.Size())
+	}
+	return nil
+}
+
 // readLines reads a text file's lines, without their line ends.
 func readLines(name string) ([]string, error) {
+	if err := checkSourceFile(name); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory", name)
-	}
 	var lines []string
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
