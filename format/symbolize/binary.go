@@ -166,8 +166,13 @@ func (m *memo) add(addrs []uint64, frames [][]Frame) {
 }
 
 // Open opens the ELF file at path. It reads the headers only; where it
-// can, it maps the file into memory rather than read what it needs.
+// can, it maps the file into memory rather than read what it needs. The
+// path usually comes from a profile: anything but a regular file is
+// refused before it is opened (opening a FIFO waits for a writer).
 func Open(path string) (*Binary, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
