@@ -110,6 +110,9 @@ func (l *loader) start(ctx context.Context, src format.Sources, data []byte) tea
 		} else {
 			p, err = format.Load(ctx, src, opt)
 		}
+		if err == nil {
+			safeProfile(p)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		return loadedMsg{p: p, err: err, took: time.Since(t0), notes: notes}

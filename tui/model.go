@@ -372,7 +372,7 @@ func (m *Model) syncSelection() bool {
 func (m *Model) Selected() string { return m.selected }
 
 func (m *Model) setNote(s string, isErr bool) {
-	m.note, m.noteErr = s, isErr
+	m.note, m.noteErr = views.SafeText(s), isErr // it may quote the profile
 }
 
 func (m *Model) setSearch(re *regexp.Regexp) {

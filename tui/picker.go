@@ -154,7 +154,7 @@ func (p *picker) view() string {
 		lines = append(lines, "", st.Dim.Render("  (no profile-like files here: pass a file or URL, e.g. pprof-tui cpu.pb.gz)"))
 	}
 	if p.err != nil {
-		lines = append(lines, "", st.Error.Render(oneLine(p.err.Error())))
+		lines = append(lines, "", st.Error.Render(oneLine(views.SafeText(p.err.Error()))))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -121,7 +121,7 @@ func (s *Source) SetResult(data any, opt analysis.Options) {
 			}
 		}
 		for _, row := range l.Rows {
-			s.rows = append(s.rows, sourceRow{kind: srcLine, listing: i, line: row, text: expandTabs(row.Text, 4)})
+			s.rows = append(s.rows, sourceRow{kind: srcLine, listing: i, line: row, text: SafeText(expandTabs(row.Text, 4))})
 		}
 	}
 	s.left, s.textMax = 0, 0

@@ -1,0 +1,50 @@
+package views
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// SafeText makes text from a profile or a source file safe to draw: a
+// control character would act on the terminal (ESC starts an escape
+// sequence, CR returns the cursor, BEL rings), so each is drawn as its
+// symbol from Unicode's Control Pictures (ESC as ␛, DEL as ␡), and a C1
+// control or a byte that is not UTF-8 as �. Text without them is
+// returned as it is, without copying.
+func SafeText(s string) string {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c < 0x20 || c == 0x7f {
+			break
+		}
+		if c < 0x80 {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || r >= 0x80 && r < 0xa0 {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for _, r := range s[i:] { // a byte that is not UTF-8 comes as RuneError
+		switch {
+		case r < 0x20:
+			b.WriteRune(0x2400 + r)
+		case r == 0x7f:
+			b.WriteRune(0x2421)
+		case r >= 0x80 && r < 0xa0:
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
