@@ -10,6 +10,9 @@ func TestSafeText(t *testing.T) {
 		{"tab\there", "tab␉here"},
 		{"c1\u0085\u009bend", "c1��end"},
 		{"bad\xff\xfeutf8", "bad��utf8"},
+		{"admin\u202e\u2066txt.go", "admin��txt.go"},
+		{"zw\u200b\u200dj\ufeff", "zw��j�"},
+		{"\U0001F642 ok", "\U0001F642 ok"},
 		{"", ""},
 	} {
 		if got := SafeText(c.in); got != c.want {
