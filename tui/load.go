@@ -206,5 +206,5 @@ func sourceName(s format.Sources) string {
 	for _, b := range s.Base {
 		name += " −base " + filepath.Base(b)
 	}
-	return name
+	return views.SafeText(name) // a file name can hold anything
 }
