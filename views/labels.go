@@ -43,8 +43,7 @@ func (v *Labels) Init() tea.Cmd { return nil }
 
 func (v *Labels) SetSize(w, h int) {
 	v.width, v.height = w, h
-	v.l.height = max(0, h-1)
-	v.l.clamp()
+	v.l.fit(h, 1)
 }
 
 func (v *Labels) ShortHelp() []key.Binding {

@@ -63,8 +63,7 @@ const peekHeadLines = 2
 
 func (p *Peek) SetSize(w, h int) {
 	p.width, p.height = w, h
-	p.l.height = max(0, h-peekHeadLines)
-	p.l.clamp()
+	p.l.fit(h, peekHeadLines)
 }
 
 func (p *Peek) ShortHelp() []key.Binding {

@@ -63,8 +63,7 @@ func (s *Source) Init() tea.Cmd { return nil }
 
 func (s *Source) SetSize(w, h int) {
 	s.width, s.height = w, h
-	s.l.height = max(0, h-1)
-	s.l.clamp()
+	s.l.fit(h, 1)
 }
 
 func (s *Source) ShortHelp() []key.Binding {

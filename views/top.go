@@ -43,8 +43,7 @@ func (t *Top) Init() tea.Cmd { return nil }
 
 func (t *Top) SetSize(w, h int) {
 	t.width, t.height = w, h
-	t.l.height = max(0, h-1) // the column headings take a line
-	t.l.clamp()
+	t.l.fit(h, 1) // the column headings take a line
 }
 
 func (t *Top) ShortHelp() []key.Binding {

@@ -44,8 +44,7 @@ func (t *Tree) Init() tea.Cmd { return nil }
 
 func (t *Tree) SetSize(w, h int) {
 	t.width, t.height = w, h
-	t.l.height = max(0, h-1)
-	t.l.clamp()
+	t.l.fit(h, 1)
 }
 
 func (t *Tree) ShortHelp() []key.Binding {

@@ -148,6 +148,13 @@ func (l *list) setLen(n int) {
 	l.clamp()
 }
 
+// fit gives the list the rows a view of h lines has below its head
+// lines of headings, and keeps the cursor on screen.
+func (l *list) fit(h, head int) {
+	l.height = max(0, h-head)
+	l.clamp()
+}
+
 func (l *list) clamp() {
 	if l.cursor >= l.n {
 		l.cursor = l.n - 1
