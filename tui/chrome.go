@@ -43,6 +43,9 @@ func (m *Model) View() string {
 	if m.showHelp {
 		body = m.fullHelp(m.height - 3)
 	}
+	if m.mode != inputNone {
+		body = overlay(body, m.panel())
+	}
 	return strings.Join([]string{m.tabBar(), body, m.statusBar(), m.footer()}, "\n")
 }
 
@@ -129,21 +132,6 @@ func (m *Model) total() string {
 	return ""
 }
 
-// filters lists the active filters as pprof spells them, in pprof's order.
-func filters(o analysis.Options) []string {
-	var out []string
-	for _, f := range []struct{ name, value string }{
-		{"focus", o.Focus}, {"ignore", o.Ignore}, {"hide", o.Hide}, {"show", o.Show},
-		{"show_from", o.ShowFrom}, {"prune_from", o.PruneFrom}, {"tagfocus", o.TagFocus}, {"tagignore", o.TagIgnore},
-		{"tagshow", o.TagShow}, {"taghide", o.TagHide},
-	} {
-		if f.value != "" {
-			out = append(out, f.name+"="+f.value)
-		}
-	}
-	return out
-}
-
 // statusBar shows the source, the sample type with its unit, the total,
 // the granularity and the filters. When it does not fit, the unit, then
 // the source, then a default granularity give way, so the filters stay.
@@ -193,10 +181,10 @@ func (m *Model) statusLine(level int) string {
 	if level < 3 || m.opts.Granularity != "functions" {
 		parts = append(parts, st.Status.Render(m.opts.Granularity))
 	}
-	if fs := filters(m.opts); len(fs) > 0 {
+	if fs := m.opts.Filters(); len(fs) > 0 {
 		crumbs := make([]string, len(fs))
 		for i, f := range fs {
-			crumbs[i] = st.Crumb.Render(f)
+			crumbs[i] = st.Crumb.Render(f.String())
 		}
 		parts = append(parts, strings.Join(crumbs, st.Status.Render(" › ")))
 	}
@@ -206,19 +194,8 @@ func (m *Model) statusLine(level int) string {
 func (m *Model) footer() string {
 	st := m.c.Styles
 	if m.mode != inputNone {
-		line := m.input.View()
-		if m.note != "" {
-			// The note (an error, completions) keeps at least half the line.
-			note := ansi.Truncate(m.note, m.width/2, "…")
-			room := m.width - ansi.StringWidth(note) - 2
-			if m.noteErr {
-				note = st.Error.Render(note)
-			} else {
-				note = st.Info.Render(note)
-			}
-			line = padRight(ansi.Truncate(line, room, "…"), room) + "  " + note
-		}
-		return ansi.Truncate(line, m.width, "…")
+		// The note and the completions show above the line (panel).
+		return ansi.Truncate(m.input.View(), m.width, "…")
 	}
 	if m.note != "" {
 		if m.noteErr {
@@ -254,7 +231,7 @@ func (m *Model) fullHelp(h int) string {
 	if len(lines) > h {
 		from := min(m.helpOffset, len(lines)-h+1)
 		end := min(len(lines), from+h-1)
-		more := "  ↑↓ scroll · any other key closes"
+		more := "  ↑↓ pgup pgdn g G scroll · any other key closes"
 		lines = append(lines[from:end:end], st.Dim.Render(ansi.Truncate(more, m.width, "…")))
 	}
 	for len(lines) < h {
@@ -266,6 +243,13 @@ func (m *Model) fullHelp(h int) string {
 // helpLines is every key group, in two columns when wide.
 func (m *Model) helpLines() []string {
 	st := m.c.Styles
+	if m.helpText != nil {
+		lines := make([]string, len(m.helpText))
+		for i, l := range m.helpText {
+			lines[i] = ansi.Truncate(l, m.width, "…")
+		}
+		return lines
+	}
 	var blocks [][]string
 	groups := m.c.Keys.Groups()
 	for i, g := range groups {

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // Recomputation: every view's data is computed off the UI goroutine by a
@@ -137,6 +138,9 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	if req.commit {
 		if req.push {
 			m.history = append(m.history, m.opts)
+		}
+		if req.opts.Sort != m.opts.Sort {
+			m.views[0].(*views.Top).SortBy(req.opts.Sort) // :sort= and back
 		}
 		m.opts = req.opts
 	}

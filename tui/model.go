@@ -72,8 +72,15 @@ type Model struct {
 	noteErr    bool
 	click      views.DoubleClick // for the views that leave double clicks to the root
 	showHelp   bool
-	helpOffset int // the help's scroll position
+	helpOffset int      // the help's scroll position
+	helpText   []string // what :help shows in the help's place; nil: the keys
 	help       help.Model
+
+	comp          completion // the command line's tab list
+	cmdHistory    []string   // earlier command lines, oldest first
+	cmdHistoryPos int        // the one ↑/↓ shows (len: the new line)
+	labelKeys     []string   // the profile's label keys, for completion
+	labelValues   map[string][]string
 }
 
 // NewModel returns the root model for cfg.
@@ -250,8 +257,15 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			m.helpOffset += m.height / 2
 		case key.Matches(msg, k.PageUp):
 			m.helpOffset = max(0, m.helpOffset-m.height/2)
+		case key.Matches(msg, k.Home):
+			m.helpOffset = 0
+		case key.Matches(msg, k.End):
+			m.helpOffset = len(m.helpLines())
 		case key.Matches(msg, k.Quit):
 			return tea.Quit
+		case key.Matches(msg, k.Command):
+			m.showHelp = false
+			return m.openInput(inputCommand, "")
 		default:
 			m.showHelp = false
 		}
@@ -263,7 +277,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		m.showHelp, m.helpOffset = true, 0
+		m.openHelp(nil)
 	case key.Matches(msg, k.Views):
 		return m.switchView(int(msg.Runes[0] - '1'))
 	case key.Matches(msg, k.NextView):

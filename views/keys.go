@@ -49,7 +49,7 @@ func DefaultKeyMap() *KeyMap {
 		Views:      b("1-6", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		NextView:   b("tab", "next view", "tab"),
 		PrevView:   b("shift+tab", "previous view", "shift+tab"),
-		Command:    b(":", "command: set pprof options (focus=RE, reset…)", ":"),
+		Command:    b(":", "command: pprof settings, focus=RE… (:help lists them)", ":"),
 		SampleType: b("s", "sample type: cycle through them", "s"),
 		Back:       b("backspace", "back: undo the last option change", "backspace"),
 
