@@ -311,3 +311,36 @@ func (n *int64Value) Set(v string) error {
 
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// settingsMarkdown is the README's table of settings, generated from the
+// settings table (a test keeps the README's copy in step).
+func settingsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| setting | value | default | what it does |\n| --- | --- | --- | --- |\n")
+	for _, g := range analysis.SettingGroups() {
+		for _, s := range analysis.Settings() {
+			if s.Group != g {
+				continue
+			}
+			value := "`" + s.ValueName() + "`"
+			if s.IsBool() {
+				value = "bool"
+			}
+			def := s.Default()
+			if def == "" {
+				def = "–"
+			} else {
+				def = "`" + def + "`"
+			}
+			help := s.Help
+			if len(s.Choices) > 0 {
+				help += "; each choice is a flag too (`-" + strings.Join(s.Choices, "`, `-") + "`)"
+			}
+			if s.Filter {
+				help += "; a filter"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", s.Name, strings.ReplaceAll(value, "|", `\|`), def, strings.ReplaceAll(help, "|", `\|`))
+		}
+	}
+	return b.String()
+}
