@@ -328,12 +328,7 @@ func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
 		if err != nil {
 			return err
 		}
-		for _, s := range stacks {
-			if _, err := fmt.Fprintf(w, "%s %d\n", s.Frames, s.Value); err != nil {
-				return err
-			}
-		}
-		return nil
+		return report.Folded(w, stacks)
 	}
 	return usageError("this report is not built yet")
 }

@@ -160,6 +160,16 @@ func (m *Model) command(line string) (tea.Cmd, error) {
 	if len(words) == 0 {
 		words = []string{"reset"}
 	}
+	switch words[0] {
+	case "save", "save!":
+		if len(words) > 2 {
+			return nil, fmt.Errorf("save takes one file name (quote it if it has spaces)")
+		}
+		return m.save(strings.Join(words[1:], ""), words[0] == "save!")
+	case "cmd":
+		m.showCommand()
+		return nil, nil
+	}
 	if words[0] == "help" {
 		if len(words) > 2 {
 			return nil, fmt.Errorf("help takes one setting name")
@@ -312,7 +322,7 @@ func (m *Model) completions(word string) []string {
 	s, known := analysis.LookupSetting(name)
 	switch {
 	case !hasValue:
-		values = append([]string{"reset", "help"}, analysis.SettingNames()...)
+		values = append([]string{"reset", "help", "save", "cmd"}, analysis.SettingNames()...)
 		for _, st := range m.prof.SampleTypes {
 			values = append(values, st.Type)
 		}

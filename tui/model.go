@@ -52,6 +52,7 @@ type Model struct {
 	picker *picker
 
 	source  string
+	sources format.Sources // what was loaded, for :cmd
 	prof    *format.Profile
 	engine  *analysis.Engine
 	opts    analysis.Options   // the options the views show
@@ -74,6 +75,7 @@ type Model struct {
 	showHelp   bool
 	helpOffset int      // the help's scroll position
 	helpText   []string // what :help shows in the help's place; nil: the keys
+	helpCopy   string   // what y copies while helpText shows (:cmd)
 	help       help.Model
 
 	comp          completion // the command line's tab list
@@ -124,6 +126,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	} else {
 		m.phase = phaseLoading
 		m.source = sourceName(cfg.Sources)
+		m.sources = cfg.Sources
 	}
 	m.resize()
 	return m
@@ -177,11 +180,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pickedMsg:
 		m.phase = phaseLoading
 		m.source = msg.name
+		m.sources = format.Sources{Sources: msg.sources}
 		return m, tea.Batch(m.load.start(m.ctx, format.Sources{Sources: msg.sources}, msg.data), m.startSpin())
 	case loadedMsg:
 		return m, m.loaded(msg)
 	case resultMsg:
 		return m, m.result(msg)
+	case savedMsg:
+		m.saved(msg)
+		return m, nil
 	case crashMsg:
 		m.err = msg.err
 		return m, tea.Quit
@@ -266,6 +273,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, k.Command):
 			m.showHelp = false
 			return m.openInput(inputCommand, "")
+		case key.Matches(msg, k.Copy) && m.helpCopy != "":
+			m.showHelp = false
+			return m.copyText(m.helpCopy, "the command line")
 		default:
 			m.showHelp = false
 		}
@@ -300,6 +310,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.nextSampleType()
 	case key.Matches(msg, k.Back):
 		return m.back()
+	case key.Matches(msg, k.Copy):
+		sel, ok := m.ActiveView().Selection()
+		if !ok || sel.Name == "" {
+			m.setNote("nothing selected to copy", false)
+			return nil
+		}
+		return m.copyText(sel.Name, sel.Name)
 	case key.Matches(msg, k.Drill), key.Matches(msg, k.Focus):
 		return m.filterSelected(filterFocus)
 	case key.Matches(msg, k.Ignore):

@@ -14,6 +14,7 @@ type KeyMap struct {
 	// Anywhere.
 	Quit, Help, Views, NextView, PrevView key.Binding
 	Command, SampleType, Back             key.Binding
+	Copy                                  key.Binding
 
 	// Moving in a view.
 	Up, Down, PageUp, PageDown, Home, End key.Binding
@@ -52,6 +53,7 @@ func DefaultKeyMap() *KeyMap {
 		Command:    b(":", "command: pprof settings, focus=RE… (:help lists them)", ":"),
 		SampleType: b("s", "sample type: cycle through them", "s"),
 		Back:       b("backspace", "back: undo the last option change", "backspace"),
+		Copy:       b("y", "copy: the selected name to the clipboard (OSC 52)", "y"),
 
 		Up:        b("↑/k", "up", "up", "k"),
 		Down:      b("↓/j", "down", "down", "j"),
@@ -103,7 +105,7 @@ type KeyGroup struct {
 // Groups lists every binding, grouped as the full help shows them.
 func (k *KeyMap) Groups() []KeyGroup {
 	return []KeyGroup{
-		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back}},
+		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Copy}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Search, k.NextMatch, k.PrevMatch, k.Clear}},
 		{"Selected row", []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide}},
 		{"Top", []key.Binding{k.Sort}},
