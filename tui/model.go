@@ -189,6 +189,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case savedMsg:
 		m.saved(msg)
 		return m, nil
+	case infoMsg:
+		if m.phase == phaseReady {
+			m.openHelp(m.infoLines(msg))
+		}
+		return m, nil
 	case crashMsg:
 		m.err = msg.err
 		return m, tea.Quit
@@ -310,6 +315,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.nextSampleType()
 	case key.Matches(msg, k.Back):
 		return m.back()
+	case key.Matches(msg, k.Info):
+		return m.showInfo()
 	case key.Matches(msg, k.Copy):
 		sel, ok := m.ActiveView().Selection()
 		if !ok || sel.Name == "" {

@@ -127,3 +127,26 @@ func TestCmdAndCopy(t *testing.T) {
 		t.Errorf("OSC 52 sequence %q", got)
 	}
 }
+
+// TestInfoPanel: I shows pprof's header facts for the current settings,
+// the sample types, the node counts and the settings in force.
+func TestInfoPanel(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.command("tagfocus=worker=w1 nodefraction=0.05")
+	h.keys("I")
+	h.waitFor("the info panel", func(m *Model) bool { return m.showHelp && m.helpText != nil })
+	var lines []string
+	h.do(func(m *Model) { lines = m.helpLines() })
+	text := strings.Join(lines, "\n")
+	for _, want := range []string{
+		"File: goprof", "Build ID: 4a99b1883bd589acb0d8b84bfebcbbbc9d695ef7", "Type: cpu",
+		"Time: 2026-11-21 01:26:04 UTC", "Duration: 3s, Total samples = 2840ms (94.72%)",
+		"   tagfocus=worker=w1", "Showing nodes accounting for",
+		"Samples       222", "Period        10ms of cpu", "0  samples (count)", "▶ 1  cpu (nanoseconds)",
+		"dropped below nodefraction=0.05", "tagfocus      worker=w1", "nodefraction  0.05",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the info panel lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -14,7 +14,7 @@ type KeyMap struct {
 	// Anywhere.
 	Quit, Help, Views, NextView, PrevView key.Binding
 	Command, SampleType, Back             key.Binding
-	Copy                                  key.Binding
+	Copy, Info                            key.Binding
 
 	// Moving in a view.
 	Up, Down, PageUp, PageDown, Home, End key.Binding
@@ -54,6 +54,7 @@ func DefaultKeyMap() *KeyMap {
 		SampleType: b("s", "sample type: cycle through them", "s"),
 		Back:       b("backspace", "back: undo the last option change", "backspace"),
 		Copy:       b("y", "copy: the selected name to the clipboard (OSC 52)", "y"),
+		Info:       b("I", "info: the profile's facts, settings and node counts", "I"),
 
 		Up:        b("↑/k", "up", "up", "k"),
 		Down:      b("↓/j", "down", "down", "j"),
@@ -105,7 +106,7 @@ type KeyGroup struct {
 // Groups lists every binding, grouped as the full help shows them.
 func (k *KeyMap) Groups() []KeyGroup {
 	return []KeyGroup{
-		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Copy}},
+		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Copy, k.Info}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Search, k.NextMatch, k.PrevMatch, k.Clear}},
 		{"Selected row", []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide}},
 		{"Top", []key.Binding{k.Sort}},

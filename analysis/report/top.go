@@ -71,3 +71,11 @@ func plural(n int, noun string) string {
 	}
 	return noun
 }
+
+// Header returns the lines pprof prints above its top table for top and
+// opt: the profile's facts (File, Build ID, Type, Time, Duration), the
+// active filters, what the shown nodes account for and what was dropped.
+func Header(p *format.Profile, top *analysis.Top, opt analysis.Options) []string {
+	lines, _ := topHeader(p, top, opt)
+	return lines
+}
