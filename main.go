@@ -306,7 +306,7 @@ func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
 		if err != nil {
 			return usageError("list: invalid regexp %q: %v", c.list, err)
 		}
-		lst, err := e.List(opt, re, analysis.NewSourceFiles(), true)
+		lst, err := e.List(opt, re, analysis.NewSourceFiles())
 		if err != nil {
 			return err
 		}

@@ -77,7 +77,7 @@ func (s *Source) Query(e *analysis.Engine, opt analysis.Options, sel string) (fu
 		if sel == "" {
 			return &sourceResult{}, nil
 		}
-		lst, err := e.List(opt, regexp.MustCompile("^"+regexp.QuoteMeta(sel)+"$"), files, false)
+		lst, err := e.List(opt, regexp.MustCompile("^"+regexp.QuoteMeta(sel)+"$"), files)
 		if err != nil {
 			return nil, err
 		}

@@ -162,7 +162,7 @@ func TestReportsMatchPprof(t *testing.T) {
 				}
 			case "list":
 				re := strings.TrimPrefix(c.flags[0], "-list=")
-				lst, err := e.List(opt, regexp.MustCompile(re), analysis.NewSourceFiles(), true)
+				lst, err := e.List(opt, regexp.MustCompile(re), analysis.NewSourceFiles())
 				if err != nil {
 					t.Fatal(err)
 				}
