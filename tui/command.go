@@ -462,15 +462,17 @@ func (m *Model) setLine(s string) {
 type filterKind int
 
 const (
-	filterFocus filterKind = iota
+	filterDrill filterKind = iota // focus on the selection alone
+	filterFocus                   // add the selection to the focus
 	filterIgnore
 	filterHide
 )
 
-// filterSelected filters on the selected row: focus, ignore or hide
-// exactly that function (its name regexp-escaped and anchored), or
-// tagfocus/tagignore exactly that label value, or taghide its key.
-// Focus replaces the focus (drilling in); ignore and hide add to theirs.
+// filterSelected filters on the selected row: drill into, focus on,
+// ignore or hide exactly that function (its name regexp-escaped and
+// anchored), or tagfocus/tagignore exactly that label value, or taghide
+// its key. Drill replaces the focus; focus, ignore and hide add the
+// function to theirs as an alternative.
 func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 	sel, ok := m.ActiveView().Selection()
 	if !ok {
@@ -485,8 +487,10 @@ func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 		}
 		re := "^" + regexp.QuoteMeta(sel.Name) + "$"
 		switch kind {
-		case filterFocus:
+		case filterDrill:
 			next.Focus = re
+		case filterFocus:
+			next.Focus = addAlternative(next.Focus, re)
 		case filterIgnore:
 			next.Ignore = addAlternative(next.Ignore, re)
 		case filterHide:
@@ -502,7 +506,7 @@ func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 			m.setNote(err.Error(), true)
 			return nil
 		}
-		if kind == filterFocus {
+		if kind == filterDrill || kind == filterFocus {
 			next.TagFocus = f
 		} else {
 			next.TagIgnore = f

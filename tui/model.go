@@ -324,7 +324,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		return m.copyText(sel.Name, sel.Name)
-	case key.Matches(msg, k.Drill), key.Matches(msg, k.Focus):
+	case key.Matches(msg, k.Drill):
+		return m.filterSelected(filterDrill)
+	case key.Matches(msg, k.Focus):
 		return m.filterSelected(filterFocus)
 	case key.Matches(msg, k.Ignore):
 		return m.filterSelected(filterIgnore)

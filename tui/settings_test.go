@@ -209,3 +209,34 @@ func TestHelpOneSetting(t *testing.T) {
 		t.Errorf("no error for :help nosuch:\n%s", s)
 	}
 }
+
+// TestDrillAndFocus: enter drills (the focus becomes the selected
+// function alone); f adds the function to the focus, as i and H add to
+// theirs.
+func TestDrillAndFocus(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	find := func(name string) {
+		h.keys("/")
+		h.typeText("^" + name + "$")
+		h.keys("<enter>", "<esc>")
+		var sel string
+		h.do(func(m *Model) { sel = m.Selected() })
+		if sel != name {
+			t.Fatalf("selected %q, want %q", sel, name)
+		}
+	}
+	find("main.fib")
+	h.keys("f")
+	if o := h.options(); o.Focus != `^main\.fib$` {
+		t.Fatalf("f: focus %q", o.Focus)
+	}
+	find("main.runFib")
+	h.keys("f")
+	if o := h.options(); o.Focus != `^main\.fib$|^main\.runFib$` {
+		t.Fatalf("f, f: focus %q", o.Focus)
+	}
+	h.keys("<enter>")
+	if o := h.options(); o.Focus != `^main\.runFib$` {
+		t.Fatalf("enter: focus %q", o.Focus)
+	}
+}

@@ -67,8 +67,8 @@ func DefaultKeyMap() *KeyMap {
 		PrevMatch: b("N", "previous match", "N"),
 		Clear:     b("esc", "clear search", "esc"),
 
-		Drill:  b("enter", "drill: focus on the selected function", "enter"),
-		Focus:  b("f", "focus: on exactly the selected function", "f"),
+		Drill:  b("enter", "drill: focus on the selected function alone", "enter"),
+		Focus:  b("f", "focus: add the selected function to the focus", "f"),
 		Ignore: b("i", "ignore: drop the samples through it", "i"),
 		Hide:   b("H", "hide: remove it from the stacks", "H"),
 
