@@ -165,7 +165,9 @@ func (f *Flame) SetResult(data any, opt analysis.Options) {
 	f.cur = f.lay.top
 	f.offset = 0
 	f.scrollToZoom()
-	f.SetSearch(f.m.re)
+	// Highlight the matches without moving to one: the root reveals the
+	// selected function next.
+	f.findMatches()
 }
 
 // Zoomed returns the name of the frame filling the width ("" when not

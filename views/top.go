@@ -74,10 +74,7 @@ func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() 
 func (t *Top) HasResult() bool { return t.top != nil }
 
 func (t *Top) SetResult(data any, opt analysis.Options) {
-	var keep string
-	if r, ok := t.Cursor(); ok {
-		keep = r.Name
-	}
+	old, cur := t.rowNames(), t.l.cursor
 	t.base = nil
 	switch d := data.(type) {
 	case *analysis.Top:
@@ -101,23 +98,45 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 	t.pctW = t.pctWidth()
 	t.resort()
 	t.l.setLen(len(t.order))
-	if keep != "" {
-		for i, r := range t.order {
-			if t.top.Rows[r].Name == keep {
-				t.l.moveTo(i)
-				break
-			}
-		}
+	t.follow(old, cur)
+}
+
+// rowNames lists the rows' names in display order, for follow.
+func (t *Top) rowNames() []string {
+	if t.top == nil {
+		return nil
 	}
-	t.SetSearch(t.m.re)
+	names := make([]string, len(t.order))
+	for i, r := range t.order {
+		names[i] = t.top.Rows[r].Name
+	}
+	return names
+}
+
+// follow keeps the cursor on the function it was on (old[cur]) after
+// the rows changed, and the search's highlights up to date without
+// moving to a match.
+func (t *Top) follow(old []string, cur int) {
+	at := make(map[string]int, len(t.order))
+	for i := len(t.order) - 1; i >= 0; i-- {
+		at[t.top.Rows[t.order[i]].Name] = i
+	}
+	t.l.follow(old, cur, func(name string) int {
+		if i, ok := at[name]; ok {
+			return i
+		}
+		return -1
+	})
+	t.m.set(t.m.re, len(t.order), func(i int) string { return t.top.Rows[t.order[i]].Name })
 }
 
 // SortBy sorts by "flat", "cum" or "name".
 func (t *Top) SortBy(s string) {
 	t.sortBy = s
 	if t.top != nil {
+		old, cur := t.rowNames(), t.l.cursor
 		t.resort()
-		t.SetSearch(t.m.re)
+		t.follow(old, cur)
 	}
 }
 
@@ -455,3 +474,15 @@ func (c cell) render(st *Styles, text string, selected bool) string {
 
 // Total is the percentage denominator of the data shown.
 func (t *Top) Total() int64 { return t.top.Total }
+
+// Window returns the cursor's row and the first row on screen.
+func (t *Top) Window() (cursor, offset int) { return t.l.cursor, t.l.offset }
+
+// RowName returns the name of the row d rows from the cursor, or "".
+func (t *Top) RowName(d int) string {
+	i := t.l.cursor + d
+	if t.top == nil || i < 0 || i >= len(t.order) {
+		return ""
+	}
+	return t.top.Rows[t.order[i]].Name
+}

@@ -88,7 +88,9 @@ func (t *Tree) SetResult(data any, opt analysis.Options) {
 	if len(t.rows) > 0 {
 		t.expandHeaviest(0, false)
 	}
-	t.SetSearch(t.m.re)
+	// Highlight the matches without moving to one: the root reveals the
+	// selected function next, or the first row stays.
+	t.m.set(t.m.re, len(t.rows), t.rowName)
 }
 
 // expand opens row i; it reports whether it had children.

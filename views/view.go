@@ -141,6 +141,9 @@ type list struct {
 	cursor, offset int
 	n              int // rows
 	height         int // visible rows
+	// back is set when the cursor last moved up: the direction of travel
+	// a filter that removes the selected row continues in (follow).
+	back bool
 }
 
 func (l *list) setLen(n int) {
@@ -181,13 +184,67 @@ func (l *list) clamp() {
 }
 
 func (l *list) move(d int) {
+	if d != 0 {
+		l.back = d < 0
+	}
 	l.cursor += d
 	l.clamp()
 }
 
 func (l *list) moveTo(i int) {
+	if i != l.cursor {
+		l.back = i < l.cursor
+	}
 	l.cursor = i
 	l.clamp()
+}
+
+// follow puts the cursor back on the selected function after the rows
+// changed under it (a new result, another order). old names the rows as
+// they were, with the cursor on old[cur]; index finds a name among the
+// new rows (-1 when it is gone). The selected function keeps the cursor
+// when it survives; else the cursor goes to the nearest survivor within
+// a screen of it, first in the direction of travel; else to the first
+// row. Never to the same row index, which is another function now. The
+// window keeps the cursor's screen line, unless the cursor fits on the
+// first screen, which then shows (the heaviest rows stay in sight).
+func (l *list) follow(old []string, cur int, index func(name string) int) {
+	line := l.cursor - l.offset
+	next := 0
+	if cur >= 0 && cur < len(old) {
+		next = index(old[cur])
+		if next < 0 {
+			next = nearest(old, cur, max(1, l.height), l.back, index)
+		}
+	}
+	l.cursor = max(0, next)
+	l.offset = 0
+	if l.height > 0 && l.cursor >= l.height {
+		l.offset = l.cursor - max(0, min(line, l.height-1))
+	}
+	l.clamp()
+}
+
+// nearest is the new index of the first of old's rows around cur, up to
+// reach rows away, that index finds: downwards first, or upwards when
+// back. It is 0 when none is.
+func nearest(old []string, cur, reach int, back bool, index func(string) int) int {
+	dirs := [2]int{1, -1}
+	if back {
+		dirs = [2]int{-1, 1}
+	}
+	for _, d := range dirs {
+		for k := 1; k <= reach; k++ {
+			j := cur + d*k
+			if j < 0 || j >= len(old) {
+				break
+			}
+			if i := index(old[j]); i >= 0 {
+				return i
+			}
+		}
+	}
+	return 0
 }
 
 // scroll moves the window by d rows, dragging the cursor along when it
