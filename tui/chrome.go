@@ -115,15 +115,10 @@ func (m *Model) sampleTypeLabel() (string, string) {
 }
 
 func (m *Model) total() string {
-	i, err := analysis.SampleIndex(m.prof, m.opts.SampleIndex)
-	if err != nil {
-		return ""
-	}
-	unit := m.prof.SampleTypes[i].Unit
 	for _, i := range []int{m.active, 0, 1, 2} {
 		v := m.views[i]
 		if _, state := v.Query(m.engine, m.opts, m.selected); v.HasResult() && m.jobs.have[i] == dataKey(m.opts, state) {
-			return analysis.ScaledLabel(v.Total(), unit, "minimum")
+			return v.Format(v.Total())
 		}
 	}
 	return ""

@@ -53,6 +53,9 @@ type View interface {
 	// then its percentage denominator.
 	HasResult() bool
 	Total() int64
+	// Format prints a value of the data shown in the unit the view's
+	// table uses, so the status bar's total reads like the table.
+	Format(v int64) string
 
 	// Selection is the row under the cursor. The root shares a function
 	// selection between the views: after every key or click it reads the
@@ -369,24 +372,20 @@ func (m *matchSet) step(l *list, dir int, inclusive bool) bool {
 	return false
 }
 
-// percentWidth is the width a column of pprof percentages of total needs
-// for these values: pprof's six, or what its format gives the smallest
-// share ("0.0092%", "2.9e-05%").
+// percentWidth is the width a column of shares of total needs for these
+// values: pprof's six, or what the longest needs ("0.0092%", "2.9e-05%",
+// "16556.10%" for a mean above the total).
 func percentWidth(values []int64, total int64) int {
-	lo := 1.0
+	w := 6
 	for _, v := range values {
-		if p := pct(v, total); p > 0 && p < lo {
-			lo = p
-		}
+		w = max(w, len(share(v, total)))
 	}
-	switch {
-	case lo >= 0.01:
-		return 6
-	case lo >= 0.001:
-		return 7
-	}
-	return 8
+	return w
 }
+
+// share is v's share of total, the one way every view prints one:
+// pprof's percentage ("26.41%", "  100%", "0.0092%").
+func share(v, total int64) string { return analysis.Percentage(v, total) }
 
 // writeCells writes a row's value cells, space-separated, the first one
 // carrying the cursor mark when the row is selected, and returns the
@@ -498,10 +497,42 @@ func fillLines(lines []string, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// valueFormatter formats values of unit sampleUnit in the table unit
-// pprof would pick for top, so every number matches `pprof -top`.
-func valueFormatter(sampleUnit, tableUnit string) func(int64) string {
-	return func(v int64) string { return analysis.ScaledLabel(v, sampleUnit, tableUnit) }
+// quantity prints the values of one table, all in the one unit
+// analysis.DisplayUnit picks from the largest of them, so a column's
+// numbers read alike in every view and in the status bar.
+type quantity struct{ from, to string }
+
+// newQuantity is the quantity for values vs in sampleUnit of total, as
+// the unit option (opt.Unit) asks.
+func newQuantity(sampleUnit, unit string, total int64, vs ...int64) quantity {
+	var hi int64
+	for _, v := range vs {
+		hi = max(hi, abs(v))
+	}
+	return quantity{sampleUnit, analysis.DisplayUnit(sampleUnit, unit, total, hi)}
+}
+
+func (q quantity) format(v int64) string { return analysis.ScaledLabel(v, q.from, q.to) }
+
+// widest is the width of the longest of vs as q prints them: the
+// largest magnitude, or the most negative value.
+func (q quantity) widest(vs ...int64) int {
+	var big, neg int64
+	for _, v := range vs {
+		big = max(big, abs(v))
+		neg = min(neg, v)
+	}
+	return max(ansi.StringWidth(q.format(big)), ansi.StringWidth(q.format(neg)))
+}
+
+// treeQuantity is the quantity of a call tree's values: the roots' are
+// the largest.
+func treeQuantity(tr *analysis.Tree, unit string) quantity {
+	vs := []int64{tr.Total}
+	for _, r := range tr.Roots() {
+		vs = append(vs, r.Total, r.Self)
+	}
+	return newQuantity(tr.SampleType.Unit, unit, tr.Total, vs...)
 }
 
 // pct is |v/total| in percent, for heat colours.
