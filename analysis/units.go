@@ -216,18 +216,17 @@ func OutputUnit(top *Top, sampleUnit string) string {
 	return unit
 }
 
-// DisplayUnit is the unit the explorer prints values of a total in, one
-// for every value of every view (and for the total in the status bar),
-// so the same quantity reads the same wherever it shows: unit itself
-// when one is asked for ("auto" keeps pprof's meaning: each value in its
-// own unit); else the finest unit in which the total, and hi, the
-// largest magnitude shown (a mean can exceed the total), need at most
+// DisplayUnit is the unit the explorer prints a table's values in, one
+// for the whole table, chosen from the largest magnitude it shows, hi:
+// unit itself when one is asked for ("auto" keeps pprof's meaning: each
+// value in its own unit); else the finest unit in which hi needs at most
 // four digits before the point: 2858.79ms, not 2858793.33us (pprof's
-// rule over every node down to 4us) nor 2.86s, which rounds small rows
-// to 0; 728.52MB, not 746004.76kB; 5.56hrs, not 20009.52s. It depends on
-// the total, not on the lightest row, which differs from view to view.
-// The -top report keeps pprof's rule (OutputUnit).
-func DisplayUnit(sampleUnit, unit string, total, hi int64) string {
+// rule over every node down to 4us) nor 2.86s, which rounds the small
+// rows to 0; 728.52MB, not 746004.76kB; 5.56hrs, not 20009.52s. Views
+// that show the same samples pass the same hi (their sum), so the same
+// quantity reads the same in each. The -top report keeps pprof's rule
+// (OutputUnit).
+func DisplayUnit(sampleUnit, unit string, hi int64) string {
 	if unit != "" && unit != "minimum" {
 		return unit
 	}
@@ -237,7 +236,7 @@ func DisplayUnit(sampleUnit, unit string, total, hi int64) string {
 		if !ok {
 			continue
 		}
-		x := float64(max(abs64(hi), abs64(total))) * from.size
+		x := float64(abs64(hi)) * from.size
 		if x == 0 {
 			return from.name
 		}

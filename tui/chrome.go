@@ -115,10 +115,17 @@ func (m *Model) sampleTypeLabel() (string, string) {
 }
 
 func (m *Model) total() string {
+	i, err := analysis.SampleIndex(m.prof, m.opts.SampleIndex)
+	if err != nil {
+		return ""
+	}
+	unit := m.prof.SampleTypes[i].Unit
 	for _, i := range []int{m.active, 0, 1, 2} {
 		v := m.views[i]
 		if _, state := v.Query(m.engine, m.opts, m.selected); v.HasResult() && m.jobs.have[i] == dataKey(m.opts, state) {
-			return v.Format(v.Total())
+			// The total by the tables' rule, as a table of it alone.
+			t := v.Total()
+			return analysis.ScaledLabel(t, unit, analysis.DisplayUnit(unit, m.opts.Unit, t))
 		}
 	}
 	return ""

@@ -284,7 +284,7 @@ func TestSourceGutterMatchesPprof(t *testing.T) {
 				var u topUnits
 				h.do(func(m *Model) {
 					u.sample = m.engine.Profile().SampleTypes[m.prof.DefaultSampleIndex()].Unit
-					u.table = analysis.DisplayUnit(u.sample, "", m.ActiveView().Total(), m.ActiveView().Total())
+					u.table = analysis.DisplayUnit(u.sample, "", m.ActiveView().Total())
 				})
 				if !sameGutter(got, w, u) {
 					t.Errorf("%s: the source view differs from pprof's -list\n got:\n%s\nwant:\n%s", fn, strings.Join(got, "\n"), strings.Join(w, "\n"))

@@ -39,11 +39,12 @@ func pprofTop(t *testing.T, file string, opt analysis.Options) ([]string, topUni
 	if err := report.Top(&b, p, top, opt, "minimum"); err != nil {
 		t.Fatal(err)
 	}
-	hi := top.Total
+	var hi, sum int64
 	for _, r := range top.Rows {
 		hi = max(hi, r.Flat, -r.Flat, r.Cum, -r.Cum)
+		sum += r.Flat
 	}
-	u := topUnits{top.SampleType.Unit, analysis.DisplayUnit(top.SampleType.Unit, opt.Unit, top.Total, hi)}
+	u := topUnits{top.SampleType.Unit, analysis.DisplayUnit(top.SampleType.Unit, opt.Unit, max(hi, sum, -sum))}
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	for i, l := range lines {
 		if strings.Contains(l, "flat%") {
@@ -572,7 +573,7 @@ func TestTreeEqualsAnalysis(t *testing.T) {
 	unit := p.SampleTypes[p.DefaultSampleIndex()].Unit
 	n := tr.Roots()[0]
 	for i, path := range tr.HeaviestPath(n) {
-		table := analysis.DisplayUnit(unit, "", tr.Total, tr.Total)
+		table := analysis.DisplayUnit(unit, "", tr.Total)
 		want := fmt.Sprintf("%10s %s %10s %s", analysis.ScaledLabel(path.Total, unit, table), analysis.Percentage(path.Total, tr.Total),
 			analysis.ScaledLabel(path.Self, unit, table), analysis.Percentage(path.Self, tr.Total))
 		got := strings.Replace(lines[2+i], "▶", " ", 1)

@@ -754,6 +754,3 @@ func flamePackage(name string) string {
 	}
 	return name
 }
-
-// Format prints v as the view's table does.
-func (f *Flame) Format(v int64) string { return f.value(v) }

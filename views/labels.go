@@ -97,7 +97,7 @@ func (v *Labels) SetResult(data any, opt analysis.Options) {
 		totals = append(totals, tk.Total)
 	}
 	v.pctW = percentWidth(totals, v.r.Total)
-	v.q = newQuantity(v.r.SampleType.Unit, opt.Unit, v.r.Total, totals...)
+	v.q = newQuantity(v.r.SampleType.Unit, opt.Unit, totals...)
 	v.valW = max(10, v.q.widest(totals...)+1)
 	v.l.setLen(len(v.rows))
 	v.SetSearch(v.m.re)
@@ -232,6 +232,3 @@ func (v *Labels) View() string {
 
 // Total is the percentage denominator of the data shown.
 func (v *Labels) Total() int64 { return v.r.Total }
-
-// Format prints v as the view's table does.
-func (v *Labels) Format(x int64) string { return v.q.format(x) }

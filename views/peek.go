@@ -110,7 +110,7 @@ func (p *Peek) SetResult(data any, opt analysis.Options) {
 		return
 	}
 	top := r.pk.Top
-	vals := []int64{top.Total}
+	var vals []int64
 	for i, en := range r.pk.Entries {
 		for _, e := range en.In {
 			p.rows = append(p.rows, peekRow{kind: peekCaller, entry: i, edge: e})
@@ -123,7 +123,7 @@ func (p *Peek) SetResult(data any, opt analysis.Options) {
 			vals = append(vals, e.Weight)
 		}
 	}
-	q := newQuantity(top.SampleType.Unit, opt.Unit, top.Total, vals...)
+	q := newQuantity(top.SampleType.Unit, opt.Unit, append(vals, shownSum(top))...)
 	p.value = q.format
 	p.valW = max(10, q.widest(vals...)+1)
 	p.pctW = 7 // "100.00%" is the longest share of a cum
@@ -351,6 +351,3 @@ func (p *Peek) renderRow(i int) string {
 	padSelected(&b, st, sel, nameW-ansi.StringWidth(name)-len(suffix))
 	return b.String()
 }
-
-// Format prints v as the view's table does.
-func (p *Peek) Format(v int64) string { return p.value(v) }

@@ -101,14 +101,14 @@ func (s *Source) SetResult(data any, opt analysis.Options) {
 		s.l.setLen(0)
 		return
 	}
-	vals := []int64{r.lst.Total}
+	var vals []int64
 	for _, l := range r.lst.Listings {
 		vals = append(vals, l.Flat, l.Cum)
 		for _, row := range l.Rows {
 			vals = append(vals, row.Flat, row.Cum)
 		}
 	}
-	q := newQuantity(r.lst.SampleType.Unit, opt.Unit, r.lst.Total, vals...)
+	q := newQuantity(r.lst.SampleType.Unit, opt.Unit, vals...)
 	s.value = q.format
 	s.valW = max(srcValW, q.widest(vals...)+1)
 	for i, l := range r.lst.Listings {
@@ -333,6 +333,3 @@ func expandTabs(s string, w int) string {
 	}
 	return b.String()
 }
-
-// Format prints v as the view's table does.
-func (s *Source) Format(v int64) string { return s.value(v) }

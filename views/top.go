@@ -90,12 +90,11 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 		}
 	}
 	t.opt = opt
-	vs := make([]int64, 0, 2*len(t.top.Rows)+1)
-	vs = append(vs, t.top.Total)
+	vs := make([]int64, 0, 2*len(t.top.Rows))
 	for _, r := range t.top.Rows {
 		vs = append(vs, r.Flat, r.Cum)
 	}
-	q := newQuantity(t.top.SampleType.Unit, opt.Unit, t.top.Total, vs...)
+	q := newQuantity(t.top.SampleType.Unit, opt.Unit, append(vs, shownSum(t.top))...)
 	t.value = q.format
 	t.widest = q.widest(vs...)
 	t.valW = max(10, t.widest+1) // a blank for the cursor mark
@@ -465,6 +464,3 @@ func (t *Top) RowName(d int) string {
 	}
 	return t.top.Rows[t.order[i]].Name
 }
-
-// Format prints v as the view's table does.
-func (t *Top) Format(v int64) string { return t.value(v) }

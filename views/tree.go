@@ -478,6 +478,3 @@ func (t *Tree) widen(from, to int) {
 		t.pctW = max(t.pctW, len(share(n.Total, t.tree.Total)), len(share(n.Self, t.tree.Total)))
 	}
 }
-
-// Format prints v as the view's table does.
-func (t *Tree) Format(v int64) string { return t.q.format(v) }

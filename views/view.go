@@ -53,9 +53,6 @@ type View interface {
 	// then its percentage denominator.
 	HasResult() bool
 	Total() int64
-	// Format prints a value of the data shown in the unit the view's
-	// table uses, so the status bar's total reads like the table.
-	Format(v int64) string
 
 	// Selection is the row under the cursor. The root shares a function
 	// selection between the views: after every key or click it reads the
@@ -498,18 +495,20 @@ func fillLines(lines []string, h int) string {
 }
 
 // quantity prints the values of one table, all in the one unit
-// analysis.DisplayUnit picks from the largest of them, so a column's
-// numbers read alike in every view and in the status bar.
+// analysis.DisplayUnit picks from the largest of them.
 type quantity struct{ from, to string }
 
-// newQuantity is the quantity for values vs in sampleUnit of total, as
-// the unit option (opt.Unit) asks.
-func newQuantity(sampleUnit, unit string, total int64, vs ...int64) quantity {
+// newQuantity is the quantity for values vs in sampleUnit, as the unit
+// option (opt.Unit) asks. Views pass the sum of the samples they show
+// among vs, which is the largest value of a table that is not a mean
+// or a diff, and the same in every view, so that every view picks the
+// same unit.
+func newQuantity(sampleUnit, unit string, vs ...int64) quantity {
 	var hi int64
 	for _, v := range vs {
 		hi = max(hi, abs(v))
 	}
-	return quantity{sampleUnit, analysis.DisplayUnit(sampleUnit, unit, total, hi)}
+	return quantity{sampleUnit, analysis.DisplayUnit(sampleUnit, unit, hi)}
 }
 
 func (q quantity) format(v int64) string { return analysis.ScaledLabel(v, q.from, q.to) }
@@ -525,14 +524,25 @@ func (q quantity) widest(vs ...int64) int {
 	return max(ansi.StringWidth(q.format(big)), ansi.StringWidth(q.format(neg)))
 }
 
-// treeQuantity is the quantity of a call tree's values: the roots' are
-// the largest.
+// treeQuantity is the quantity of a call tree's values: its roots sum
+// the samples shown.
 func treeQuantity(tr *analysis.Tree, unit string) quantity {
-	vs := []int64{tr.Total}
+	var sum int64
+	vs := []int64{}
 	for _, r := range tr.Roots() {
+		sum += r.Total
 		vs = append(vs, r.Total, r.Self)
 	}
-	return newQuantity(tr.SampleType.Unit, unit, tr.Total, vs...)
+	return newQuantity(tr.SampleType.Unit, unit, append(vs, sum)...)
+}
+
+// shownSum is the sum of the samples a top table shows: its flats.
+func shownSum(top *analysis.Top) int64 {
+	var sum int64
+	for _, r := range top.Rows {
+		sum += r.Flat
+	}
+	return sum
 }
 
 // pct is |v/total| in percent, for heat colours.
