@@ -16,7 +16,7 @@ func TestSniff(t *testing.T) {
 		{"../testdata/go/cpu_labels.pb.gz", "profile.proto, gzip"},
 		{"../testdata/go/heap.pb.gz", "profile.proto, gzip"},
 		{"../testdata/legacy/cpu.prof", "gperftools CPU"},
-		{"../testdata/legacy/cpubench", ""},   // the binary
+		{"../testdata/legacy/cpubench", ""},    // the binary
 		{"../testdata/src/goprof/main.go", ""}, // source
 		{"../README.md", ""},
 		{corpus + "/pprof-testdata/profile/testdata/cppbench.contention", "legacy contention"},
