@@ -28,7 +28,13 @@ func SniffFile(path string) (string, error) {
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return "", err
 	}
-	return Sniff(head[:n]), nil
+	head = head[:n]
+	if n < sniffBytes && n > 0 && head[n-1] != '\n' && (n < 2 || head[0] != 0x1f || head[1] != 0x8b) {
+		// The whole file, whose last line is complete: say so, or a
+		// line of text would pass for folded stacks still coming.
+		head = append(head, '\n')
+	}
+	return Sniff(head), nil
 }
 
 // Sniff names the profile format the input starting with head is in, as

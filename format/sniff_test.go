@@ -44,6 +44,7 @@ func TestSniff(t *testing.T) {
 	for name, content := range map[string][]byte{
 		"data.bin":   data,
 		"cpu_prof.c": []byte("#include <stdio.h>\nint main(void) { return 0; }\n"),
+		"notes.txt":  []byte("not a profile"),
 		"image.png":  {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'},
 	} {
 		path := filepath.Join(dir, name)

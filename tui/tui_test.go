@@ -695,14 +695,17 @@ func TestOpeningOptions(t *testing.T) {
 func TestPickerDemo(t *testing.T) {
 	cfg := testConfig()
 	cfg.Dir = t.TempDir()
-	os.WriteFile(cfg.Dir+"/cpu.pb.gz", []byte("not a profile"), 0o644)
+	// A file that starts as a profile.proto and breaks off; and one that
+	// is not a profile, which the picker leaves out.
+	os.WriteFile(cfg.Dir+"/cpu.pb.gz", []byte{0x0a, 0x05, 0x08, 0x01}, 0o644)
+	os.WriteFile(cfg.Dir+"/notes.txt", []byte("not a profile"), 0o644)
 	h := start(t, cfg)
 	h.waitFor("the picker", func(m *Model) bool { return strings.Contains(m.View(), "demo") })
 	golden(t, "picker", strings.ReplaceAll(h.screen(), cfg.Dir, "DIR"))
 	// A broken file shows its error in the picker.
-	h.keys("j", "<enter>")
+	h.keys("G", "<enter>")
 	h.waitFor("the error", func(m *Model) bool { return strings.Contains(m.View(), "cpu.pb.gz: ") })
-	h.keys("k", "<enter>")
+	h.keys("g", "<enter>")
 	h.waitReady()
 	if s := h.screen(); !strings.Contains(s, "main.fib") || !strings.Contains(s, "demo") {
 		t.Errorf("demo:\n%s", s)

@@ -13,7 +13,7 @@ import (
 type KeyMap struct {
 	// Anywhere.
 	Quit, Help, Views, NextView, PrevView key.Binding
-	Command, SampleType, Back             key.Binding
+	Command, SampleType, Back, Picker     key.Binding
 
 	// Moving in a view.
 	Up, Down, PageUp, PageDown, Home, End key.Binding
@@ -52,6 +52,7 @@ func DefaultKeyMap() *KeyMap {
 		Command:    b(":", "command: set pprof options (focus=RE, reset…)", ":"),
 		SampleType: b("s", "sample type: cycle through them", "s"),
 		Back:       b("backspace", "back: undo the last option change", "backspace"),
+		Picker:     b("P", "picker: close the profile, back to the picker (when it opened from one)", "P"),
 
 		Up:        b("↑/k", "up", "up", "k"),
 		Down:      b("↓/j", "down", "down", "j"),
@@ -103,7 +104,7 @@ type KeyGroup struct {
 // Groups lists every binding, grouped as the full help shows them.
 func (k *KeyMap) Groups() []KeyGroup {
 	return []KeyGroup{
-		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back}},
+		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Picker}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Search, k.NextMatch, k.PrevMatch, k.Clear}},
 		{"Selected row", []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide}},
 		{"Top", []key.Binding{k.Sort}},
