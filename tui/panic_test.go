@@ -124,7 +124,10 @@ func TestPanicRestoresTerminal(t *testing.T) {
 			}
 			wait("main.fib")
 			tm("send-keys", "-t", "p", tc.keys)
-			screen := wait("EXIT=")
+			wait("EXIT=")
+			// stty's report follows the exit status: wait for its last
+			// mode asked about ("isig" or "-isig"), not only the status.
+			screen := wait("isig")
 			if !strings.Contains(screen, "EXIT=3") || !strings.Contains(screen, tc.want) {
 				t.Errorf("the crash did not end with %q and a failure status:\n%s", tc.want, screen)
 			}
