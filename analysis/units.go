@@ -271,3 +271,37 @@ func (o Options) ValueFormat(top *Top, sampleUnit string) func(int64) string {
 	}
 	return func(v int64) string { return ScaledLabel(int64(float64(v)*ratio), sampleUnit, unit) }
 }
+
+// DisplayUnit is the unit the explorer prints a table's values in, one
+// for the whole table, chosen from the largest magnitude it shows, hi:
+// unit itself when one is asked for ("auto" keeps pprof's meaning: each
+// value in its own unit); else the finest unit in which hi needs at most
+// four digits before the point: 2858.79ms, not 2858793.33us (pprof's
+// rule over every node down to 4us) nor 2.86s, which rounds the small
+// rows to 0; 728.52MB, not 746004.76kB; 5.56hrs, not 20009.52s. Views
+// that show the same samples pass the same hi (their sum), so the same
+// quantity reads the same in each. The -top report keeps pprof's rule
+// (OutputUnit).
+func DisplayUnit(sampleUnit, unit string, hi int64) string {
+	if unit != "" && unit != "minimum" {
+		return unit
+	}
+	for i := range measureKinds {
+		k := &measureKinds[i]
+		from, ok := k.find(sampleUnit)
+		if !ok {
+			continue
+		}
+		x := float64(abs64(hi)) * from.size
+		if x == 0 {
+			return from.name
+		}
+		for _, m := range k.units {
+			if m.size >= from.size && x/m.size < 9999.995 {
+				return m.name
+			}
+		}
+		return k.units[len(k.units)-1].name
+	}
+	return "minimum"
+}

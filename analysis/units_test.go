@@ -156,3 +156,42 @@ func TestOutputUnit(t *testing.T) {
 		}
 	}
 }
+
+func TestDisplayUnit(t *testing.T) {
+	for _, tc := range []struct {
+		v, total   int64 // total: the largest magnitude shown
+		from, unit string
+		want       string
+	}{
+		// mutex.pb.gz: 3444505.14us total (pprof's rule over every node,
+		// down to 4.41us, prints that; its -top, 2858.79ms).
+		{2858793330, 3444505140, "nanoseconds", "", "2858.79ms"},
+		{4410, 3444505140, "nanoseconds", "", "0"},
+		{22560, 3444505140, "nanoseconds", "", "0.02ms"},
+		// cpu_labels.pb.gz: 10ms samples of 2.84s.
+		{750e6, 2840e6, "nanoseconds", "", "750ms"},
+		{2840e6, 2840e6, "nanoseconds", "", "2840ms"},
+		{750e6, 12840e6, "nanoseconds", "", "0.75s"},
+		// A heap of 729.50MB, and one of 9.50MB.
+		{764932874, 764932874, "bytes", "", "729.50MB"},
+		{9961472, 9961472, "bytes", "", "9728kB"},
+		{17674240, 18098421, "bytes", "minimum", "16.86MB"},
+		// A 1M-sample profile: 20009.52s is 5.56hrs.
+		{20009520e6, 20009520e6, "nanoseconds", "", "5.56hrs"},
+		{9999990, 9999990, "nanoseconds", "", "9999.99us"},
+		{9999995, 9999995, "nanoseconds", "", "10ms"},
+		// Units pprof knows, as asked; a count has none.
+		{750e6, 2840e6, "nanoseconds", "s", "0.75s"},
+		{750e6, 2840e6, "nanoseconds", "auto", "750ms"},
+		{17, 17, "count", "", "17"},
+		{0, 0, "nanoseconds", "", "0"},
+		{-3e9, 5e9, "nanoseconds", "", "-3000ms"},
+		// Microseconds never print as nanoseconds.
+		{5, 9, "microseconds", "", "5us"},
+	} {
+		got := ScaledLabel(tc.v, tc.from, DisplayUnit(tc.from, tc.unit, tc.total))
+		if got != tc.want {
+			t.Errorf("%d of %d %s (unit %q): %s, want %s", tc.v, tc.total, tc.from, tc.unit, got, tc.want)
+		}
+	}
+}

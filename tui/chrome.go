@@ -126,7 +126,9 @@ func (m *Model) total() string {
 	for _, i := range []int{m.active, 0, 1, 2} {
 		v := m.views[i]
 		if _, state := v.Query(m.engine, m.opts, m.selected); v.HasResult() && m.jobs.have[i] == dataKey(m.opts, state) {
-			return analysis.ScaledLabel(v.Total(), unit, "minimum")
+			// The total by the tables' rule, as a table of it alone.
+			t := v.Total()
+			return analysis.ScaledLabel(t, unit, analysis.DisplayUnit(unit, m.opts.Unit, t))
 		}
 	}
 	return ""

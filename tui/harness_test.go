@@ -176,6 +176,10 @@ func keyMsg(k string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyLeft}
 	case "<space>":
 		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	case "<pgdown>":
+		return tea.KeyMsg{Type: tea.KeyPgDown}
+	case "<pgup>":
+		return tea.KeyMsg{Type: tea.KeyPgUp}
 	case "<ctrl+c>":
 		return tea.KeyMsg{Type: tea.KeyCtrlC}
 	}

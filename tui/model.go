@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"regexp"
+	"runtime/debug"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
@@ -90,22 +91,12 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	r := newRenderer(cfg)
 	c := &views.Common{Styles: views.NewStyles(r), Keys: views.DefaultKeyMap(),
 		Diff: len(cfg.Sources.Base)+len(cfg.Sources.DiffBase) > 0}
-	opts := cfg.Options
-	if opts.Granularity == "" {
-		opts = analysis.DefaultOptions()
-		opts.NodeFraction = 0
-	}
-	if opts.NodeFraction < 0 {
-		opts.NodeFraction = 0 // the explorer shows every node, unless asked
-	}
+	opts := openingOptions(cfg)
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
 		opts: opts, target: opts,
-		views: []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c), views.NewPeek(c), views.NewSource(c)},
+		views: newViews(c, opts),
 		jobs:  newJobs(),
-	}
-	if opts.Sort == "cum" {
-		m.views[0].(*views.Top).SortBy("cum")
 	}
 	st := c.Styles
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
@@ -130,6 +121,52 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	}
 	m.resize()
 	return m
+}
+
+// openingOptions are the options a profile opens with: the flags'.
+func openingOptions(cfg Config) analysis.Options {
+	opts := cfg.Options
+	if opts.Granularity == "" {
+		opts = analysis.DefaultOptions()
+		opts.NodeFraction = 0
+	}
+	if opts.NodeFraction < 0 {
+		opts.NodeFraction = 0 // the explorer shows every node, unless asked
+	}
+	return opts
+}
+
+// newViews makes the views, empty, for a profile opening with opts.
+func newViews(c *views.Common, opts analysis.Options) []views.View {
+	vs := []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c), views.NewPeek(c), views.NewSource(c)}
+	if opts.Sort == "cum" {
+		vs[0].(*views.Top).SortBy("cum")
+	}
+	return vs
+}
+
+// closeProfile drops the open profile, with everything computed from
+// it, and shows the picker again, on the file just closed. Results still
+// on their way are dropped when they arrive (their sequence numbers are
+// no longer pending).
+func (m *Model) closeProfile() tea.Cmd {
+	opts := openingOptions(m.cfg)
+	seq := m.jobs.seq
+	m.prof, m.engine = nil, nil
+	m.views, m.active = newViews(m.c, opts), 0
+	m.jobs = newJobs()
+	m.jobs.seq = seq
+	m.opts, m.target, m.history = opts, opts, nil
+	m.selected, m.search, m.mode, m.showHelp = "", nil, inputNone, false
+	m.note, m.noteErr = "", false
+	m.phase = phasePicking
+	m.picker.chdir(m.picker.dir, m.source)
+	m.source = ""
+	m.resize()
+	return func() tea.Msg {
+		debug.FreeOSMemory() // give the profile's memory back now
+		return nil
+	}
 }
 
 // Err is the error that ended the program, if any.
@@ -332,6 +369,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.filterSelected(filterIgnore)
 	case key.Matches(msg, k.Hide):
 		return m.filterSelected(filterHide)
+	case key.Matches(msg, k.Picker) && m.picker != nil:
+		return m.closeProfile()
 	default:
 		return m.ActiveView().Update(msg)
 	}

@@ -6,29 +6,42 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
 	"github.com/pprof-tui/pprof-tui/views"
 )
 
-// picker lists the profile-like files of a directory, and the embedded
-// demo profile first, for `pprof-tui` run with no argument.
+// picker lists the profiles of a directory, recognised by their content
+// (format.Sniff reads each file's first bytes), its subdirectories and
+// the embedded demo profile, for `pprof-tui` run with no argument.
 type picker struct {
-	c             *views.Common
-	dir           string
-	entries       []pickEntry
-	cursor        int
-	width, height int
-	err           error
+	c       *views.Common
+	dir     string // the directory listed, absolute
+	entries []pickEntry
+	shown   []int // the entries the filter keeps, in order
+	listErr error // reading dir failed
+
+	cursor, offset int // into shown
+	filter         string
+	filtering      bool // the filter line has the keys
+	width, height  int
+	err            error            // the last open failed
+	now            func() time.Time // time.Now; tests fix it
 }
 
 type pickEntry struct {
 	name string
 	path string // "" for the demo
+	kind string // the format, "directory" or "demo"
+	dir  bool
 	size int64
+	mod  time.Time
 }
 
 type pickedMsg struct {
@@ -37,129 +50,309 @@ type pickedMsg struct {
 	data    []byte
 }
 
-func newPicker(dir string, c *views.Common) *picker {
-	p := &picker{c: c, dir: dir}
-	p.entries = append(p.entries, pickEntry{name: DemoName, size: int64(len(demoProfile))})
-	p.entries = append(p.entries, profileFiles(dir)...)
-	return p
-}
+// maxPickerFiles bounds the files of one directory the picker sniffs:
+// each costs an open and a 4 KiB read.
+const maxPickerFiles = 5000
 
-// profileFiles lists the files of dir whose names look like profiles,
-// newest first.
-func profileFiles(dir string) []pickEntry {
+func newPicker(dir string, c *views.Common) *picker {
+	p := &picker{c: c, now: time.Now}
 	if dir == "" {
 		dir = "."
 	}
+	p.chdir(dir, "")
+	return p
+}
+
+// chdir lists dir, with the cursor on the entry named at (the directory
+// just left, going up), else on the first.
+func (p *picker) chdir(dir, at string) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	p.dir = dir
+	p.entries, p.listErr = listDir(dir)
+	p.filter, p.filtering, p.err = "", false, nil
+	p.refilter()
+	for i, e := range p.shown {
+		if p.entries[e].name == at {
+			p.moveTo(i)
+		}
+	}
+}
+
+// listDir returns the demo, the parent and the subdirectories of dir by
+// name, then its profiles newest first. Hidden files are left out.
+func listDir(dir string) ([]pickEntry, error) {
+	out := []pickEntry{{name: DemoName, kind: "demo", size: int64(len(demoProfile))}}
+	if parent := filepath.Dir(dir); parent != dir {
+		out = append(out, pickEntry{name: "..", path: parent, kind: "directory", dir: true})
+	}
 	des, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	type file struct {
-		pickEntry
-		mod int64
-	}
-	var files []file
+	var dirs, files []pickEntry
+	sniffed := 0
 	for _, de := range des {
-		if !de.Type().IsRegular() || !profileLike(de.Name()) {
+		name := de.Name()
+		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		info, err := de.Info()
+		path := filepath.Join(dir, name)
+		info, err := os.Stat(path) // through symlinks
 		if err != nil {
 			continue
 		}
-		files = append(files, file{pickEntry{de.Name(), filepath.Join(dir, de.Name()), info.Size()}, info.ModTime().UnixNano()})
+		e := pickEntry{name: name, path: path, size: info.Size(), mod: info.ModTime()}
+		switch {
+		case info.IsDir():
+			e.kind, e.dir = "directory", true
+			dirs = append(dirs, e)
+		case info.Mode().IsRegular() && sniffed < maxPickerFiles:
+			sniffed++
+			if e.kind, _ = format.SniffFile(path); e.kind != "" {
+				files = append(files, e)
+			}
+		}
 	}
 	sort.Slice(files, func(i, j int) bool {
-		if files[i].mod != files[j].mod {
-			return files[i].mod > files[j].mod
+		if !files[i].mod.Equal(files[j].mod) {
+			return files[i].mod.After(files[j].mod)
 		}
 		return files[i].name < files[j].name
 	})
-	out := make([]pickEntry, 0, len(files))
-	for _, f := range files {
-		out = append(out, f.pickEntry)
-	}
-	return out
+	return append(append(out, dirs...), files...), err
 }
 
-func profileLike(name string) bool {
-	n := strings.ToLower(name)
-	for _, ext := range []string{".pb.gz", ".pb", ".pprof", ".prof", ".profile", ".folded", ".collapsed", ".heap", ".cpu"} {
-		if strings.HasSuffix(n, ext) {
-			return true
+// refilter keeps the entries whose names contain the filter (any case),
+// the cursor on the first.
+func (p *picker) refilter() {
+	p.shown = p.shown[:0]
+	f := strings.ToLower(p.filter)
+	for i, e := range p.entries {
+		if f == "" || strings.Contains(strings.ToLower(e.name), f) && e.name != ".." {
+			p.shown = append(p.shown, i)
 		}
 	}
-	for _, word := range []string{"pprof", "profile", "cpu", "heap", "allocs", "goroutine", "mutex", "block"} {
-		if strings.Contains(n, word) && !strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, ".md") && !strings.HasSuffix(n, ".txt") {
-			return true
-		}
-	}
-	return false
+	p.cursor, p.offset = 0, 0
 }
 
-func (p *picker) setSize(w, h int) { p.width, p.height = w, h }
+func (p *picker) setSize(w, h int) {
+	p.width, p.height = w, h
+	p.moveTo(p.cursor)
+}
+
+// rows is the number of list lines on screen.
+func (p *picker) rows() int { return max(1, p.height-4) }
+
+func (p *picker) moveTo(i int) {
+	p.cursor = max(0, min(i, len(p.shown)-1))
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if r := p.rows(); p.cursor >= p.offset+r {
+		p.offset = p.cursor - r + 1
+	}
+}
 
 func (p *picker) update(msg tea.KeyMsg) tea.Cmd {
 	k := p.c.Keys
+	if p.filtering {
+		switch msg.Type {
+		case tea.KeyRunes, tea.KeySpace:
+			p.filter += string(msg.Runes)
+			p.refilter()
+		case tea.KeyBackspace:
+			if p.filter == "" {
+				p.filtering = false
+			} else {
+				r := []rune(p.filter)
+				p.filter = string(r[:len(r)-1])
+				p.refilter()
+			}
+		case tea.KeyEsc:
+			p.filter, p.filtering = "", false
+			p.refilter()
+		case tea.KeyUp:
+			p.moveTo(p.cursor - 1)
+		case tea.KeyDown:
+			p.moveTo(p.cursor + 1)
+		case tea.KeyEnter:
+			p.filtering = false
+			return p.open()
+		}
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Quit), msg.String() == "esc":
+	case msg.Type == tea.KeyEsc && p.filter != "":
+		p.filter = ""
+		p.refilter()
+	case key.Matches(msg, k.Quit), msg.Type == tea.KeyEsc:
 		return tea.Quit
 	case key.Matches(msg, k.Up):
-		p.cursor = max(0, p.cursor-1)
+		p.moveTo(p.cursor - 1)
 	case key.Matches(msg, k.Down):
-		p.cursor = min(len(p.entries)-1, p.cursor+1)
+		p.moveTo(p.cursor + 1)
+	case key.Matches(msg, k.PageUp):
+		p.moveTo(p.cursor - max(1, p.rows()-1))
+	case key.Matches(msg, k.PageDown):
+		p.moveTo(p.cursor + max(1, p.rows()-1))
 	case key.Matches(msg, k.Home):
-		p.cursor = 0
+		p.moveTo(0)
 	case key.Matches(msg, k.End):
-		p.cursor = len(p.entries) - 1
-	case key.Matches(msg, k.Drill):
-		e := p.entries[p.cursor]
-		p.err = nil
-		if e.path == "" {
-			return func() tea.Msg { return pickedMsg{name: "demo", data: demoProfile} }
+		p.moveTo(len(p.shown) - 1)
+	case key.Matches(msg, k.Search):
+		p.filtering = true
+	case key.Matches(msg, k.Back):
+		if parent := filepath.Dir(p.dir); parent != p.dir {
+			p.chdir(parent, filepath.Base(p.dir))
 		}
-		return func() tea.Msg { return pickedMsg{name: e.name, sources: []string{e.path}} }
+	case key.Matches(msg, k.Drill):
+		return p.open()
 	}
 	return nil
 }
 
+// open opens the entry under the cursor: a directory is listed, a
+// profile loaded.
+func (p *picker) open() tea.Cmd {
+	if len(p.shown) == 0 {
+		return nil
+	}
+	e := p.entries[p.shown[p.cursor]]
+	p.err = nil
+	switch {
+	case e.dir:
+		at := ""
+		if e.name == ".." {
+			at = filepath.Base(p.dir)
+		}
+		p.chdir(e.path, at)
+		return nil
+	case e.path == "":
+		return func() tea.Msg { return pickedMsg{name: "demo", data: demoProfile} }
+	}
+	return func() tea.Msg { return pickedMsg{name: e.name, sources: []string{e.path}} }
+}
+
 func (p *picker) view() string {
 	st := p.c.Styles
-	dir := p.dir
-	if dir == "" {
-		dir = "."
-	}
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
+	nprof, ndir := 0, 0
+	for _, e := range p.entries {
+		switch {
+		case e.dir && e.name != "..":
+			ndir++
+		case !e.dir && e.path != "":
+			nprof++
+		}
 	}
 	lines := []string{
-		st.Header.Render("pprof-tui") + st.Dim.Render(" — choose a profile (enter opens, q quits)"),
-		st.Dim.Render(fmt.Sprintf("profile-like files in %s, and a demo:", dir)),
-		"",
+		st.Header.Render("pprof-tui") + st.Dim.Render(" — choose a profile"),
+		st.Dim.Render(fitLeft(fmt.Sprintf("%s: %d %s, %d %s", views.SafeText(p.dir), nprof, plural(nprof, "profile"), ndir, plural(ndir, "directory")), p.width)),
 	}
-	rows := max(1, p.height-6)
-	from := 0
-	if p.cursor >= rows {
-		from = p.cursor - rows + 1
+	// One line says what is going on: the filter being typed, an error,
+	// the filter kept, or that there is nothing to open here.
+	switch {
+	case p.filtering:
+		lines = append(lines, st.Prompt.Render("/")+views.SafeText(p.filter)+st.Selected.Render(" "))
+	case p.err != nil:
+		lines = append(lines, st.Error.Render(fitLeft(oneLine(views.SafeText(p.err.Error())), p.width)))
+	case p.listErr != nil:
+		lines = append(lines, st.Error.Render(fitLeft(oneLine(views.SafeText(p.listErr.Error())), p.width)))
+	case p.filter != "" && len(p.shown) == 0:
+		lines = append(lines, st.Dim.Render("nothing matches "+views.SafeText(p.filter)+" (esc clears)"))
+	case p.filter != "":
+		lines = append(lines, st.Dim.Render("filter: "+views.SafeText(p.filter)+" (esc clears)"))
+	case nprof == 0:
+		lines = append(lines, st.Dim.Render("no profiles in this directory: enter one, or pass a file or URL (pprof-tui cpu.pb.gz)"))
+	default:
+		lines = append(lines, "")
 	}
-	for i := from; i < len(p.entries) && i < from+rows; i++ {
-		e := p.entries[i]
-		text := fmt.Sprintf("  %-*s %10s", max(10, p.width-16), fitLeft(e.name, max(10, p.width-16)), analysis.ScaledLabel(e.size, "bytes", "minimum"))
+	// name, type, size, age; narrow windows lose the type, then the age.
+	typeW, sizeW, ageW := 22, 9, 9
+	if p.width < 70 {
+		typeW = 0
+	}
+	if p.width < 50 {
+		ageW = 0
+	}
+	// The name column is as wide as the longest name needs, if it can.
+	longest := 0
+	for _, i := range p.shown {
+		longest = max(longest, ansi.StringWidth(views.SafeText(p.entries[i].name))+1)
+	}
+	nameW := max(10, min(max(longest, 30), p.width-2-typeW-sizeW-ageW-3))
+	end := min(len(p.shown), p.offset+p.rows())
+	for i := p.offset; i < end; i++ {
+		e := p.entries[p.shown[i]]
+		name := views.SafeText(e.name)
+		size, age := analysis.ScaledLabel(e.size, "bytes", "minimum"), ""
+		if e.dir {
+			name += "/"
+			size = ""
+		}
+		if !e.mod.IsZero() {
+			age = ageLabel(p.now().Sub(e.mod))
+		}
+		var b strings.Builder
+		b.WriteString("  " + padTo(fitLeft(name, nameW), nameW))
+		if typeW > 0 {
+			b.WriteString(" " + padTo(fitLeft(e.kind, typeW), typeW))
+		}
+		b.WriteString(" " + fmt.Sprintf("%*s", sizeW, size))
+		if ageW > 0 {
+			b.WriteString(" " + fmt.Sprintf("%*s", ageW, age))
+		}
+		text := b.String()
 		if i == p.cursor {
-			text = st.Selected.Render(text)
+			text = st.Selected.Render("▶" + text[1:])
 		}
 		lines = append(lines, text)
 	}
-	if len(p.entries) == 1 {
-		lines = append(lines, "", st.Dim.Render("  (no profile-like files here: pass a file or URL, e.g. pprof-tui cpu.pb.gz)"))
+	for len(lines) < p.height-1 {
+		lines = append(lines, "")
 	}
-	if p.err != nil {
-		lines = append(lines, "", st.Error.Render(oneLine(views.SafeText(p.err.Error()))))
+	hint := "enter open • ⌫ parent directory • / filter • ↑↓ g G pgup pgdn move • q quit"
+	if p.filtering {
+		hint = "type to filter by name • enter opens the first match • ↑↓ move • esc clears"
 	}
+	lines = append(lines, st.Dim.Render(fitLeft(hint, p.width)))
 	return strings.Join(lines, "\n")
 }
 
+// ageLabel is how long ago a file changed, in one unit.
+func ageLabel(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	case d < 60*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+	}
+	return fmt.Sprintf("%dmo ago", int(d/(30*24*time.Hour)))
+}
+
+func plural(n int, s string) string {
+	if n == 1 {
+		return s
+	}
+	if strings.HasSuffix(s, "y") {
+		return s[:len(s)-1] + "ies"
+	}
+	return s + "s"
+}
+
+func padTo(s string, w int) string {
+	if d := w - ansi.StringWidth(s); d > 0 {
+		return s + strings.Repeat(" ", d)
+	}
+	return s
+}
+
 func fitLeft(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
 	r := []rune(s)
 	if len(r) <= w {
 		return s

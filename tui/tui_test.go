@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,8 +22,9 @@ import (
 )
 
 // pprofTop returns the rows of the -top report for file and opt, as
-// report.Top (byte for byte pprof's) prints them.
-func pprofTop(t *testing.T, file string, opt analysis.Options) []string {
+// report.Top (byte for byte pprof's) prints them, and the units its
+// values and the explorer's read in.
+func pprofTop(t *testing.T, file string, opt analysis.Options) ([]string, topUnits) {
 	t.Helper()
 	p, err := format.Load(context.Background(), format.Sources{Sources: []string{file}}, format.Options{})
 	if err != nil {
@@ -36,14 +39,63 @@ func pprofTop(t *testing.T, file string, opt analysis.Options) []string {
 	if err := report.Top(&b, p, top, opt); err != nil {
 		t.Fatal(err)
 	}
+	var hi, sum int64
+	for _, r := range top.Rows {
+		hi = max(hi, r.Flat, -r.Flat, r.Cum, -r.Cum)
+		sum += r.Flat
+	}
+	u := topUnits{top.SampleType.Unit, analysis.DisplayUnit(top.SampleType.Unit, opt.Unit, max(hi, sum, -sum))}
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	for i, l := range lines {
 		if strings.Contains(l, "flat%") {
-			return lines[i+1:]
+			return lines[i+1:], u
 		}
 	}
 	t.Fatalf("no table in:\n%s", b.String())
-	return nil
+	return nil, u
+}
+
+// topUnits says how a Top table's values read: the sample type's unit,
+// and the one unit the explorer prints them in.
+type topUnits struct{ sample, table string }
+
+// sameValue reports whether the explorer's value got is pprof's want:
+// the same quantity within the rounding of each ("0.75s" is "750ms";
+// "0" is any value below half a hundredth of the table's unit).
+func sameValue(got, want string, u topUnits) bool {
+	g, gstep, ok1 := parseValue(got, u)
+	w, wstep, ok2 := parseValue(want, u)
+	return ok1 && ok2 && math.Abs(g-w) <= (gstep+wstep)/2*1.0001
+}
+
+// parseValue reads a printed value in the sample unit, with the step of
+// its last digit.
+func parseValue(s string, u topUnits) (v, step float64, ok bool) {
+	i := strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune("+-.0123456789", r) })
+	num, unit := s, ""
+	if i >= 0 {
+		num, unit = s[:i], s[i:]
+	}
+	x, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	size := func(unit string) float64 {
+		if unit == "" {
+			return 1
+		}
+		f, _ := analysis.ScaleValue(1, unit, u.sample)
+		return f
+	}
+	if s == "0" {
+		// Rounded to zero in the table's unit.
+		return 0, size(u.table) / 100, true
+	}
+	step = size(unit)
+	if strings.Contains(num, ".") {
+		step /= 100
+	}
+	return x * size(unit), step, true
 }
 
 // screenRows returns the table rows of a Top screen: the lines between
@@ -64,7 +116,7 @@ func screenRows(screen string) []string {
 // checkTop asserts that the Top screen shows pprof's rows for opt.
 func checkTop(t *testing.T, h *harness, file string, opt analysis.Options) {
 	t.Helper()
-	want := pprofTop(t, file, opt)
+	want, units := pprofTop(t, file, opt)
 	h.keys("g")
 	got := screenRows(h.screen())
 	if len(got) == 0 {
@@ -74,19 +126,24 @@ func checkTop(t *testing.T, h *harness, file string, opt analysis.Options) {
 		if i >= len(want) {
 			t.Fatalf("screen row %d %q: pprof has only %d rows", i, g, len(want))
 		}
-		if g != want[i] && !sameRow(g, want[i]) {
+		if g != want[i] && !sameRow(g, want[i], units) {
 			t.Errorf("row %d:\n got %q\nwant %q", i, g, want[i])
 		}
 	}
 }
 
 // sameRow reports whether a screen row shows pprof's row: the same five
-// numbers, and the name, or the name cut to fit (its visible pieces in
-// pprof's name in order).
-func sameRow(got, want string) bool {
+// numbers (the values in the explorer's unit: sameValue), and the name,
+// or the name cut to fit (its visible pieces in pprof's name in order).
+func sameRow(got, want string, u topUnits) bool {
 	gf, wf := strings.Fields(got), strings.Fields(want)
-	if len(gf) < 6 || len(wf) < 6 || strings.Join(gf[:5], " ") != strings.Join(wf[:5], " ") {
+	if len(gf) < 6 || len(wf) < 6 {
 		return false
+	}
+	for k := range 5 {
+		if gf[k] != wf[k] && (k != 0 && k != 3 || !sameValue(gf[k], wf[k], u)) {
+			return false
+		}
 	}
 	gname, wname := strings.Join(gf[5:], " "), strings.Join(wf[5:], " ")
 	if gname == wname {
@@ -345,7 +402,7 @@ func TestLabelFilters(t *testing.T) {
 	if o.TagFocus != "algo=^hash$" {
 		t.Fatalf("tagfocus %q", o.TagFocus)
 	}
-	if s := h.screen(); !strings.Contains(s, "algo:  Total 700ms of 2.84s (24.65%)") || strings.Contains(s, "fib") {
+	if s := h.screen(); !strings.Contains(s, "algo:  Total 700ms of 2840ms (24.65%)") || strings.Contains(s, "fib") {
 		t.Errorf("labels after tagfocus:\n%s", s)
 	}
 	h.keys("1")
@@ -525,8 +582,9 @@ func TestTreeEqualsAnalysis(t *testing.T) {
 	unit := p.SampleTypes[p.DefaultSampleIndex()].Unit
 	n := tr.Roots()[0]
 	for i, path := range tr.HeaviestPath(n) {
-		want := fmt.Sprintf("%10s %s %10s %s", analysis.ScaledLabel(path.Total, unit, "minimum"), analysis.Percentage(path.Total, tr.Total),
-			analysis.ScaledLabel(path.Self, unit, "minimum"), analysis.Percentage(path.Self, tr.Total))
+		table := analysis.DisplayUnit(unit, "", tr.Total)
+		want := fmt.Sprintf("%10s %s %10s %s", analysis.ScaledLabel(path.Total, unit, table), analysis.Percentage(path.Total, tr.Total),
+			analysis.ScaledLabel(path.Self, unit, table), analysis.Percentage(path.Self, tr.Total))
 		got := strings.Replace(lines[2+i], "▶", " ", 1)
 		if !strings.HasPrefix(got, want) || !strings.Contains(got, tr.Nodes.Name(path.Node)) {
 			t.Errorf("tree row %d:\n got %q\nwant %q … %s", i, got, want, tr.Nodes.Name(path.Node))
@@ -646,14 +704,17 @@ func TestOpeningOptions(t *testing.T) {
 func TestPickerDemo(t *testing.T) {
 	cfg := testConfig()
 	cfg.Dir = t.TempDir()
-	os.WriteFile(cfg.Dir+"/cpu.pb.gz", []byte("not a profile"), 0o644)
+	// A file that starts as a profile.proto and breaks off; and one that
+	// is not a profile, which the picker leaves out.
+	os.WriteFile(cfg.Dir+"/cpu.pb.gz", []byte{0x0a, 0x05, 0x08, 0x01}, 0o644)
+	os.WriteFile(cfg.Dir+"/notes.txt", []byte("not a profile"), 0o644)
 	h := start(t, cfg)
 	h.waitFor("the picker", func(m *Model) bool { return strings.Contains(m.View(), "demo") })
 	golden(t, "picker", strings.ReplaceAll(h.screen(), cfg.Dir, "DIR"))
 	// A broken file shows its error in the picker.
-	h.keys("j", "<enter>")
+	h.keys("G", "<enter>")
 	h.waitFor("the error", func(m *Model) bool { return strings.Contains(m.View(), "cpu.pb.gz: ") })
-	h.keys("k", "<enter>")
+	h.keys("g", "<enter>")
 	h.waitReady()
 	if s := h.screen(); !strings.Contains(s, "main.fib") || !strings.Contains(s, "demo") {
 		t.Errorf("demo:\n%s", s)

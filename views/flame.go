@@ -153,11 +153,7 @@ func (f *Flame) SetResult(data any, opt analysis.Options) {
 	r := data.(*flameResult)
 	f.tree, f.zoom, f.history, f.lay = r.tree, r.zoom, r.history, r.lay
 	f.mu, f.pending = &sync.Mutex{}, 0
-	unit := opt.Unit
-	if unit == "" {
-		unit = "minimum"
-	}
-	f.value = valueFormatter(f.tree.SampleType.Unit, unit)
+	f.value = treeQuantity(f.tree, opt.Unit).format
 	f.click.Reset()
 	if f.lay.width != f.width {
 		f.relayout()
@@ -165,7 +161,9 @@ func (f *Flame) SetResult(data any, opt analysis.Options) {
 	f.cur = f.lay.top
 	f.offset = 0
 	f.scrollToZoom()
-	f.SetSearch(f.m.re)
+	// Highlight the matches without moving to one: the root reveals the
+	// selected function next.
+	f.findMatches()
 }
 
 // Zoomed returns the name of the frame filling the width ("" when not
@@ -639,10 +637,10 @@ func (f *Flame) detail() string {
 	}
 	withShare := func(v int64) string { return f.signed(v) + " (" + flameShare(v, total) + ")" }
 	variants := [][2]string{
-		{"self " + withShare(self) + "  total " + withShare(sum), zoom},
-		{"self " + withShare(self) + "  total " + withShare(sum), ""},
-		{"total " + withShare(sum), ""},
-		{"total " + f.signed(sum), ""},
+		{"flat " + withShare(self) + "  cum " + withShare(sum), zoom},
+		{"flat " + withShare(self) + "  cum " + withShare(sum), ""},
+		{"cum " + withShare(sum), ""},
+		{"cum " + f.signed(sum), ""},
 	}
 	switch {
 	case fr.kind == frameNarrow:
@@ -658,7 +656,7 @@ func (f *Flame) detail() string {
 			{"together " + f.value(v), ""},
 		}
 	case fr.n == nil:
-		variants = [][2]string{{"total " + withShare(sum), zoom}, {"total " + withShare(sum), ""}, {"total " + f.signed(sum), ""}}
+		variants = [][2]string{{"cum " + withShare(sum), zoom}, {"cum " + withShare(sum), ""}, {"cum " + f.signed(sum), ""}}
 	}
 	want := min(ansi.StringWidth(name), 16)
 	var nums, right string

@@ -597,11 +597,11 @@ func TestFlameView(t *testing.T) {
 
 func TestFlameDetail(t *testing.T) {
 	f, _ := cpuFlame(t, 120, 40)
-	if got, want := f.detail(), "▶ root  total 2.84s (100%)"; got != want {
+	if got, want := f.detail(), "▶ root  cum 2840ms (100%)"; got != want {
 		t.Errorf("root detail %q, want %q", got, want)
 	}
 	f.Reveal("main.hashBlock")
-	if got, want := f.detail(), "▶ main.hashBlock  self 120ms (4.23%)  total 690ms (24.30%)"; got != want {
+	if got, want := f.detail(), "▶ main.hashBlock  flat 120ms (4.23%)  cum 690ms (24.30%)"; got != want {
 		t.Errorf("detail %q, want %q", got, want)
 	}
 }

@@ -13,7 +13,7 @@ import (
 type KeyMap struct {
 	// Anywhere.
 	Quit, Help, Views, NextView, PrevView key.Binding
-	Command, SampleType, Back             key.Binding
+	Command, SampleType, Back, Picker     key.Binding
 	Copy, Info                            key.Binding
 
 	// Moving in a view.
@@ -55,6 +55,7 @@ func DefaultKeyMap() *KeyMap {
 		Back:       b("backspace", "back: undo the last option change", "backspace"),
 		Copy:       b("y", "copy: the selected name to the clipboard (OSC 52)", "y"),
 		Info:       b("I", "info: the profile's facts, settings and node counts", "I"),
+		Picker:     b("P", "picker: close the profile, back to the picker (when it opened from one)", "P"),
 
 		Up:        b("↑/k", "up", "up", "k"),
 		Down:      b("↓/j", "down", "down", "j"),
@@ -106,7 +107,7 @@ type KeyGroup struct {
 // Groups lists every binding, grouped as the full help shows them.
 func (k *KeyMap) Groups() []KeyGroup {
 	return []KeyGroup{
-		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Copy, k.Info}},
+		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Picker, k.Copy, k.Info}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Search, k.NextMatch, k.PrevMatch, k.Clear}},
 		{"Selected row", []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide}},
 		{"Top", []key.Binding{k.Sort}},

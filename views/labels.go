@@ -18,6 +18,8 @@ type Labels struct {
 	r       *analysis.TagReport
 	numeric map[string]bool // keys of numeric labels
 	pctW    int             // the share column's width
+	q       quantity        // the values' one unit
+	valW    int             // the value column's width
 
 	rows          []labelRow
 	l             list
@@ -90,7 +92,13 @@ func (v *Labels) SetResult(data any, opt analysis.Options) {
 			totals = append(totals, tk.Values[i].Total)
 		}
 	}
+	totals = append(totals, v.r.Total)
+	for _, tk := range v.r.Keys {
+		totals = append(totals, tk.Total)
+	}
 	v.pctW = percentWidth(totals, v.r.Total)
+	v.q = newQuantity(v.r.SampleType.Unit, opt.Unit, totals...)
+	v.valW = max(10, v.q.widest(totals...)+1)
 	v.l.setLen(len(v.rows))
 	v.SetSearch(v.m.re)
 }
@@ -143,10 +151,9 @@ func (v *Labels) View() string {
 		return fillLines([]string{v.c.Styles.Dim.Render("  computing…")}, v.height)
 	}
 	st := v.c.Styles
-	unit := v.r.SampleType.Unit
-	value := func(x int64) string { return analysis.ScaledLabel(x, unit, "minimum") }
+	value := v.q.format
 	total := v.r.Total
-	const valW = 10
+	valW := v.valW
 	barW := 0
 	if v.width >= 60 {
 		barW = min(20, v.width/6)
@@ -174,7 +181,7 @@ func (v *Labels) View() string {
 		if row.value < 0 {
 			text := tk.Key + ":  Total " + value(tk.Total) + " of " + value(total)
 			if total > 0 {
-				text += " (" + strings.TrimSpace(analysis.Percentage(tk.Total, total)) + ")"
+				text += " (" + strings.TrimSpace(share(tk.Total, total)) + ")"
 			}
 			text = fitName(text, v.width)
 			if sel {
@@ -194,7 +201,7 @@ func (v *Labels) View() string {
 		tv := tk.Values[row.value]
 		cells := []cell{
 			valueCell(v.c, padLeft(value(tv.Total), valW), tv.Total, total),
-			pctCell(v.c, padLeft(analysis.Percentage(tv.Total, total), v.pctW), tv.Total, total),
+			pctCell(v.c, padLeft(share(tv.Total, total), v.pctW), tv.Total, total),
 		}
 		used := writeCells(&b, st, cells, sel)
 		if barW > 0 {

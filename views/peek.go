@@ -110,11 +110,6 @@ func (p *Peek) SetResult(data any, opt analysis.Options) {
 		return
 	}
 	top := r.pk.Top
-	unit := opt.Unit
-	if unit == "" || unit == "minimum" {
-		unit = analysis.OutputUnit(top, top.SampleType.Unit)
-	}
-	p.value = valueFormatter(top.SampleType.Unit, unit)
 	var vals []int64
 	for i, en := range r.pk.Entries {
 		for _, e := range en.In {
@@ -128,10 +123,9 @@ func (p *Peek) SetResult(data any, opt analysis.Options) {
 			vals = append(vals, e.Weight)
 		}
 	}
-	p.valW = 10
-	for _, v := range vals {
-		p.valW = max(p.valW, ansi.StringWidth(p.value(v))+1)
-	}
+	q := newQuantity(top.SampleType.Unit, opt.Unit, append(vals, shownSum(top))...)
+	p.value = q.format
+	p.valW = max(10, q.widest(vals...)+1)
 	p.pctW = 7 // "100.00%" is the longest share of a cum
 	p.l.setLen(len(p.rows))
 	if moved {
@@ -260,8 +254,8 @@ func (p *Peek) View() string {
 	total := pk.Top.Total
 	en := pk.Entries[0]
 	summary := fmt.Sprintf(" %s  flat %s %s · cum %s %s · %s · %s",
-		pk.Top.Nodes.Name(en.Node), p.value(en.Flat), strings.TrimSpace(analysis.Percentage(en.Flat, total)),
-		p.value(en.Cum), strings.TrimSpace(analysis.Percentage(en.Cum, total)),
+		pk.Top.Nodes.Name(en.Node), p.value(en.Flat), strings.TrimSpace(share(en.Flat, total)),
+		p.value(en.Cum), strings.TrimSpace(share(en.Cum, total)),
 		plural(len(en.In), "caller"), plural(len(en.Out), "callee"))
 	if len(pk.Entries) > 1 {
 		summary += fmt.Sprintf("  ·  %d nodes", len(pk.Entries))
@@ -317,7 +311,7 @@ func (p *Peek) renderRow(i int) string {
 		cells = []cell{val(en.Flat), val(en.Cum), blank(p.valW), blank(p.pctW)}
 		mark = "● "
 	default:
-		share := cell{text: padLeft(analysis.Percentage(r.edge.Weight, en.Cum), p.pctW), heat: pct(r.edge.Weight, en.Cum), kind: cellHeat}
+		share := cell{text: padLeft(share(r.edge.Weight, en.Cum), p.pctW), heat: pct(r.edge.Weight, en.Cum), kind: cellHeat}
 		if p.c.Diff {
 			share.kind = cellPlain // red and green are the deltas' there
 		}

@@ -24,6 +24,7 @@ type Source struct {
 	aboutFunction
 	data  *sourceResult
 	value func(int64) string
+	valW  int // the value columns' width
 
 	rows          []sourceRow
 	l             list
@@ -56,7 +57,9 @@ type sourceRow struct {
 }
 
 // NewSource makes the Source view.
-func NewSource(c *Common) *Source { return &Source{c: c, files: analysis.NewSourceFiles()} }
+func NewSource(c *Common) *Source {
+	return &Source{c: c, files: analysis.NewSourceFiles(), valW: srcValW}
+}
 
 func (s *Source) Title() string { return "Source" }
 func (s *Source) Init() tea.Cmd { return nil }
@@ -98,11 +101,16 @@ func (s *Source) SetResult(data any, opt analysis.Options) {
 		s.l.setLen(0)
 		return
 	}
-	unit := opt.Unit
-	if unit == "" {
-		unit = "minimum" // pprof's -list scales each value on its own
+	var vals []int64
+	for _, l := range r.lst.Listings {
+		vals = append(vals, l.Flat, l.Cum)
+		for _, row := range l.Rows {
+			vals = append(vals, row.Flat, row.Cum)
+		}
 	}
-	s.value = valueFormatter(r.lst.SampleType.Unit, unit)
+	q := newQuantity(r.lst.SampleType.Unit, opt.Unit, vals...)
+	s.value = q.format
+	s.valW = max(srcValW, q.widest(vals...)+1)
 	for i, l := range r.lst.Listings {
 		if l.File == "" {
 			s.rows = append(s.rows, sourceRow{kind: srcNote, listing: i, text: "no source information for " + l.Name})
@@ -189,7 +197,7 @@ const scrollStep = 8
 
 // textWidth is the room for source text right of the gutter (flat, cum
 // and the line number, space-separated, then two spaces).
-func (s *Source) textWidth() int { return s.width - (srcValW + 1 + srcValW + 1 + 6 + 2) }
+func (s *Source) textWidth() int { return s.width - (s.valW + 1 + s.valW + 1 + 6 + 2) }
 
 func (s *Source) rowText(i int) string {
 	if s.rows[i].kind == srcLine || s.rows[i].kind == srcNote {
@@ -221,7 +229,7 @@ func (s *Source) View() string {
 	if len(s.data.lst.Listings) == 0 {
 		return fillLines([]string{st.Dim.Render(fmt.Sprintf("  %s has no samples with the current options", s.name))}, s.height)
 	}
-	head := padLeft("flat", srcValW) + " " + padLeft("cum", srcValW) + " " + padLeft("line", 6) + "  source (pprof's list)"
+	head := padLeft("flat", s.valW) + " " + padLeft("cum", s.valW) + " " + padLeft("line", 6) + "  source (pprof's list)"
 	lines := []string{st.Header.Render(padRight(ansi.Truncate(head, s.width, "…"), s.width))}
 	from, to := s.l.visible()
 	for i := from; i < to; i++ {
@@ -250,8 +258,8 @@ func (s *Source) renderRow(i int) string {
 		}
 		return line(text, func() string { return st.Key.Render(ansi.Truncate(text, s.width, "…")) })
 	case srcTotals:
-		text := fmt.Sprintf("%*s %*s (flat, cum) %s of total", srcValW, s.value(l.Flat), srcValW, s.value(l.Cum),
-			strings.TrimSpace(analysis.Percentage(l.Cum, lst.Total)))
+		text := fmt.Sprintf("%*s %*s (flat, cum) %s of total", s.valW, s.value(l.Flat), s.valW, s.value(l.Cum),
+			strings.TrimSpace(share(l.Cum, lst.Total)))
 		return line(text, func() string { return st.Header.Render(ansi.Truncate(text, s.width, "…")) })
 	case srcNote:
 		text := "  " + r.text
@@ -265,12 +273,12 @@ func (s *Source) renderRow(i int) string {
 	// A source line: the gutter, then the text.
 	orDot := func(v int64) cell {
 		if v == 0 {
-			return cell{text: padLeft(".", srcValW), kind: cellDim}
+			return cell{text: padLeft(".", s.valW), kind: cellDim}
 		}
 		if s.c.Diff {
-			return valueCell(s.c, padLeft(s.value(v), srcValW), v, lst.Total)
+			return valueCell(s.c, padLeft(s.value(v), s.valW), v, lst.Total)
 		}
-		return cell{text: padLeft(s.value(v), srcValW), heat: pct(v, l.Cum), kind: cellHeat}
+		return cell{text: padLeft(s.value(v), s.valW), heat: pct(v, l.Cum), kind: cellHeat}
 	}
 	cells := []cell{orDot(r.line.Flat), orDot(r.line.Cum), {text: padLeft(fmt.Sprint(r.line.Line), 6), kind: cellDim}}
 	var b strings.Builder

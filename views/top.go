@@ -27,8 +27,9 @@ type Top struct {
 	order  []int   // display order, indices into top.Rows
 	sum    []int64 // running flat sum in display order
 	value  func(int64) string
+	widest int // the longest value's width
 	valW   int // the value columns' width
-	pctW   int // the percentage columns' width
+	pctW   int // the percentage columns' width (sum% too)
 
 	l             list
 	m             matchSet
@@ -74,10 +75,7 @@ func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() 
 func (t *Top) HasResult() bool { return t.top != nil }
 
 func (t *Top) SetResult(data any, opt analysis.Options) {
-	var keep string
-	if r, ok := t.Cursor(); ok {
-		keep = r.Name
-	}
+	old, cur := t.rowNames(), t.l.cursor
 	t.base = nil
 	switch d := data.(type) {
 	case *analysis.Top:
@@ -92,32 +90,56 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 		}
 	}
 	t.opt = opt
-	unit := opt.Unit
-	if unit == "" || unit == "minimum" {
-		unit = analysis.OutputUnit(t.top, t.top.SampleType.Unit)
+	vs := make([]int64, 0, 2*len(t.top.Rows))
+	for _, r := range t.top.Rows {
+		vs = append(vs, r.Flat, r.Cum)
 	}
-	t.value = valueFormatter(t.top.SampleType.Unit, unit)
-	t.valW = t.valueWidth()
-	t.pctW = t.pctWidth()
+	q := newQuantity(t.top.SampleType.Unit, opt.Unit, append(vs, shownSum(t.top))...)
+	t.value = q.format
+	t.widest = q.widest(vs...)
+	t.valW = max(10, t.widest+1) // a blank for the cursor mark
+	t.pctW = percentWidth(vs, t.top.Total)
 	t.resort()
 	t.l.setLen(len(t.order))
-	if keep != "" {
-		for i, r := range t.order {
-			if t.top.Rows[r].Name == keep {
-				t.l.moveTo(i)
-				break
-			}
-		}
+	t.follow(old, cur)
+}
+
+// rowNames lists the rows' names in display order, for follow.
+func (t *Top) rowNames() []string {
+	if t.top == nil {
+		return nil
 	}
-	t.SetSearch(t.m.re)
+	names := make([]string, len(t.order))
+	for i, r := range t.order {
+		names[i] = t.top.Rows[r].Name
+	}
+	return names
+}
+
+// follow keeps the cursor on the function it was on (old[cur]) after
+// the rows changed, and the search's highlights up to date without
+// moving to a match.
+func (t *Top) follow(old []string, cur int) {
+	at := make(map[string]int, len(t.order))
+	for i := len(t.order) - 1; i >= 0; i-- {
+		at[t.top.Rows[t.order[i]].Name] = i
+	}
+	t.l.follow(old, cur, func(name string) int {
+		if i, ok := at[name]; ok {
+			return i
+		}
+		return -1
+	})
+	t.m.set(t.m.re, len(t.order), func(i int) string { return t.top.Rows[t.order[i]].Name })
 }
 
 // SortBy sorts by "flat", "cum" or "name".
 func (t *Top) SortBy(s string) {
 	t.sortBy = s
 	if t.top != nil {
+		old, cur := t.rowNames(), t.l.cursor
 		t.resort()
-		t.SetSearch(t.m.re)
+		t.follow(old, cur)
 	}
 }
 
@@ -170,6 +192,7 @@ func (t *Top) resort() {
 		s += rows[r].Flat
 		t.sum[i] = s
 	}
+	t.pctW = max(t.pctW, percentWidth(t.sum, t.top.Total))
 }
 
 func abs(v int64) int64 {
@@ -261,36 +284,10 @@ func (t *Top) columns() topColumns {
 		c.base = t.width >= 100
 	}
 	if t.width < 72 {
-		c.valW = min(c.valW, 9)
+		// Narrow: the columns lose their margin, never a value's digits.
+		c.valW = min(c.valW, max(9, t.widest))
 	}
 	return c
-}
-
-// valueWidth is the width of the value columns: pprof's 10, or what the
-// widest value needs (the largest magnitude, or the most negative value).
-func (t *Top) valueWidth() int {
-	var big, neg int64
-	for _, r := range t.top.Rows {
-		for _, v := range []int64{r.Flat, r.Cum} {
-			big = max(big, abs(v))
-			neg = min(neg, v)
-		}
-	}
-	// One more than the widest, so the cursor mark has a blank to take.
-	w := max(ansi.StringWidth(t.value(big)), ansi.StringWidth(t.value(neg)))
-	if w >= 10 {
-		return w + 1
-	}
-	return 10
-}
-
-// pctWidth is the width of the percentage columns.
-func (t *Top) pctWidth() int {
-	var vs []int64
-	for _, r := range t.top.Rows {
-		vs = append(vs, r.Flat, r.Cum)
-	}
-	return percentWidth(vs, t.top.Total)
 }
 
 func (t *Top) View() string {
@@ -318,7 +315,7 @@ func (t *Top) View() string {
 		h.WriteString(" " + padLeft("flat%", cols.pctW))
 	}
 	if cols.sumP {
-		h.WriteString(" " + padLeft("sum%", 6))
+		h.WriteString(" " + padLeft("sum%", cols.pctW))
 	}
 	h.WriteString(" " + padLeft(arrow(cumName, "cum"), cols.valW))
 	h.WriteString(" " + padLeft("cum%", cols.pctW))
@@ -342,14 +339,14 @@ func (t *Top) View() string {
 		sel := i == t.l.cursor
 		cells := []cell{t.valueCell(padLeft(t.value(r.Flat), cols.valW), r.Flat)}
 		if cols.flatPct {
-			cells = append(cells, t.pctCell(padLeft(analysis.Percentage(r.Flat, total), cols.pctW), r.Flat))
+			cells = append(cells, t.pctCell(padLeft(share(r.Flat, total), cols.pctW), r.Flat))
 		}
 		if cols.sumP {
-			cells = append(cells, cell{text: analysis.Percentage(t.sum[i], total), kind: cellDim})
+			cells = append(cells, cell{text: padLeft(share(t.sum[i], total), cols.pctW), kind: cellDim})
 		}
 		cells = append(cells,
 			t.valueCell(padLeft(t.value(r.Cum), cols.valW), r.Cum),
-			t.pctCell(padLeft(analysis.Percentage(r.Cum, total), cols.pctW), r.Cum))
+			t.pctCell(padLeft(share(r.Cum, total), cols.pctW), r.Cum))
 		if cols.base || cols.change {
 			b := t.base[r.Node][1]
 			if cols.base {
@@ -455,3 +452,15 @@ func (c cell) render(st *Styles, text string, selected bool) string {
 
 // Total is the percentage denominator of the data shown.
 func (t *Top) Total() int64 { return t.top.Total }
+
+// Window returns the cursor's row and the first row on screen.
+func (t *Top) Window() (cursor, offset int) { return t.l.cursor, t.l.offset }
+
+// RowName returns the name of the row d rows from the cursor, or "".
+func (t *Top) RowName(d int) string {
+	i := t.l.cursor + d
+	if t.top == nil || i < 0 || i >= len(t.order) {
+		return ""
+	}
+	return t.top.Rows[t.order[i]].Name
+}

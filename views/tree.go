@@ -19,7 +19,9 @@ type Tree struct {
 	c        *Common
 	tree     *analysis.Tree
 	inverted bool
-	unit     string
+	q        quantity
+	// valW and pctW are the value and share columns' widths (widen).
+	valW, pctW int
 
 	rows          []treeRow
 	l             list
@@ -76,7 +78,8 @@ func (t *Tree) HasResult() bool { return t.tree != nil }
 
 func (t *Tree) SetResult(data any, opt analysis.Options) {
 	t.tree = data.(*analysis.Tree)
-	t.unit = t.tree.SampleType.Unit
+	t.q = treeQuantity(t.tree, opt.Unit)
+	t.valW, t.pctW = 10, 6
 	t.rows = t.rows[:0]
 	roots := t.tree.Roots()
 	for i, r := range roots {
@@ -88,7 +91,9 @@ func (t *Tree) SetResult(data any, opt analysis.Options) {
 	if len(t.rows) > 0 {
 		t.expandHeaviest(0, false)
 	}
-	t.SetSearch(t.m.re)
+	// Highlight the matches without moving to one: the root reveals the
+	// selected function next, or the first row stays.
+	t.m.set(t.m.re, len(t.rows), t.rowName)
 }
 
 // expand opens row i; it reports whether it had children.
@@ -369,21 +374,24 @@ func (t *Tree) View() string {
 		return fillLines([]string{t.c.Styles.Dim.Render("  computing…")}, t.height)
 	}
 	st := t.c.Styles
-	valW := 10
-	// Self is where a path ends: the leaf top-down, but the outermost
+	total := t.tree.Total
+	from, to := t.l.visible()
+	t.widen(from, to)
+	// flat is where a path ends: the leaf top-down, but the outermost
 	// caller in the inverted tree, where it would only confuse.
-	selfPct := t.width >= 72 && !t.tree.Inverted
-	showSelf := t.width >= 56 && !t.tree.Inverted
-	if !selfPct {
-		valW = 9
+	flatPct := t.width >= 72 && !t.tree.Inverted
+	showFlat := t.width >= 56 && !t.tree.Inverted
+	valW, pctW := t.valW, t.pctW
+	if !flatPct {
+		valW = min(valW, max(9, t.valW-1)) // narrow: no margin
 	}
 	var h strings.Builder
-	h.WriteString(padLeft("total", valW) + " " + padLeft("total%", 6))
-	if showSelf {
-		h.WriteString(" " + padLeft("self", valW))
+	h.WriteString(padLeft("cum", valW) + " " + padLeft("cum%", pctW))
+	if showFlat {
+		h.WriteString(" " + padLeft("flat", valW))
 	}
-	if selfPct {
-		h.WriteString(" " + padLeft("self%", 6))
+	if flatPct {
+		h.WriteString(" " + padLeft("flat%", pctW))
 	}
 	what := "top-down call tree"
 	if t.tree.Inverted {
@@ -401,22 +409,20 @@ func (t *Tree) View() string {
 		lines = append(lines, st.Dim.Render("  no samples match the current options"))
 		return fillLines(lines, t.height)
 	}
-	value := func(v int64) string { return analysis.ScaledLabel(v, t.unit, "minimum") }
-	total := t.tree.Total
-	from, to := t.l.visible()
+	value := t.q.format
 	for i := from; i < to; i++ {
 		r := &t.rows[i]
 		n := r.n
 		sel := i == t.l.cursor
 		cells := []cell{
 			valueCell(t.c, padLeft(value(n.Total), valW), n.Total, total),
-			pctCell(t.c, shortPct(n.Total, total), n.Total, total),
+			pctCell(t.c, padLeft(share(n.Total, total), pctW), n.Total, total),
 		}
-		if showSelf {
+		if showFlat {
 			cells = append(cells, valueCell(t.c, padLeft(value(n.Self), valW), n.Self, total))
 		}
-		if selfPct {
-			cells = append(cells, pctCell(t.c, shortPct(n.Self, total), n.Self, total))
+		if flatPct {
+			cells = append(cells, pctCell(t.c, padLeft(share(n.Self, total), pctW), n.Self, total))
 		}
 		var b strings.Builder
 		used := writeCells(&b, st, cells, sel)
@@ -461,12 +467,14 @@ func (t *Tree) View() string {
 // Total is the percentage denominator of the data shown.
 func (t *Tree) Total() int64 { return t.tree.Total }
 
-// shortPct is pprof's percentage in six columns: the shares below 0.01%,
-// which pprof prints longer ("0.0092%", "2.9e-05%"), read "<0.01%".
-func shortPct(v, total int64) string {
-	s := analysis.Percentage(v, total)
-	if len(s) > 6 {
-		return "<0.01%"
+// widen grows the value and share columns to what rows from..to need:
+// a tree's nodes are grouped on demand, so its columns start at what the
+// roots need and only ever widen (until the next result), which keeps
+// every row in line with the headings.
+func (t *Tree) widen(from, to int) {
+	for i := from; i < to; i++ {
+		n := t.rows[i].n
+		t.valW = max(t.valW, t.q.widest(n.Total, n.Self)+1)
+		t.pctW = max(t.pctW, len(share(n.Total, t.tree.Total)), len(share(n.Self, t.tree.Total)))
 	}
-	return s
 }

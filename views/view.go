@@ -141,6 +141,9 @@ type list struct {
 	cursor, offset int
 	n              int // rows
 	height         int // visible rows
+	// back is set when the cursor last moved up: the direction of travel
+	// a filter that removes the selected row continues in (follow).
+	back bool
 }
 
 func (l *list) setLen(n int) {
@@ -181,13 +184,67 @@ func (l *list) clamp() {
 }
 
 func (l *list) move(d int) {
+	if d != 0 {
+		l.back = d < 0
+	}
 	l.cursor += d
 	l.clamp()
 }
 
 func (l *list) moveTo(i int) {
+	if i != l.cursor {
+		l.back = i < l.cursor
+	}
 	l.cursor = i
 	l.clamp()
+}
+
+// follow puts the cursor back on the selected function after the rows
+// changed under it (a new result, another order). old names the rows as
+// they were, with the cursor on old[cur]; index finds a name among the
+// new rows (-1 when it is gone). The selected function keeps the cursor
+// when it survives; else the cursor goes to the nearest survivor within
+// a screen of it, first in the direction of travel; else to the first
+// row. Never to the same row index, which is another function now. The
+// window keeps the cursor's screen line, unless the cursor fits on the
+// first screen, which then shows (the heaviest rows stay in sight).
+func (l *list) follow(old []string, cur int, index func(name string) int) {
+	line := l.cursor - l.offset
+	next := 0
+	if cur >= 0 && cur < len(old) {
+		next = index(old[cur])
+		if next < 0 {
+			next = nearest(old, cur, max(1, l.height), l.back, index)
+		}
+	}
+	l.cursor = max(0, next)
+	l.offset = 0
+	if l.height > 0 && l.cursor >= l.height {
+		l.offset = l.cursor - max(0, min(line, l.height-1))
+	}
+	l.clamp()
+}
+
+// nearest is the new index of the first of old's rows around cur, up to
+// reach rows away, that index finds: downwards first, or upwards when
+// back. It is 0 when none is.
+func nearest(old []string, cur, reach int, back bool, index func(string) int) int {
+	dirs := [2]int{1, -1}
+	if back {
+		dirs = [2]int{-1, 1}
+	}
+	for _, d := range dirs {
+		for k := 1; k <= reach; k++ {
+			j := cur + d*k
+			if j < 0 || j >= len(old) {
+				break
+			}
+			if i := index(old[j]); i >= 0 {
+				return i
+			}
+		}
+	}
+	return 0
 }
 
 // scroll moves the window by d rows, dragging the cursor along when it
@@ -312,24 +369,20 @@ func (m *matchSet) step(l *list, dir int, inclusive bool) bool {
 	return false
 }
 
-// percentWidth is the width a column of pprof percentages of total needs
-// for these values: pprof's six, or what its format gives the smallest
-// share ("0.0092%", "2.9e-05%").
+// percentWidth is the width a column of shares of total needs for these
+// values: pprof's six, or what the longest needs ("0.0092%", "2.9e-05%",
+// "16556.10%" for a mean above the total).
 func percentWidth(values []int64, total int64) int {
-	lo := 1.0
+	w := 6
 	for _, v := range values {
-		if p := pct(v, total); p > 0 && p < lo {
-			lo = p
-		}
+		w = max(w, len(share(v, total)))
 	}
-	switch {
-	case lo >= 0.01:
-		return 6
-	case lo >= 0.001:
-		return 7
-	}
-	return 8
+	return w
 }
+
+// share is v's share of total, the one way every view prints one:
+// pprof's percentage ("26.41%", "  100%", "0.0092%").
+func share(v, total int64) string { return analysis.Percentage(v, total) }
 
 // writeCells writes a row's value cells, space-separated, the first one
 // carrying the cursor mark when the row is selected, and returns the
@@ -441,10 +494,55 @@ func fillLines(lines []string, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// valueFormatter formats values of unit sampleUnit in the table unit
-// pprof would pick for top, so every number matches `pprof -top`.
-func valueFormatter(sampleUnit, tableUnit string) func(int64) string {
-	return func(v int64) string { return analysis.ScaledLabel(v, sampleUnit, tableUnit) }
+// quantity prints the values of one table, all in the one unit
+// analysis.DisplayUnit picks from the largest of them.
+type quantity struct{ from, to string }
+
+// newQuantity is the quantity for values vs in sampleUnit, as the unit
+// option (opt.Unit) asks. Views pass the sum of the samples they show
+// among vs, which is the largest value of a table that is not a mean
+// or a diff, and the same in every view, so that every view picks the
+// same unit.
+func newQuantity(sampleUnit, unit string, vs ...int64) quantity {
+	var hi int64
+	for _, v := range vs {
+		hi = max(hi, abs(v))
+	}
+	return quantity{sampleUnit, analysis.DisplayUnit(sampleUnit, unit, hi)}
+}
+
+func (q quantity) format(v int64) string { return analysis.ScaledLabel(v, q.from, q.to) }
+
+// widest is the width of the longest of vs as q prints them: the
+// largest magnitude, or the most negative value.
+func (q quantity) widest(vs ...int64) int {
+	var big, neg int64
+	for _, v := range vs {
+		big = max(big, abs(v))
+		neg = min(neg, v)
+	}
+	return max(ansi.StringWidth(q.format(big)), ansi.StringWidth(q.format(neg)))
+}
+
+// treeQuantity is the quantity of a call tree's values: its roots sum
+// the samples shown.
+func treeQuantity(tr *analysis.Tree, unit string) quantity {
+	var sum int64
+	vs := []int64{}
+	for _, r := range tr.Roots() {
+		sum += r.Total
+		vs = append(vs, r.Total, r.Self)
+	}
+	return newQuantity(tr.SampleType.Unit, unit, append(vs, sum)...)
+}
+
+// shownSum is the sum of the samples a top table shows: its flats.
+func shownSum(top *analysis.Top) int64 {
+	var sum int64
+	for _, r := range top.Rows {
+		sum += r.Flat
+	}
+	return sum
 }
 
 // pct is |v/total| in percent, for heat colours.

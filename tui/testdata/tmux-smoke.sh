@@ -51,7 +51,7 @@ wait_for "flat%"
 capture 1-open
 first_row=$(sed -n 3p "$OUT/1-open.txt")
 echo "$first_row" | grep -q "main.fib" || fail "the first row is not main.fib: $first_row"
-echo "$first_row" | grep -q "0.75s 26.41%" || fail "main.fib's numbers differ from pprof's: $first_row"
+echo "$first_row" | grep -q "750ms 26.41%" || fail "main.fib's numbers differ from pprof's (0.75s): $first_row"
 grep -q "cpu (nanoseconds)" "$OUT/1-open.txt" || fail "the status bar does not name the sample type"
 
 # 2. :sample_index=samples — the same table in sample counts.

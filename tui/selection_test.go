@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pprof-tui/pprof-tui/views"
+)
+
+// topCursor returns the name of the Top row under the cursor and whether
+// that row is on screen.
+func topCursor(h *harness) (string, bool) {
+	var name, screen string
+	h.do(func(m *Model) {
+		r, _ := m.ViewAt(0).(*views.Top).Cursor()
+		name, screen = r.Name, m.View()
+	})
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "▶") && strings.Contains(l, "  "+name) {
+			return name, true
+		}
+	}
+	return name, false
+}
+
+// The selected function keeps the cursor through a new order (issue 13:
+// `j j o` moved it from main.partition to runtime/pprof.Do, `G o` to
+// time.Now).
+func TestSortKeepsSelection(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.keys("j", "j")
+	if name, _ := topCursor(h); name != "main.partition" {
+		t.Fatalf("j j: cursor on %q", name)
+	}
+	for _, order := range []string{"cum", "name", "flat"} {
+		h.keys("o")
+		if name, seen := topCursor(h); name != "main.partition" || !seen {
+			t.Errorf("o (by %s): cursor on %q (on screen: %v)\n%s", order, name, seen, h.screen())
+		}
+	}
+	h.keys("G")
+	last, _ := topCursor(h)
+	for _, order := range []string{"cum", "name", "flat"} {
+		h.keys("o")
+		if name, seen := topCursor(h); name != last || !seen {
+			t.Errorf("G o (by %s): cursor on %q, want %q (on screen: %v)", order, name, last, seen)
+		}
+	}
+}
+
+// A filter that removes the selected function moves the cursor to its
+// neighbour in the direction of travel, not to a search match further
+// down (issue 13: `/sort⏎ g H` put it on main.quicksort, 11 rows down).
+func TestFilterRemovingSelectionGoesToNeighbour(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.keys("/")
+	h.typeText("sort")
+	h.keys("<enter>", "g")
+	if name, _ := topCursor(h); name != "main.fib" {
+		t.Fatalf("g: cursor on %q", name)
+	}
+	h.keys("H")
+	if name, seen := topCursor(h); name != "main.xorshift" || !seen {
+		t.Errorf("H on main.fib: cursor on %q (on screen %v), want the next row, main.xorshift", name, seen)
+	}
+	if h.Selected() != "main.xorshift" {
+		t.Errorf("shared selection %q", h.Selected())
+	}
+	// Travelling up, the neighbour above takes the cursor.
+	h.keys("j", "j", "j", "k") // main.hashBlock, moving up
+	above := h.rowAt(0, -1)
+	h.keys("i")
+	if name, _ := topCursor(h); name != above {
+		t.Errorf("i after k: cursor on %q, want the row above, %q", name, above)
+	}
+}
+
+// Sample type and granularity changes keep the selected function.
+func TestOptionChangesKeepSelection(t *testing.T) {
+	h := start(t, testConfig(testdata("heap.pb.gz")))
+	h.keys("j", "j", "j")
+	want, _ := topCursor(h)
+	h.keys("s") // alloc_objects: the function allocated, so it is still there
+	if name, seen := topCursor(h); name != want || !seen {
+		t.Errorf("s: cursor on %q, want %q (on screen %v)", name, want, seen)
+	}
+	h.command("granularity=lines")
+	if sel := h.Selected(); sel != want {
+		t.Errorf("granularity=lines: selection %q, want %q", sel, want)
+	}
+	h.command("granularity=functions")
+	if name, seen := topCursor(h); name != want || !seen {
+		t.Errorf("granularity=functions: cursor on %q, want %q (on screen %v)", name, want, seen)
+	}
+}
+
+// A new result that loses the selection, with nothing near it left,
+// opens at the top with the heaviest rows in sight (issue 13: after
+// :focus=json the table opened part-way down).
+func TestFocusAwayOpensAtTop(t *testing.T) {
+	cfg := testConfig(testdata("cpu_labels.pb.gz"))
+	cfg.Height = 12
+	h := start(t, cfg)
+	h.keys("G")
+	h.command("focus=^main\\.fib$")
+	var cursor, offset int
+	h.do(func(m *Model) { cursor, offset = m.ViewAt(0).(*views.Top).Window() })
+	if name, seen := topCursor(h); !seen || offset != 0 || cursor != 0 {
+		t.Errorf("focus: cursor on %q row %d, window from %d:\n%s", name, cursor, offset, h.screen())
+	}
+}
+
+// Selected returns the shared selection, from the UI goroutine.
+func (h *harness) Selected() string {
+	var s string
+	h.do(func(m *Model) { s = m.Selected() })
+	return s
+}
+
+// rowAt returns the name of the Top row d rows from the cursor.
+func (h *harness) rowAt(view, d int) string {
+	var s string
+	h.do(func(m *Model) { s = m.ViewAt(view).(*views.Top).RowName(d) })
+	return s
+}
