@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // The frame around the views: tab bar, status bar, footer, help.
@@ -123,13 +124,35 @@ func (m *Model) total() string {
 		return ""
 	}
 	unit := m.prof.SampleTypes[i].Unit
-	for _, i := range []int{m.active, 0, 1, 2} {
+	fresh := func(i int) bool {
 		v := m.views[i]
-		if _, state := v.Query(m.engine, m.opts, m.selected); v.HasResult() && m.jobs.have[i] == dataKey(m.opts, state) {
-			// The total by the tables' rule, as a table of it alone.
-			t := v.Total()
-			return analysis.ScaledLabel(t, unit, analysis.DisplayUnit(unit, m.opts.Unit, t))
+		_, state := v.Query(m.engine, m.opts, m.selected)
+		return v.HasResult() && m.jobs.have[i] == dataKey(m.opts, state)
+	}
+	for _, i := range []int{m.active, 0, 1, 2} {
+		if !fresh(i) {
+			continue
 		}
+		// The total by the tables' rule, as a table of it alone.
+		t := m.views[i].Total()
+		ratio := m.opts.Ratio()
+		to := analysis.DisplayUnit(unit, m.opts.Unit, int64(float64(t)*ratio))
+		label := func(v int64) string { return analysis.ScaledLabel(int64(float64(v)*ratio), unit, to) }
+		// When the filters trim it, what is shown of it, as pprof's
+		// "Showing nodes accounting for X, P% of T total".
+		// (Not for means and diffs, whose total is no sum of the rows.)
+		for _, j := range []int{i, m.active, 0, 1, 3} {
+			if m.opts.Mean || m.c.Diff {
+				break
+			}
+			if st, ok := m.views[j].(views.ShownTotaler); ok && fresh(j) {
+				if x := st.ShownTotal(); x != t {
+					return label(x) + " of " + label(t) + " total"
+				}
+				break
+			}
+		}
+		return "total " + label(t)
 	}
 	return ""
 }
@@ -178,7 +201,7 @@ func (m *Model) statusLine(level int) string {
 	}
 	parts = append(parts, stype)
 	if t := m.total(); t != "" {
-		parts = append(parts, st.Status.Render("total "+t))
+		parts = append(parts, st.Status.Render(t))
 	}
 	if level < 3 || m.opts.Granularity != "functions" {
 		parts = append(parts, st.Status.Render(m.opts.Granularity))

@@ -94,7 +94,7 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 	for _, r := range t.top.Rows {
 		vs = append(vs, r.Flat, r.Cum)
 	}
-	q := newQuantity(t.top.SampleType.Unit, opt.Unit, append(vs, shownSum(t.top))...)
+	q := newQuantity(t.top.SampleType.Unit, opt, append(vs, shownSum(t.top))...)
 	t.value = q.format
 	t.widest = q.widest(vs...)
 	t.valW = max(10, t.widest+1) // a blank for the cursor mark
@@ -452,6 +452,9 @@ func (c cell) render(st *Styles, text string, selected bool) string {
 
 // Total is the percentage denominator of the data shown.
 func (t *Top) Total() int64 { return t.top.Total }
+
+// ShownTotal is what the table's rows account for.
+func (t *Top) ShownTotal() int64 { return t.top.ShownTotal }
 
 // Window returns the cursor's row and the first row on screen.
 func (t *Top) Window() (cursor, offset int) { return t.l.cursor, t.l.offset }

@@ -78,7 +78,7 @@ func (t *Tree) HasResult() bool { return t.tree != nil }
 
 func (t *Tree) SetResult(data any, opt analysis.Options) {
 	t.tree = data.(*analysis.Tree)
-	t.q = treeQuantity(t.tree, opt.Unit)
+	t.q = treeQuantity(t.tree, opt)
 	t.valW, t.pctW = 10, 6
 	t.rows = t.rows[:0]
 	roots := t.tree.Roots()
@@ -466,6 +466,9 @@ func (t *Tree) View() string {
 
 // Total is the percentage denominator of the data shown.
 func (t *Tree) Total() int64 { return t.tree.Total }
+
+// ShownTotal is what the tree's roots account for.
+func (t *Tree) ShownTotal() int64 { return rootsTotal(t.tree) }
 
 // widen grows the value and share columns to what rows from..to need:
 // a tree's nodes are grouped on demand, so its columns start at what the
