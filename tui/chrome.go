@@ -287,6 +287,20 @@ func (m *Model) helpLines() []string {
 		}
 		blocks = append(blocks, lines)
 	}
+	// The glyphs on screen that are not keys.
+	glyphs := []string{"", st.HelpTitle.Render("On screen")}
+	for _, g := range [][2]string{
+		{"│", "status bar: source │ sample type (unit) │ total │ granularity │ filters"},
+		{"›", "between the active filters; all of them apply (:reset clears them)"},
+		{"X of T", "what the rows account for of the total, when filters trim it"},
+		{"⌫ back (N)", "N option changes that backspace undoes, newest first"},
+		{"↓", "in the headings: the column the table is sorted by"},
+		{"▶", "the selected row, the same function in every view"},
+		{"(inline)", "a function inlined into its caller, as pprof marks it"},
+	} {
+		glyphs = append(glyphs, "  "+st.HelpKey.Render(padRight(g[0], 10))+" "+st.HelpDesc.Render(g[1]))
+	}
+	blocks[1] = append(blocks[1], glyphs...)
 	var lines []string
 	if m.width >= 120 {
 		// Two columns: the general keys left, the row and view keys right.

@@ -173,3 +173,20 @@ func TestStatusShownOfTotal(t *testing.T) {
 		t.Errorf("divide_by=1000 did not scale the table and the total:\n%s", s)
 	}
 }
+
+// TestTopSaysDropped: the Top view's headings say when nodefraction or
+// nodecount hide nodes.
+func TestTopSaysDropped(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	if s := h.screen(); strings.Contains(s, "(showing ") {
+		t.Errorf("a note with every node shown:\n%s", s)
+	}
+	h.command("nodefraction=0.05")
+	if s := h.screen(); !strings.Contains(s, "(showing 24 of 102 nodes: nodefraction=0.05)") {
+		t.Errorf("no note of the dropped nodes:\n%s", s)
+	}
+	h.command("nodecount=3")
+	if s := h.screen(); !strings.Contains(s, "(3 of 102 nodes)") {
+		t.Errorf("no note of nodecount:\n%s", s)
+	}
+}

@@ -326,6 +326,12 @@ func (t *Top) View() string {
 		h.WriteString(" " + padLeft("change", changeW))
 	}
 	h.WriteString("  " + arrow("name", "name"))
+	for _, note := range t.droppedNotes() {
+		if ansi.StringWidth(h.String())+2+ansi.StringWidth(note) <= t.width {
+			h.WriteString("  " + note)
+			break
+		}
+	}
 	lines = append(lines, st.Header.Render(padRight(h.String(), t.width)))
 
 	if len(t.order) == 0 {
@@ -466,4 +472,25 @@ func (t *Top) RowName(d int) string {
 		return ""
 	}
 	return t.top.Rows[t.order[i]].Name
+}
+
+// droppedNotes say in the headings when nodefraction or nodecount hide
+// nodes, longest first: "(showing 5 of 2004 nodes: nodefraction=0.01)",
+// then "(5 of 2004 nodes)" for a narrow window.
+func (t *Top) droppedNotes() []string {
+	all := t.top.AllNodes + t.top.DroppedNodes
+	if len(t.top.Rows) >= all {
+		return nil
+	}
+	var why []string
+	if t.top.DroppedNodes > 0 {
+		why = append(why, fmt.Sprintf("nodefraction=%g", t.opt.NodeFraction))
+	}
+	if len(t.top.Rows) < t.top.AllNodes {
+		why = append(why, fmt.Sprintf("nodecount=%d", t.opt.NodeCount))
+	}
+	return []string{
+		fmt.Sprintf("(showing %d of %d nodes: %s)", len(t.top.Rows), all, strings.Join(why, ", ")),
+		fmt.Sprintf("(%d of %d nodes)", len(t.top.Rows), all),
+	}
 }
