@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
@@ -23,6 +24,7 @@ const (
 	groupReports   = "Reports (print and exit; at most one)"
 	groupSources   = "Sources"
 	groupSymbolize = "Symbolization"
+	groupLive      = "Live (the explorer)"
 	groupProgram   = "This program"
 )
 
@@ -56,6 +58,9 @@ func commandFlags(c *cmdline) []commandFlag {
 
 		{groupSymbolize, "symbolize", "MODE", "none, local (default), fastlocal, force, demangle=none|full|templates", (*stringValue)(&c.symbolize)},
 		{groupSymbolize, "binary", "FILE", "the profiled binary (or give it before the profile)", (*stringValue)(&c.binary)},
+
+		{groupLive, "refresh", "DURATION", "read the source again every DURATION, keeping the view: a CPU profile URL is fetched back to back for DURATION each; a file is read again when it changes", (*durationValue)(&c.refresh)},
+		{groupLive, "history", "N", "snapshots whose totals the live trend keeps (default 60)", (*intValue)(&c.history)},
 
 		{groupProgram, "version", "", "print the version and exit", (*boolValue)(&c.version)},
 		{groupProgram, "help", "", "print this help and exit (also -h)", (*boolValue)(&c.help)},
@@ -171,6 +176,7 @@ explorer, : sets the same settings (:help lists them).
 	}
 	printGroup(groupSources)
 	printGroup(groupSymbolize)
+	printGroup(groupLive)
 	printGroup(groupProgram)
 	fmt.Fprint(w, `
 Environment:
@@ -277,12 +283,23 @@ func suggestFlag(fs *flag.FlagSet, name string) string {
 // flag.Value implementations over plain fields, so commandFlags can list
 // every flag with its destination.
 type (
-	boolValue   bool
-	stringValue string
-	intValue    int
-	int64Value  int64
-	stringList  []string
+	boolValue     bool
+	stringValue   string
+	intValue      int
+	int64Value    int64
+	stringList    []string
+	durationValue time.Duration
 )
+
+func (d *durationValue) String() string { return time.Duration(*d).String() }
+func (d *durationValue) Set(v string) error {
+	x, err := time.ParseDuration(v)
+	if err == nil && x < time.Second {
+		err = fmt.Errorf("%s is shorter than a second", v)
+	}
+	*d = durationValue(x)
+	return err
+}
 
 func (b *boolValue) String() string { return strconv.FormatBool(bool(*b)) }
 func (b *boolValue) Set(v string) error {

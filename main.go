@@ -17,6 +17,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/muesli/termenv"
@@ -50,6 +51,8 @@ type cmdline struct {
 	legacy map[string]*bool
 
 	top, traces, tags, folded, proto, jsonOut, version, help bool
+	refresh                                                  time.Duration
+	history                                                  int
 	peek, list, output, symbolize, binary                    string
 }
 
@@ -168,6 +171,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if reports == 0 {
 		return explore(ctx, c, stdout, stderr)
 	}
+	if c.refresh != 0 {
+		return usageError("-refresh goes with the explorer, not with a report")
+	}
 	if len(c.sources.Sources) == 0 {
 		return usageError("usage: pprof-tui [flags] [BINARY] SOURCE...  (a report flag such as -top prints and exits)")
 	}
@@ -235,6 +241,12 @@ func explore(ctx context.Context, c *cmdline, stdout, stderr io.Writer) error {
 		Load:    c.load,
 		Options: c.opt,
 		Output:  stdout,
+	}
+	if c.refresh != 0 {
+		if len(c.sources.Sources) != 1 || c.sources.Sources[0] == "-" {
+			return usageError("-refresh needs one URL or file source")
+		}
+		cfg.Refresh, cfg.History = c.refresh, c.history
 	}
 	if !c.set["nodefraction"] {
 		cfg.Options.NodeFraction = -1 // the explorer's own default: every node

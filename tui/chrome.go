@@ -127,7 +127,7 @@ func (m *Model) total() string {
 	fresh := func(i int) bool {
 		v := m.views[i]
 		_, state := v.Query(m.engine, m.opts, m.selected)
-		return v.HasResult() && m.jobs.have[i] == dataKey(m.opts, state)
+		return v.HasResult() && m.jobs.have[i] == m.dataKey(m.opts, state)
 	}
 	for _, i := range []int{m.active, 0, 1, 2} {
 		if !fresh(i) {
@@ -191,6 +191,9 @@ func (m *Model) statusLine(level int) string {
 	var parts []string
 	if level < 2 {
 		parts = append(parts, st.StatusLabel.Render(" "+m.source))
+	}
+	if m.live != nil {
+		parts = append(parts, st.Status.Render(m.liveStatus()))
 	}
 	stype := st.StatusLabel.Render(name)
 	if level >= 2 {

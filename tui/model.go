@@ -53,7 +53,9 @@ type Model struct {
 	picker *picker
 
 	source  string
-	sources format.Sources // what was loaded, for :cmd
+	sources format.Sources // what was loaded, for :cmd and live refreshes
+	gen     int            // the profile's generation: live refreshes replace it
+	live    *live          // the refresh loop of -refresh; nil without it
 	prof    *format.Profile
 	engine  *analysis.Engine
 	opts    analysis.Options   // the options the views show
@@ -118,6 +120,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 		m.phase = phaseLoading
 		m.source = sourceName(cfg.Sources)
 		m.sources = cfg.Sources
+		m.live = newLive(cfg)
 	}
 	m.resize()
 	return m
@@ -159,6 +162,8 @@ func (m *Model) closeProfile() tea.Cmd {
 	m.opts, m.target, m.history = opts, opts, nil
 	m.selected, m.search, m.mode, m.showHelp = "", nil, inputNone, false
 	m.note, m.noteErr = "", false
+	m.labelKeys, m.labelValues, m.helpText, m.comp = nil, nil, nil, completion{}
+	m.sources = format.Sources{}
 	m.phase = phasePicking
 	m.picker.chdir(m.picker.dir, m.source)
 	m.source = ""
@@ -223,6 +228,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.loaded(msg)
 	case resultMsg:
 		return m, m.result(msg)
+	case liveTickMsg:
+		if m.live == nil {
+			return m, nil
+		}
+		return m, m.onLiveTick()
+	case liveLoadedMsg:
+		return m, m.liveLoaded(msg)
 	case savedMsg:
 		m.saved(msg)
 		return m, nil
@@ -352,6 +364,16 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.nextSampleType()
 	case key.Matches(msg, k.Back):
 		return m.back()
+	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh):
+		if m.live == nil {
+			m.setNote("live refresh is off: open a URL or file with -refresh=10s", false)
+			return nil
+		}
+		if key.Matches(msg, k.Pause) {
+			m.pauseLive()
+			return nil
+		}
+		return m.refreshNow()
 	case key.Matches(msg, k.Info):
 		return m.showInfo()
 	case key.Matches(msg, k.Copy):

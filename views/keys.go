@@ -16,6 +16,9 @@ type KeyMap struct {
 	Command, SampleType, Back, Picker     key.Binding
 	Copy, Info                            key.Binding
 
+	// Live refresh (-refresh).
+	Pause, Refresh key.Binding
+
 	// Moving in a view.
 	Up, Down, PageUp, PageDown, Home, End key.Binding
 	Search, NextMatch, PrevMatch, Clear   key.Binding
@@ -55,6 +58,8 @@ func DefaultKeyMap() *KeyMap {
 		Back:       b("backspace", "back: undo the last option change", "backspace"),
 		Copy:       b("y", "copy: the selected name to the clipboard (OSC 52)", "y"),
 		Info:       b("I", "info: the profile's facts, settings and node counts", "I"),
+		Pause:      b("p", "pause: stop or resume the live refresh (-refresh)", "p"),
+		Refresh:    b("r", "refresh: fetch the live source now", "r"),
 		Picker:     b("P", "picker: close the profile, back to the picker (when it opened from one)", "P"),
 
 		Up:        b("↑/k", "up", "up", "k"),
@@ -110,6 +115,7 @@ func (k *KeyMap) Groups() []KeyGroup {
 		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Picker, k.Copy, k.Info}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Search, k.NextMatch, k.PrevMatch, k.Clear}},
 		{"Selected row", []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide}},
+		{"Live (-refresh)", []key.Binding{k.Pause, k.Refresh}},
 		{"Top", []key.Binding{k.Sort}},
 		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
 		{"Labels", k.LabelBindings()},
