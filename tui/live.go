@@ -43,6 +43,12 @@ type live struct {
 	fileMod  time.Time
 	cancel   context.CancelFunc
 	totals   []int64 // each snapshot's total of the shown sample type, oldest first
+	// delta shows the change since the previous snapshot (d), as -base
+	// of it: the default for cumulative profiles (allocs, mutex, block).
+	delta      bool
+	cur, prev  *format.Profile // the last two snapshots as read
+	prevAt     time.Time       // when prev was read
+	sourceDiff bool            // the sources themselves are a diff (-base)
 }
 
 type liveTickMsg struct{}
@@ -64,6 +70,9 @@ func newLive(cfg Config) *live {
 	src := cfg.Sources.Sources[0]
 	if u, err := url.Parse(src); err == nil && strings.Contains(src, "://") {
 		l.cpu = strings.HasSuffix(u.Path, "/profile")
+		for _, cumulative := range []string{"/allocs", "/mutex", "/block"} {
+			l.delta = l.delta || strings.HasSuffix(u.Path, cumulative)
+		}
 	} else if src != "-" {
 		l.file = src
 		if st, err := os.Stat(src); err == nil {
@@ -83,6 +92,7 @@ func (m *Model) liveTick() tea.Cmd {
 func (m *Model) liveStarted() tea.Cmd {
 	l := m.live
 	l.updated = time.Now()
+	l.cur, l.sourceDiff = m.prof, m.c.Diff
 	l.next = l.updated.Add(l.every)
 	if l.cpu {
 		l.next = l.updated // back to back
@@ -152,27 +162,69 @@ func (m *Model) liveLoaded(msg liveLoadedMsg) tea.Cmd {
 		return nil
 	}
 	l.err, l.fails = nil, 0
-	l.updated = now
 	l.next = now.Add(l.every)
 	if l.cpu {
 		l.next = now
 	}
-	m.prof, m.engine = msg.p, analysis.NewEngine(msg.p)
+	l.prev, l.prevAt, l.cur = l.cur, l.updated, msg.p
+	l.updated = now
+	m.recordTotal()
+	return m.showSnapshot()
+}
+
+// showSnapshot puts the latest snapshot, or its change since the
+// previous one, under the views.
+func (m *Model) showSnapshot() tea.Cmd {
+	l := m.live
+	p := l.cur
+	if l.delta && l.prev != nil {
+		d, err := deltaProfile(l.cur, l.prev)
+		if err != nil {
+			m.setNote("delta: "+err.Error(), true)
+		} else {
+			p = d
+		}
+	}
+	m.c.Diff = l.sourceDiff || p != l.cur
+	m.prof, m.engine = p, analysis.NewEngine(p)
 	m.gen++
 	m.labelKeys, m.labelValues = nil, nil
-	m.recordTotal()
 	return m.ensure(m.active, false)
+}
+
+// toggleDelta switches between the latest snapshot and its change.
+func (m *Model) toggleDelta() tea.Cmd {
+	l := m.live
+	l.delta = !l.delta
+	if l.delta && l.prev == nil {
+		m.setNote("delta: shown from the next snapshot on", false)
+		return nil
+	}
+	return m.showSnapshot()
+}
+
+// deltaProfile is cur minus prev, as -base=prev would give it.
+func deltaProfile(cur, prev *format.Profile) (*format.Profile, error) {
+	neg := *prev
+	neg.Samples.Values = make([][]int64, len(prev.Samples.Values))
+	for t, col := range prev.Samples.Values {
+		neg.Samples.Values[t] = make([]int64, len(col))
+		for i, v := range col {
+			neg.Samples.Values[t][i] = -v
+		}
+	}
+	return format.Merge([]*format.Profile{cur, &neg})
 }
 
 // recordTotal keeps the snapshot's total for the trend.
 func (m *Model) recordTotal() {
 	l := m.live
-	i, err := analysis.SampleIndex(m.prof, m.opts.SampleIndex)
+	i, err := analysis.SampleIndex(l.cur, m.opts.SampleIndex)
 	if err != nil {
 		return
 	}
 	var sum int64
-	for _, v := range m.prof.Samples.Values[i] {
+	for _, v := range l.cur.Samples.Values[i] {
 		sum += v
 	}
 	l.totals = append(l.totals, sum)
@@ -219,6 +271,9 @@ func (m *Model) liveStatus() string {
 	ago := func(t time.Time) string { return now.Sub(t).Truncate(time.Second).String() }
 	in := func(t time.Time) string { return max(0, t.Sub(now)).Round(time.Second).String() }
 	s := "live " + sparkline(l.totals, 12)
+	if l.delta && l.prev != nil {
+		s += fmt.Sprintf(" · Δ over %s", l.updated.Sub(l.prevAt).Round(time.Second))
+	}
 	switch {
 	case l.paused:
 		return s + " · paused (p)"

@@ -8,6 +8,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
 )
 
 // liveServer serves the files in order, one per request, repeating the
@@ -141,5 +144,50 @@ func TestLiveFile(t *testing.T) {
 	h.waitFor("the new file", func(m *Model) bool { return m.gen == 1 && !m.live.loading })
 	if s := h.screen(); !strings.Contains(s, "2120ms") {
 		t.Errorf("the new file's numbers are not shown:\n%s", s)
+	}
+}
+
+// TestLiveDelta: d shows the change since the previous snapshot, equal
+// to -base of it computed by the engine from the two files; d again
+// shows the latest snapshot.
+func TestLiveDelta(t *testing.T) {
+	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
+	srv := &liveServer{files: []string{a, b}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/heap")
+	cfg.Refresh = 300 * time.Millisecond
+	h := start(t, cfg)
+	h.waitFor("the second snapshot", func(m *Model) bool { return m.gen >= 1 && !m.live.loading })
+	h.keys("p", "d") // pause, so the delta stays b - a
+	h.settle()
+	p, err := format.Load(t.Context(), format.Sources{Sources: []string{b}, Base: []string{a}}, format.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := analysis.NewEngine(p).Top(uiOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *analysis.Top
+	h.do(func(m *Model) { got, err = m.engine.Top(m.opts) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rows) != len(want.Rows) || got.Total != want.Total {
+		t.Fatalf("delta: %d rows, total %d; -base: %d rows, total %d", len(got.Rows), got.Total, len(want.Rows), want.Total)
+	}
+	for i := range want.Rows {
+		if got.Rows[i].Name != want.Rows[i].Name || got.Rows[i].Flat != want.Rows[i].Flat || got.Rows[i].Cum != want.Rows[i].Cum {
+			t.Errorf("row %d: %+v, -base gives %+v", i, got.Rows[i], want.Rows[i])
+		}
+	}
+	if s := h.screen(); !strings.Contains(s, "Δ over") || !strings.Contains(s, "Δflat") {
+		t.Errorf("the delta is not marked on screen:\n%s", s)
+	}
+	h.keys("d")
+	h.settle()
+	if got := h.screen(); !strings.Contains(got, "total 2120ms") {
+		t.Errorf("d again does not show the latest snapshot:\n%s", got)
 	}
 }

@@ -364,7 +364,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.nextSampleType()
 	case key.Matches(msg, k.Back):
 		return m.back()
-	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh):
+	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh), key.Matches(msg, k.Delta):
 		if m.live == nil {
 			m.setNote("live refresh is off: open a URL or file with -refresh=10s", false)
 			return nil
@@ -372,6 +372,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		if key.Matches(msg, k.Pause) {
 			m.pauseLive()
 			return nil
+		}
+		if key.Matches(msg, k.Delta) {
+			return m.toggleDelta()
 		}
 		return m.refreshNow()
 	case key.Matches(msg, k.Info):
