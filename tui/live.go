@@ -125,10 +125,7 @@ func (m *Model) onLiveTick() tea.Cmd {
 func (m *Model) fetch() tea.Cmd {
 	l := m.live
 	l.loading, l.began = true, time.Now()
-	opt := m.cfg.Load
-	if l.cpu && opt.Seconds == 0 {
-		opt.Seconds = max(1, int(l.every/time.Second))
-	}
+	opt := m.cfg.Load // with Seconds set for a CPU URL (NewModel)
 	opt.Binaries = m.load.bins
 	opt.Status = func(string) {} // symbolization notes were shown on the first load
 	ctx, cancel := context.WithCancel(m.ctx)

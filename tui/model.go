@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"runtime/debug"
+	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
@@ -90,6 +91,11 @@ type Model struct {
 
 // NewModel returns the root model for cfg.
 func NewModel(ctx context.Context, cfg Config) *Model {
+	lv := newLive(cfg)
+	if lv != nil && lv.cpu && cfg.Load.Seconds == 0 {
+		// Live CPU profiles sample for the refresh interval, the first too.
+		cfg.Load.Seconds = max(1, int(cfg.Refresh/time.Second))
+	}
 	r := newRenderer(cfg)
 	c := &views.Common{Styles: views.NewStyles(r), Keys: views.DefaultKeyMap(),
 		Diff: len(cfg.Sources.Base)+len(cfg.Sources.DiffBase) > 0}
@@ -120,7 +126,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 		m.phase = phaseLoading
 		m.source = sourceName(cfg.Sources)
 		m.sources = cfg.Sources
-		m.live = newLive(cfg)
+		m.live = lv
 	}
 	m.resize()
 	return m

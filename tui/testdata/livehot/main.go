@@ -1,0 +1,52 @@
+// Command livehot serves net/http/pprof on 127.0.0.1 and burns CPU in
+// one function for its first seconds (-switch), then in another: the
+// program live-e2e.sh watches with pprof-tui -refresh. It prints its
+// address on its first line.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	_ "net/http/pprof"
+	"os"
+	"time"
+)
+
+var sink uint64
+
+//go:noinline
+func hotAlpha() {
+	for i := 0; i < 1_000_000; i++ {
+		sink = sink*6364136223846793005 + uint64(i)
+	}
+}
+
+//go:noinline
+func hotBeta() {
+	for i := 0; i < 1_000_000; i++ {
+		sink = sink*2862933555777941757 + uint64(i)
+	}
+}
+
+func main() {
+	after := flag.Duration("switch", 5*time.Second, "when the hot function changes")
+	life := flag.Duration("life", 2*time.Minute, "when to exit")
+	flag.Parse()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println(ln.Addr())
+	go http.Serve(ln, nil)
+	start := time.Now()
+	for time.Since(start) < *life {
+		if time.Since(start) < *after {
+			hotAlpha()
+		} else {
+			hotBeta()
+		}
+	}
+}
