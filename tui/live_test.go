@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -190,4 +193,39 @@ func TestLiveDelta(t *testing.T) {
 	if got := h.screen(); !strings.Contains(got, "total 2120ms") {
 		t.Errorf("d again does not show the latest snapshot:\n%s", got)
 	}
+}
+
+// TestLiveMemoryBounded: a thousand refreshes hold no more memory than a
+// hundred: only the last two snapshots and the trend's totals are kept.
+func TestLiveMemoryBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a thousand refreshes")
+	}
+	small := filepath.Join("..", "testdata", "notes", "pprof.samples.cpu.001.pb.gz")
+	srv := &liveServer{files: []string{small}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/heap")
+	cfg.Refresh = time.Millisecond
+	h := start(t, cfg)
+	heap := func(gen int) uint64 {
+		h.waitFor(fmt.Sprintf("snapshot %d", gen), func(m *Model) bool { return m.gen >= gen })
+		var ms runtime.MemStats
+		h.do(func(m *Model) {
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+		})
+		return ms.HeapAlloc
+	}
+	at100 := heap(100)
+	at1000 := heap(1000)
+	if at1000 > 2*at100+1<<20 {
+		t.Errorf("heap grew from %d to %d bytes between the 100th and the 1000th refresh", at100, at1000)
+	}
+	var totals int
+	h.do(func(m *Model) { totals = len(m.live.totals) })
+	if totals > 60 {
+		t.Errorf("the trend keeps %d totals, want at most 60", totals)
+	}
+	t.Logf("heap after 100 refreshes %d bytes, after 1000 %d bytes", at100, at1000)
 }
