@@ -147,6 +147,9 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		m.opts = req.opts
 	}
 	v := m.views[req.view]
+	if top, ok := msg.data.(*analysis.Top); ok && req.view == 0 && m.live != nil && req.key == m.dataKey(req.opts, "") {
+		m.recordTrend(top, req.opts)
+	}
 	v.SetResult(msg.data, req.opts)
 	m.jobs.have[req.view] = req.key
 	v.Reveal(m.selected)

@@ -67,6 +67,14 @@ func (m *Model) infoLines(msg infoMsg) []string {
 	if p.Period != 0 {
 		field("Period", analysis.ScaledLabel(p.Period, p.PeriodType.Unit, "auto")+" of "+p.PeriodType.Type)
 	}
+	if l := m.live; l != nil {
+		section("Live")
+		field("Status", m.liveStatus())
+		if line := sparkline(l.totals, max(2, w-16)); line != "" {
+			field("Total trend", line)
+		}
+		field("Snapshots", fmt.Sprintf("%d kept of the last %d (-history)", len(l.totals), l.keep))
+	}
 	section("Sample types")
 	cur, _ := analysis.SampleIndex(p, msg.opts.SampleIndex)
 	for i, t := range p.SampleTypes {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // Live refresh (-refresh): the source is read again and again and the
@@ -49,7 +50,17 @@ type live struct {
 	cur, prev  *format.Profile // the last two snapshots as read
 	prevAt     time.Time       // when prev was read
 	sourceDiff bool            // the sources themselves are a diff (-base)
+	// The trend: the flat value of the heaviest functions in each
+	// snapshot's Top table (at most trendRows of them), oldest first, for
+	// the Top view's trend column (t). It restarts when the options change.
+	snaps    []map[string]int64
+	snapGen  int // the generation last recorded
+	trendOn  bool
+	trendFor analysis.Options
 }
+
+// trendRows bounds the functions a snapshot keeps for the trend.
+const trendRows = 300
 
 type liveTickMsg struct{}
 
@@ -186,6 +197,9 @@ func (m *Model) showSnapshot() tea.Cmd {
 	m.prof, m.engine = p, analysis.NewEngine(p)
 	m.gen++
 	m.labelKeys, m.labelValues = nil, nil
+	if l.trendOn && m.active != 0 {
+		return tea.Batch(m.ensure(m.active, false), m.ensure(0, false))
+	}
 	return m.ensure(m.active, false)
 }
 
@@ -322,3 +336,64 @@ func typeName(p *format.Profile) string {
 	}
 	return p.SampleTypes[p.DefaultSampleIndex()].Type
 }
+
+// recordTrend keeps a snapshot's Top table for the trend column: once per
+// generation, restarting when the options change.
+func (m *Model) recordTrend(top *analysis.Top, opts analysis.Options) {
+	l := m.live
+	if l == nil || top == nil || l.snapGen == m.gen+1 {
+		return
+	}
+	if opts != l.trendFor {
+		l.snaps, l.trendFor = nil, opts
+	}
+	l.snapGen = m.gen + 1
+	rows := slices.Clone(top.Rows)
+	slices.SortFunc(rows, func(a, b analysis.Row) int { return cmpAbs(b.Flat, a.Flat) })
+	snap := make(map[string]int64, min(len(rows), trendRows))
+	for _, r := range rows[:min(len(rows), trendRows)] {
+		snap[r.Name] = r.Flat
+	}
+	l.snaps = append(l.snaps, snap)
+	if len(l.snaps) > l.keep {
+		l.snaps = slices.Delete(l.snaps, 0, len(l.snaps)-l.keep)
+	}
+}
+
+func cmpAbs(a, b int64) int {
+	a, b = max(a, -a), max(b, -b)
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// toggleTrend shows or hides the Top view's trend column.
+func (m *Model) toggleTrend() {
+	l := m.live
+	l.trendOn = !l.trendOn
+	top := m.views[0].(*views.Top)
+	if !l.trendOn {
+		top.SetTrend(nil)
+		return
+	}
+	top.SetTrend(func(name string) string {
+		vs := make([]int64, len(l.snaps))
+		for i, s := range l.snaps {
+			vs[i] = s[name]
+		}
+		if line := sparkline(vs, trendWidth); line != "" {
+			return line
+		}
+		return "·"
+	})
+	if len(l.snaps) < 2 {
+		m.setNote("the trend column fills as snapshots arrive", false)
+	}
+}
+
+// trendWidth is how many snapshots the trend column shows.
+const trendWidth = 12

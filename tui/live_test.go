@@ -229,3 +229,31 @@ func TestLiveMemoryBounded(t *testing.T) {
 	}
 	t.Logf("heap after 100 refreshes %d bytes, after 1000 %d bytes", at100, at1000)
 }
+
+// TestLiveTrend: t shows each function's flat over the snapshots as a
+// sparkline column in Top.
+func TestLiveTrend(t *testing.T) {
+	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
+	srv := &liveServer{files: []string{a, b, a, b, a, b}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/heap")
+	cfg.Refresh = 200 * time.Millisecond
+	h := start(t, cfg)
+	h.keys("t")
+	h.waitFor("five snapshots", func(m *Model) bool { return len(m.live.snaps) >= 5 })
+	h.keys("p")
+	s := h.screen()
+	if !strings.Contains(s, "trend") {
+		t.Fatalf("no trend column:\n%s", s)
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "main.xorshift") && !strings.ContainsAny(l, "▁█") {
+			t.Errorf("main.xorshift's row has no sparkline: %q", l)
+		}
+	}
+	h.keys("t")
+	if s := h.screen(); strings.Contains(s, "trend") {
+		t.Errorf("t again did not hide the column:\n%s", s)
+	}
+}

@@ -370,7 +370,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.nextSampleType()
 	case key.Matches(msg, k.Back):
 		return m.back()
-	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh), key.Matches(msg, k.Delta):
+	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh), key.Matches(msg, k.Delta), key.Matches(msg, k.Trend):
 		if m.live == nil {
 			m.setNote("live refresh is off: open a URL or file with -refresh=10s", false)
 			return nil
@@ -381,6 +381,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		if key.Matches(msg, k.Delta) {
 			return m.toggleDelta()
+		}
+		if key.Matches(msg, k.Trend) {
+			m.toggleTrend()
+			return nil
 		}
 		return m.refreshNow()
 	case key.Matches(msg, k.Info):

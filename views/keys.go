@@ -17,7 +17,7 @@ type KeyMap struct {
 	Copy, Info                            key.Binding
 
 	// Live refresh (-refresh).
-	Pause, Refresh, Delta key.Binding
+	Pause, Refresh, Delta, Trend key.Binding
 
 	// Moving in a view.
 	Up, Down, PageUp, PageDown, Home, End key.Binding
@@ -61,6 +61,7 @@ func DefaultKeyMap() *KeyMap {
 		Pause:      b("p", "pause: stop or resume the live refresh (-refresh)", "p"),
 		Refresh:    b("r", "refresh: fetch the live source now", "r"),
 		Delta:      b("d", "delta: the latest snapshot or its change since the one before", "d"),
+		Trend:      b("t", "trend: a column of each function's flat over the snapshots (Top)", "t"),
 		Picker:     b("P", "picker: close the profile, back to the picker (when it opened from one)", "P"),
 
 		Up:        b("↑/k", "up", "up", "k"),
@@ -116,7 +117,7 @@ func (k *KeyMap) Groups() []KeyGroup {
 		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Picker, k.Copy, k.Info}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Search, k.NextMatch, k.PrevMatch, k.Clear}},
 		{"Selected row", []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide}},
-		{"Live (-refresh)", []key.Binding{k.Pause, k.Refresh, k.Delta}},
+		{"Live (-refresh)", []key.Binding{k.Pause, k.Refresh, k.Delta, k.Trend}},
 		{"Top", []key.Binding{k.Sort}},
 		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
 		{"Labels", k.LabelBindings()},

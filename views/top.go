@@ -23,9 +23,10 @@ type Top struct {
 	// diff columns (nil unless a -diff_base profile is open).
 	base map[int32][2]int64
 
-	sortBy string  // "flat", "cum" or "name"
-	order  []int   // display order, indices into top.Rows
-	sum    []int64 // running flat sum in display order
+	sortBy string                   // "flat", "cum" or "name"
+	trend  func(name string) string // the live trend column, or nil
+	order  []int                    // display order, indices into top.Rows
+	sum    []int64                  // running flat sum in display order
 	value  func(int64) string
 	widest int // the longest value's width
 	valW   int // the value columns' width
@@ -325,6 +326,10 @@ func (t *Top) View() string {
 	if cols.change {
 		h.WriteString(" " + padLeft("change", changeW))
 	}
+	trend := t.trend != nil && t.width >= 80
+	if trend {
+		h.WriteString(" " + padRight("trend", trendW))
+	}
 	h.WriteString("  " + arrow("name", "name"))
 	for _, note := range t.droppedNotes() {
 		if ansi.StringWidth(h.String())+2+ansi.StringWidth(note) <= t.width {
@@ -363,6 +368,9 @@ func (t *Top) View() string {
 			}
 		}
 
+		if trend {
+			cells = append(cells, cell{text: padRight(t.trend(r.Name), trendW), kind: cellDim})
+		}
 		var b strings.Builder
 		used := writeCells(&b, st, cells, sel)
 		used += 2
@@ -494,3 +502,10 @@ func (t *Top) droppedNotes() []string {
 		fmt.Sprintf("(%d of %d nodes)", len(t.top.Rows), all),
 	}
 }
+
+// trendW is the width of the trend column (live mode).
+const trendW = 12
+
+// SetTrend shows a trend column drawn by f for each function name (a
+// sparkline of its value over the live snapshots); nil hides it.
+func (t *Top) SetTrend(f func(name string) string) { t.trend = f }
