@@ -57,27 +57,84 @@ func (t *Tree) ShortHelp() []key.Binding {
 // Inverted reports whether the tree is bottom-up.
 func (t *Tree) Inverted() bool { return t.inverted }
 
-func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() (any, error), string) {
+func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (func() (any, error), string) {
 	to := analysis.TreeOptions{Inverted: t.inverted, FoldRecursion: true}
 	state := "top-down"
 	if t.inverted {
 		state = "inverted"
 	}
+	near := t.nearNames(sel)
 	return func() (any, error) {
 		tr, err := e.Tree(opt, to)
-		if err == nil && len(tr.Roots()) > 0 {
+		if err != nil {
+			return nil, err
+		}
+		r := &treeResult{tree: tr}
+		if len(tr.Roots()) > 0 {
 			// The first screen opens the heaviest path: group it here, off
 			// the UI goroutine (tens of ms on a million samples).
 			tr.HeaviestPath(tr.Roots()[0])
 		}
-		return tr, err
+		// Where the cursor goes: the selected function, else the nearest
+		// of its neighbours the new tree has (a filter removed it).
+		for _, name := range near {
+			if r.keep = tr.Locate(func(id int32) bool { return nodeName(tr.Nodes, id) == name }); r.keep != nil {
+				break
+			}
+		}
+		return r, nil
 	}, state
 }
+
+// treeResult is a tree and the node the cursor goes to on it.
+type treeResult struct {
+	tree *analysis.Tree
+	keep *analysis.TreeNode
+}
+
+// nearReach is how many rows on each side of the cursor a new tree
+// looks among for a survivor, when the selected function is gone.
+const nearReach = 8
+
+// nearNames lists the function names the cursor may go to on a new tree,
+// best first: the selected function sel, then, when the cursor is on it,
+// its neighbours in the direction of travel, then the others.
+func (t *Tree) nearNames(sel string) []string {
+	names := []string{}
+	if sel != "" {
+		names = append(names, sel)
+	}
+	if t.tree == nil || len(t.rows) == 0 || t.rowFunc(t.l.cursor) != sel {
+		return names
+	}
+	dirs := [2]int{1, -1}
+	if t.l.back {
+		dirs = [2]int{-1, 1}
+	}
+	seen := map[string]bool{sel: true}
+	for _, d := range dirs {
+		for k := 1; k <= nearReach; k++ {
+			i := t.l.cursor + d*k
+			if i < 0 || i >= len(t.rows) {
+				break
+			}
+			if n := t.rowFunc(i); !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// rowFunc is the function row i stands for, as Selection names it.
+func (t *Tree) rowFunc(i int) string { return nodeName(t.tree.Nodes, t.rows[i].n.Node) }
 
 func (t *Tree) HasResult() bool { return t.tree != nil }
 
 func (t *Tree) SetResult(data any, opt analysis.Options) {
-	t.tree = data.(*analysis.Tree)
+	r := data.(*treeResult)
+	t.tree = r.tree
 	t.q = treeQuantity(t.tree, opt.Unit)
 	t.valW, t.pctW = 10, 6
 	t.rows = t.rows[:0]
@@ -91,9 +148,11 @@ func (t *Tree) SetResult(data any, opt analysis.Options) {
 	if len(t.rows) > 0 {
 		t.expandHeaviest(0, false)
 	}
-	// Highlight the matches without moving to one: the root reveals the
-	// selected function next, or the first row stays.
+	// Highlight the matches without moving to one.
 	t.m.set(t.m.re, len(t.rows), t.rowName)
+	if r.keep != nil {
+		t.open(r.keep)
+	}
 }
 
 // expand opens row i; it reports whether it had children.
@@ -477,4 +536,13 @@ func (t *Tree) widen(from, to int) {
 		t.valW = max(t.valW, t.q.widest(n.Total, n.Self)+1)
 		t.pctW = max(t.pctW, len(share(n.Total, t.tree.Total)), len(share(n.Self, t.tree.Total)))
 	}
+}
+
+// RowFunc returns the function of the row d rows from the cursor, or "".
+func (t *Tree) RowFunc(d int) string {
+	i := t.l.cursor + d
+	if t.tree == nil || i < 0 || i >= len(t.rows) {
+		return ""
+	}
+	return t.rowFunc(i)
 }
