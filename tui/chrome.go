@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // The frame around the views: tab bar, status bar, footer, help.
@@ -123,9 +124,17 @@ func (m *Model) total() string {
 	for _, i := range []int{m.active, 0, 1, 2} {
 		v := m.views[i]
 		if _, state := v.Query(m.engine, m.opts, m.selected); v.HasResult() && m.jobs.have[i] == dataKey(m.opts, state) {
-			// The total by the tables' rule, as a table of it alone.
+			// The total by the tables' rule, as a table of it alone; and
+			// what the view shows of it, when filters trim it, as pprof's
+			// "Showing nodes accounting for X, P% of T total".
 			t := v.Total()
-			return analysis.ScaledLabel(t, unit, analysis.DisplayUnit(unit, m.opts.Unit, t))
+			label := func(x int64) string { return analysis.ScaledLabel(x, unit, analysis.DisplayUnit(unit, m.opts.Unit, x)) }
+			if tv, ok := v.(views.Trimmed); ok {
+				if x := tv.Shown(); x != t {
+					return label(x) + " (" + strings.TrimSpace(analysis.Percentage(x, t)) + ") of " + label(t)
+				}
+			}
+			return "total " + label(t)
 		}
 	}
 	return ""
@@ -190,7 +199,7 @@ func (m *Model) statusLine(level int) string {
 	}
 	parts = append(parts, stype)
 	if t := m.total(); t != "" {
-		parts = append(parts, st.Status.Render("total "+t))
+		parts = append(parts, st.Status.Render(t))
 	}
 	if level < 3 || m.opts.Granularity != "functions" {
 		parts = append(parts, st.Status.Render(m.opts.Granularity))

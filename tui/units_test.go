@@ -131,3 +131,24 @@ func TestMeanStaysAligned(t *testing.T) {
 		golden(t, fmt.Sprintf("block-mean-top-%dx%d", size[0], size[1]), h.screen())
 	}
 }
+
+// When filters trim the samples shown, the status bar says how much of
+// the total is shown, as pprof's "Showing nodes accounting for 0.69s,
+// 24.30% of 2.84s total" (issue 13: it said total 2.84s).
+func TestStatusBarTrimmedTotal(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	status := func() string {
+		lines := strings.Split(h.screen(), "\n")
+		return lines[len(lines)-2]
+	}
+	if s := status(); !strings.Contains(s, "│ total 2840ms │") {
+		t.Errorf("unfiltered: %q", s)
+	}
+	h.command("tagfocus=worker=w1")
+	for _, v := range []string{"1", "2", "4"} {
+		h.keys(v)
+		if s := status(); !strings.Contains(s, "│ 690ms (24.30%) of 2840ms │") {
+			t.Errorf("tagfocus, view %s: %q", v, s)
+		}
+	}
+}

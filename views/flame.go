@@ -763,3 +763,6 @@ func flamePackage(name string) string {
 	}
 	return name
 }
+
+// Shown is the sum of the samples the graph shows.
+func (f *Flame) Shown() int64 { return treeSum(f.tree) }

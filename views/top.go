@@ -464,3 +464,6 @@ func (t *Top) RowName(d int) string {
 	}
 	return t.top.Rows[t.order[i]].Name
 }
+
+// Shown is the sum of the samples the table shows.
+func (t *Top) Shown() int64 { return shownSum(t.top) }

@@ -546,3 +546,6 @@ func (t *Tree) RowFunc(d int) string {
 	}
 	return t.rowFunc(i)
 }
+
+// Shown is the sum of the samples the tree shows.
+func (t *Tree) Shown() int64 { return treeSum(t.tree) }

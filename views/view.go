@@ -70,6 +70,13 @@ type View interface {
 	NextMatch(dir int) bool
 }
 
+// Trimmed is a view that knows the sum of the samples it shows, which
+// filters, hide and nodefraction make less than its Total (pprof's
+// "Showing nodes accounting for"), and Shown returns it.
+type Trimmed interface {
+	Shown() int64
+}
+
 // SelectionKind says what a selected row stands for.
 type SelectionKind int
 
@@ -527,13 +534,20 @@ func (q quantity) widest(vs ...int64) int {
 // treeQuantity is the quantity of a call tree's values: its roots sum
 // the samples shown.
 func treeQuantity(tr *analysis.Tree, unit string) quantity {
-	var sum int64
-	vs := []int64{}
+	vs := []int64{treeSum(tr)}
 	for _, r := range tr.Roots() {
-		sum += r.Total
 		vs = append(vs, r.Total, r.Self)
 	}
-	return newQuantity(tr.SampleType.Unit, unit, append(vs, sum)...)
+	return newQuantity(tr.SampleType.Unit, unit, vs...)
+}
+
+// treeSum is the sum of the samples a tree shows: its roots'.
+func treeSum(tr *analysis.Tree) int64 {
+	var sum int64
+	for _, r := range tr.Roots() {
+		sum += r.Total
+	}
+	return sum
 }
 
 // shownSum is the sum of the samples a top table shows: its flats.
