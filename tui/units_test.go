@@ -152,3 +152,21 @@ func TestStatusBarTrimmedTotal(t *testing.T) {
 		}
 	}
 }
+
+// A Top that leaves nodes out says so in its heading, as pprof's header
+// does (issue 13: :nodefraction cut Top to a few rows silently).
+func TestTopSaysWhatItDrops(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	if head := strings.Split(h.screen(), "\n")[1]; strings.Contains(head, "nodes") {
+		t.Errorf("every node shown, yet: %q", head)
+	}
+	h.command("nodefraction=0.05")
+	if head := strings.Split(h.screen(), "\n")[1]; !strings.Contains(head, "· 24 of 102 nodes: 78 with cum ≤ 142ms dropped") {
+		t.Errorf("nodefraction=0.05: heading %q", head)
+	}
+	h.command("nodefraction=0")
+	h.command("nodecount=3")
+	if head := strings.Split(h.screen(), "\n")[1]; !strings.Contains(head, "· 3 of 102 nodes: 99 past nodecount") {
+		t.Errorf("nodecount=3: heading %q", head)
+	}
+}

@@ -94,7 +94,7 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 	for _, r := range t.top.Rows {
 		vs = append(vs, r.Flat, r.Cum)
 	}
-	q := newQuantity(t.top.SampleType.Unit, opt.Unit, append(vs, shownSum(t.top))...)
+	q := newQuantity(t.top.SampleType.Unit, opt.Unit, append(vs, t.top.ShownTotal)...)
 	t.value = q.format
 	t.widest = q.widest(vs...)
 	t.valW = max(10, t.widest+1) // a blank for the cursor mark
@@ -326,6 +326,9 @@ func (t *Top) View() string {
 		h.WriteString(" " + padLeft("change", changeW))
 	}
 	h.WriteString("  " + arrow("name", "name"))
+	if note := t.trimNote(); note != "" && ansi.StringWidth(h.String())+len(note)+2 <= t.width {
+		h.WriteString("  " + note)
+	}
 	lines = append(lines, st.Header.Render(padRight(h.String(), t.width)))
 
 	if len(t.order) == 0 {
@@ -466,4 +469,23 @@ func (t *Top) RowName(d int) string {
 }
 
 // Shown is the sum of the samples the table shows.
-func (t *Top) Shown() int64 { return shownSum(t.top) }
+func (t *Top) Shown() int64 { return t.top.ShownTotal }
+
+// trimNote says what the table leaves out, as pprof's header does
+// ("Dropped 78 nodes (cum <= 0.14s)", "Showing top 3 nodes out of 61"):
+// "· 5 of 83 nodes: 78 with cum ≤ 140ms dropped", or "" when it shows
+// every node.
+func (t *Top) trimNote() string {
+	all := t.top.AllNodes + t.top.DroppedNodes
+	if len(t.top.Rows) >= all {
+		return ""
+	}
+	var why []string
+	if d := t.top.DroppedNodes; d > 0 {
+		why = append(why, fmt.Sprintf("%d with cum ≤ %s dropped", d, t.value(t.top.NodeCutoff)))
+	}
+	if n := t.top.AllNodes - len(t.top.Rows); n > 0 {
+		why = append(why, fmt.Sprintf("%d past nodecount", n))
+	}
+	return fmt.Sprintf("· %d of %d nodes: %s", len(t.top.Rows), all, strings.Join(why, ", "))
+}

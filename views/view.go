@@ -550,15 +550,6 @@ func treeSum(tr *analysis.Tree) int64 {
 	return sum
 }
 
-// shownSum is the sum of the samples a top table shows: its flats.
-func shownSum(top *analysis.Top) int64 {
-	var sum int64
-	for _, r := range top.Rows {
-		sum += r.Flat
-	}
-	return sum
-}
-
 // pct is |v/total| in percent, for heat colours.
 func pct(v, total int64) float64 {
 	if total == 0 {
