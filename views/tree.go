@@ -20,7 +20,8 @@ type Tree struct {
 	tree     *analysis.Tree
 	inverted bool
 	q        quantity
-	// valW and pctW are the value and share columns' widths (widen).
+	// valW and pctW are the value and share columns' least widths: what
+	// the roots need (see widths).
 	valW, pctW int
 
 	rows          []treeRow
@@ -137,6 +138,10 @@ func (t *Tree) SetResult(data any, opt analysis.Options) {
 	t.tree = r.tree
 	t.q = treeQuantity(t.tree, opt.Unit)
 	t.valW, t.pctW = 10, 6
+	for _, r := range t.tree.Roots() {
+		t.valW = max(t.valW, t.q.widest(r.Total, r.Self)+1)
+		t.pctW = max(t.pctW, len(share(r.Total, t.tree.Total)), len(share(r.Self, t.tree.Total)))
+	}
 	t.rows = t.rows[:0]
 	roots := t.tree.Roots()
 	for i, r := range roots {
@@ -435,14 +440,13 @@ func (t *Tree) View() string {
 	st := t.c.Styles
 	total := t.tree.Total
 	from, to := t.l.visible()
-	t.widen(from, to)
 	// flat is where a path ends: the leaf top-down, but the outermost
 	// caller in the inverted tree, where it would only confuse.
 	flatPct := t.width >= 72 && !t.tree.Inverted
 	showFlat := t.width >= 56 && !t.tree.Inverted
-	valW, pctW := t.valW, t.pctW
+	valW, pctW := t.widths(from, to)
 	if !flatPct {
-		valW = min(valW, max(9, t.valW-1)) // narrow: no margin
+		valW = min(valW, max(9, valW-1)) // narrow: no margin
 	}
 	var h strings.Builder
 	h.WriteString(padLeft("cum", valW) + " " + padLeft("cum%", pctW))
@@ -526,16 +530,19 @@ func (t *Tree) View() string {
 // Total is the percentage denominator of the data shown.
 func (t *Tree) Total() int64 { return t.tree.Total }
 
-// widen grows the value and share columns to what rows from..to need:
-// a tree's nodes are grouped on demand, so its columns start at what the
-// roots need and only ever widen (until the next result), which keeps
-// every row in line with the headings.
-func (t *Tree) widen(from, to int) {
+// widths are the value and share columns' widths for rows from..to:
+// what the roots need, or what a longer value on screen needs. A tree's
+// nodes are grouped on demand, so the widths are not known for the whole
+// tree; the columns widen with the screen's rows rather than let one push
+// its row out of line.
+func (t *Tree) widths(from, to int) (valW, pctW int) {
+	valW, pctW = t.valW, t.pctW
 	for i := from; i < to; i++ {
 		n := t.rows[i].n
-		t.valW = max(t.valW, t.q.widest(n.Total, n.Self)+1)
-		t.pctW = max(t.pctW, len(share(n.Total, t.tree.Total)), len(share(n.Self, t.tree.Total)))
+		valW = max(valW, t.q.widest(n.Total, n.Self)+1)
+		pctW = max(pctW, len(share(n.Total, t.tree.Total)), len(share(n.Self, t.tree.Total)))
 	}
+	return valW, pctW
 }
 
 // RowFunc returns the function of the row d rows from the cursor, or "".
