@@ -17,6 +17,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/muesli/termenv"
@@ -40,96 +41,33 @@ func usageError(format string, args ...any) error {
 	return &exitError{2, fmt.Errorf(format, args...)}
 }
 
-// stringList is a repeatable string flag (-base, -diff_base).
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
-// optionFlag forwards a flag to analysis.Options.Set under pprof's name.
-type optionFlag struct {
-	opt    *analysis.Options
-	name   string
-	value  string
-	isBool bool
-	set    bool
-}
-
-func (f *optionFlag) String() string { return f.value }
-func (f *optionFlag) Set(v string) error {
-	f.value, f.set = v, true
-	return nil
-}
-func (f *optionFlag) IsBoolFlag() bool { return f.isBool }
-
 type cmdline struct {
-	opt      analysis.Options
-	optFlags []*optionFlag
-	sources  format.Sources
-	load     format.Options
+	opt     analysis.Options
+	sources format.Sources
+	load    format.Options
+	// set names the flags given, so that a report can tell an unset
+	// -nodefraction (its own default) from one given.
+	set    map[string]bool
+	legacy map[string]*bool
 
-	top, traces, tags, folded, proto, jsonOut, cum, flat bool
-	peek, list, output, unit, symbolize, binary          string
-	legacyIndex                                          map[string]*bool
-}
-
-func newFlagSet(c *cmdline) *flag.FlagSet {
-	fs := flag.NewFlagSet("pprof-tui", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	c.opt = analysis.DefaultOptions()
-	c.opt.NodeFraction = -1 // "unset": each report picks pprof's default
-	for _, name := range []string{
-		"sample_index", "focus", "ignore", "hide", "show", "show_from", "prune_from",
-		"tagfocus", "tagignore", "tagshow", "taghide", "tagroot", "tagleaf", "granularity", "nodecount", "nodefraction", "edgefraction",
-		"source_path", "trim_path",
-	} {
-		f := &optionFlag{opt: &c.opt, name: name}
-		c.optFlags = append(c.optFlags, f)
-		fs.Var(f, name, "pprof's -"+name)
-	}
-	for _, name := range []string{
-		"mean", "noinlines", "relative_percentages", "drop_negative",
-		"functions", "filefunctions", "files", "lines", "addresses",
-	} {
-		f := &optionFlag{opt: &c.opt, name: name, isBool: true}
-		c.optFlags = append(c.optFlags, f)
-		fs.Var(f, name, "pprof's -"+name)
-	}
-	c.legacyIndex = map[string]*bool{}
-	for _, name := range []string{"inuse_space", "inuse_objects", "alloc_space", "alloc_objects", "total_delay", "contentions", "mean_delay"} {
-		c.legacyIndex[name] = fs.Bool(name, false, "same as -sample_index="+name)
-	}
-	fs.BoolVar(&c.top, "top", false, "print the top table and exit")
-	fs.BoolVar(&c.traces, "traces", false, "print every sample's stack and exit")
-	fs.BoolVar(&c.tags, "tags", false, "print the label summary and exit")
-	fs.BoolVar(&c.folded, "folded", false, "print collapsed stacks (flamegraph.pl input) and exit")
-	fs.BoolVar(&c.proto, "proto", false, "write the filtered profile as gzipped profile.proto to -output")
-	fs.BoolVar(&c.jsonOut, "json", false, "with -top: print JSON")
-	fs.StringVar(&c.peek, "peek", "", "print callers and callees of functions matching the regexp and exit")
-	fs.StringVar(&c.list, "list", "", "print the annotated source of functions matching the regexp and exit")
-	fs.StringVar(&c.output, "output", "", "write the report to this file")
-	fs.BoolVar(&c.cum, "cum", false, "sort by cumulative value")
-	fs.BoolVar(&c.flat, "flat", false, "sort by flat value")
-	fs.StringVar(&c.unit, "unit", "minimum", "unit for report values (ns, ms, s, B, MB, ...)")
-	fs.StringVar(&c.symbolize, "symbolize", "", "symbolization: none, or pprof's options")
-	fs.StringVar(&c.binary, "binary", "", "the profiled binary, for symbolization")
-	fs.Var((*stringList)(&c.sources.Base), "base", "subtract this profile")
-	fs.Var((*stringList)(&c.sources.DiffBase), "diff_base", "compare with this profile")
-	fs.BoolVar(&c.sources.Normalize, "normalize", false, "scale the profile to the base's total first")
-	fs.Int64Var(&c.load.MaxBytes, "max_bytes", format.DefaultMaxBytes, "maximum decompressed size of a profile")
-	fs.IntVar(&c.load.Seconds, "seconds", 0, "sampling time for CPU profile URLs")
-	fs.IntVar(&c.load.Timeout, "timeout", 0, "timeout in seconds for URL sources")
-	return fs
+	top, traces, tags, folded, proto, jsonOut, version, help bool
+	refresh                                                  time.Duration
+	history                                                  int
+	peek, list, output, symbolize, binary                    string
 }
 
 // parseArgs parses pprof-style arguments; flags may follow the sources.
 func parseArgs(args []string) (*cmdline, error) {
-	c := &cmdline{}
+	c := &cmdline{set: map[string]bool{}}
 	fs := newFlagSet(c)
 	var positional []string
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
-			return nil, usageError("%v", err)
+			if errors.Is(err, flag.ErrHelp) {
+				c.help = true
+				return c, nil
+			}
+			return nil, usageError("%s", flagError(fs, err))
 		}
 		args = fs.Args()
 		if len(args) > 0 {
@@ -137,29 +75,13 @@ func parseArgs(args []string) (*cmdline, error) {
 			args = args[1:]
 		}
 	}
-	for _, f := range c.optFlags {
-		if !f.set {
-			continue
-		}
-		v := f.value
-		if err := c.opt.Set(f.name, v); err != nil {
-			return nil, usageError("%v", err)
+	fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
+	for _, l := range legacySampleIndex {
+		if *c.legacy[l.flag] {
+			c.opt.SampleIndex = l.sampleIndex
+			c.opt.Mean = c.opt.Mean || l.mean
 		}
 	}
-	for name, set := range c.legacyIndex {
-		if *set {
-			c.opt.SampleIndex = name
-			if name == "mean_delay" {
-				c.opt.SampleIndex, c.opt.Mean = "delay", true
-			} else if name == "total_delay" {
-				c.opt.SampleIndex = "delay"
-			}
-		}
-	}
-	if c.cum {
-		c.opt.Sort = "cum"
-	}
-	c.opt.Unit = c.unit
 	// pprof's argument order: an executable before the profiles.
 	if len(positional) >= 2 && isExecutable(positional[0]) {
 		c.binary, positional = positional[0], positional[1:]
@@ -170,6 +92,31 @@ func parseArgs(args []string) (*cmdline, error) {
 	c.load.NoInlines = c.opt.NoInlines
 	c.load.BinaryPath = os.Getenv("PPROF_BINARY_PATH")
 	return c, nil
+}
+
+// flagError rewords the flag package's errors: an unknown flag gets the
+// closest ones; a bad value names the flag once.
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return fmt.Sprintf("unknown flag -%s; %s", name, suggestFlag(fs, name))
+	}
+	// "invalid value "x" for flag -focus: invalid regexp ..." → "focus: invalid regexp ..."
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		if _, after, ok := strings.Cut(rest, " for flag -"); ok {
+			if name, why, ok := strings.Cut(after, ": "); ok {
+				return name + ": " + why
+			}
+		}
+	}
+	if rest, ok := strings.CutPrefix(msg, "invalid boolean value "); ok {
+		if _, after, ok := strings.Cut(rest, " for -"); ok {
+			if name, why, ok := strings.Cut(after, ": "); ok {
+				return name + ": " + why
+			}
+		}
+	}
+	return msg
 }
 
 func isExecutable(path string) bool {
@@ -201,6 +148,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if c.help {
+		usage(stdout)
+		return nil
+	}
+	if c.version {
+		_, err := fmt.Fprintln(stdout, version())
+		return err
+	}
 	reports := 0
 	for _, b := range []bool{c.top, c.traces, c.tags, c.folded, c.proto, c.peek != "", c.list != ""} {
 		if b {
@@ -215,6 +170,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if reports == 0 {
 		return explore(ctx, c, stdout, stderr)
+	}
+	if c.refresh != 0 {
+		return usageError("-refresh goes with the explorer, not with a report")
 	}
 	if len(c.sources.Sources) == 0 {
 		return usageError("usage: pprof-tui [flags] [BINARY] SOURCE...  (a report flag such as -top prints and exits)")
@@ -284,6 +242,15 @@ func explore(ctx context.Context, c *cmdline, stdout, stderr io.Writer) error {
 		Options: c.opt,
 		Output:  stdout,
 	}
+	if c.refresh != 0 {
+		if len(c.sources.Sources) != 1 || c.sources.Sources[0] == "-" {
+			return usageError("-refresh needs one URL or file source")
+		}
+		cfg.Refresh, cfg.History = c.refresh, c.history
+	}
+	if !c.set["nodefraction"] {
+		cfg.Options.NodeFraction = -1 // the explorer's own default: every node
+	}
 	if stdin {
 		// The profile comes on stdin: the keys come from the terminal.
 		tty, err := os.Open("/dev/tty")
@@ -311,13 +278,10 @@ func explore(ctx context.Context, c *cmdline, stdout, stderr io.Writer) error {
 
 // writeReport prints the chosen report with pprof's defaults for it.
 func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
-	opt := c.opt
+	opt := c.opt.Trimmed()
 	p := e.Profile()
 	switch {
 	case c.top:
-		if opt.NodeFraction < 0 {
-			opt.NodeFraction = 0.005
-		}
 		top, err := e.Top(opt)
 		if err != nil {
 			return err
@@ -325,7 +289,7 @@ func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
 		if c.jsonOut {
 			return writeTopJSON(w, top)
 		}
-		return report.Top(w, p, top, opt, c.unit)
+		return report.Top(w, p, top, opt)
 	case c.traces:
 		opt.NodeFraction = 0
 		tr, err := e.Traces(opt)
@@ -336,7 +300,7 @@ func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
 		if err != nil {
 			return err
 		}
-		return report.Traces(w, p, tr, opt, c.unit, keyOK)
+		return report.Traces(w, p, tr, opt, keyOK)
 	case c.peek != "":
 		re, err := regexp.Compile(c.peek)
 		if err != nil {
@@ -348,17 +312,17 @@ func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
 		if err != nil {
 			return err
 		}
-		return report.Peek(w, p, pk, opt, c.unit)
+		return report.Peek(w, p, pk, opt)
 	case c.list != "":
 		re, err := regexp.Compile(c.list)
 		if err != nil {
 			return usageError("list: invalid regexp %q: %v", c.list, err)
 		}
-		lst, err := e.List(opt, re, analysis.NewSourceFiles(), true)
+		lst, err := e.List(opt, re, analysis.NewSourceFiles())
 		if err != nil {
 			return err
 		}
-		return report.List(w, lst, c.list, c.unit)
+		return report.List(w, lst, c.list, opt)
 	case c.tags:
 		r, err := e.Tags(opt)
 		if err != nil {
@@ -376,12 +340,7 @@ func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
 		if err != nil {
 			return err
 		}
-		for _, s := range stacks {
-			if _, err := fmt.Fprintf(w, "%s %d\n", s.Frames, s.Value); err != nil {
-				return err
-			}
-		}
-		return nil
+		return report.Folded(w, stacks)
 	}
 	return usageError("this report is not built yet")
 }

@@ -150,7 +150,11 @@ func TestErrors(t *testing.T) {
 		{[]string{"-top", "-sample_index=nope", "testdata/go/heap.pb.gz"}, 2, `sample_index: sample type "nope" not found`},
 		{[]string{"-top", "-tagfocus=bytes=x(", "testdata/go/heap.pb.gz"}, 2, "tagfocus: invalid regexp"},
 		{[]string{"-top", "-granularity=bogus", "testdata/go/heap.pb.gz"}, 2, "granularity"},
-		{[]string{"-top", "-nosuchflag", "testdata/go/heap.pb.gz"}, 2, "flag provided but not defined"},
+		{[]string{"-top", "-nosuchflag", "testdata/go/heap.pb.gz"}, 2, "unknown flag -nosuchflag"},
+		{[]string{"-top", "-fcous=x", "testdata/go/heap.pb.gz"}, 2, "unknown flag -fcous; did you mean -focus?"},
+		{[]string{"-top", "-nodefraction=2", "testdata/go/heap.pb.gz"}, 2, `nodefraction: "2" is not a fraction`},
+		{[]string{"-top", "-divide_by=0", "testdata/go/heap.pb.gz"}, 2, "divide_by"},
+		{[]string{"-top", "-mean=maybe", "testdata/go/heap.pb.gz"}, 2, `mean: "maybe" is not a boolean`},
 		{[]string{"-top", "testdata/does-not-exist.pb.gz"}, 1, "no such file"},
 		{[]string{"-top", "main_test.go"}, 1, "unrecognized profile format"},
 	} {

@@ -31,12 +31,10 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 	if opt.Granularity == "" {
 		opt.Granularity = "functions"
 	}
-	if !validGranularity(opt.Granularity) {
-		return nil, optErr("granularity", "%q is not one of functions, filefunctions, files, lines, addresses", opt.Granularity)
+	if err := opt.check("granularity", "sort"); err != nil {
+		return nil, err
 	}
-	if opt.Sort != "" && opt.Sort != "flat" && opt.Sort != "cum" {
-		return nil, optErr("sort", "%q is not flat or cum", opt.Sort)
-	}
+	opt = opt.Trimmed()
 	vi, err := SampleIndex(p, opt.SampleIndex)
 	if err != nil {
 		return nil, err
@@ -51,7 +49,7 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 	}
 	q := &query{
 		e: e, opt: opt, vi: vi, mean: opt.Mean, c: c, keep: keep,
-		nodes: e.nodeTable(opt.Granularity, opt.NoInlines),
+		nodes: e.nodeTable(opt.Granularity, opt.NoInlines, opt.ShowColumns),
 		names: c.focus != nil || c.ignore != nil || c.hide != nil || c.show != nil,
 	}
 	q.view = e.buildLocView(c, opt.NoInlines)

@@ -27,8 +27,8 @@ type Engine struct {
 }
 
 type tableKey struct {
-	granularity string
-	noInlines   bool
+	granularity            string
+	noInlines, showColumns bool
 }
 
 // NewEngine prepares p for queries. p must not change afterwards.
@@ -39,14 +39,14 @@ func NewEngine(p *format.Profile) *Engine {
 // Profile returns the engine's profile.
 func (e *Engine) Profile() *format.Profile { return e.p }
 
-func (e *Engine) nodeTable(granularity string, noInlines bool) *nodeTable {
+func (e *Engine) nodeTable(granularity string, noInlines, showColumns bool) *nodeTable {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	k := tableKey{granularity, noInlines}
+	k := tableKey{granularity, noInlines, showColumns}
 	if t := e.tables[k]; t != nil {
 		return t
 	}
-	t := newNodeTable(e.p, e.lt, granularity, noInlines)
+	t := newNodeTable(e.p, e.lt, granularity, noInlines, showColumns)
 	e.tables[k] = t
 	return t
 }

@@ -75,8 +75,9 @@ type nodeTable struct {
 }
 
 // newNodeTable builds the nodes as pprof's Aggregate and nodeInfo do:
-// granularity decides which of name, file, line and address survive.
-func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines bool) *nodeTable {
+// granularity decides which of name, file, line and address survive, and
+// showColumns whether columns do at the lines and addresses granularities.
+func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines, showColumns bool) *nodeTable {
 	keepFunc, keepFile, keepLine, keepAddr, keepCol := true, false, false, false, false
 	switch granularity {
 	case "filefunctions":
@@ -84,12 +85,12 @@ func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines
 	case "files":
 		keepFunc, keepFile = false, true
 	case "lines":
-		keepFile, keepLine = true, true
+		keepFile, keepLine, keepCol = true, true, showColumns
 	case "addresses":
 		keepFile, keepLine, keepAddr = true, true, true
 		// pprof skips aggregation entirely for addresses with inlines,
-		// so columns survive there only.
-		keepCol = !noInlines
+		// so columns always survive there.
+		keepCol = showColumns || !noInlines
 	}
 	t := &nodeTable{granularity: granularity, noInlines: noInlines, slotNode: make([]int32, lt.off[len(lt.off)-1])}
 	index := make(map[NodeInfo]int32)

@@ -40,10 +40,20 @@ type Options struct {
 	// EdgeFraction hides call edges below this fraction of the total
 	// (pprof's default 0.001); it decides the inline markers.
 	EdgeFraction float64
+	// NoTrim is pprof's trim=false: NodeCount, NodeFraction and
+	// EdgeFraction are not applied (see Trimmed).
+	NoTrim bool
 	// Sort is "flat" (default) or "cum".
 	Sort                string
 	RelativePercentages bool
 	DropNegative        bool
+	// DivideBy divides every printed value (pprof's divide_by; 0 means 1).
+	DivideBy float64
+	// ShowColumns keeps line columns apart at granularity=lines.
+	ShowColumns bool
+	// CallTree, CompactLabels and IntelSyntax are accepted as pprof
+	// accepts them; they change only outputs this tool does not have.
+	CallTree, CompactLabels, IntelSyntax bool
 
 	// SourcePath and TrimPath are pprof's source_path and trim_path: where
 	// the source view and -list look for files (directories separated
@@ -55,11 +65,25 @@ type Options struct {
 
 // DefaultOptions returns pprof's defaults.
 func DefaultOptions() Options {
-	return Options{Granularity: "functions", NodeFraction: 0.005, EdgeFraction: 0.001, Sort: "flat"}
+	return Options{Granularity: "functions", NodeFraction: 0.005, EdgeFraction: 0.001, Sort: "flat", Unit: "minimum"}
 }
 
-// Granularities lists the valid Granularity values.
-var Granularities = []string{"functions", "filefunctions", "files", "lines", "addresses"}
+// Trimmed returns o as the engine applies it: under trim=false no node
+// or edge is dropped, as pprof.
+func (o Options) Trimmed() Options {
+	if o.NoTrim {
+		o.NodeCount, o.NodeFraction, o.EdgeFraction = 0, 0, 0
+	}
+	return o
+}
+
+// Ratio is what printed values are multiplied by (1/divide_by).
+func (o Options) Ratio() float64 {
+	if o.DivideBy == 0 {
+		return 1
+	}
+	return 1 / o.DivideBy
+}
 
 // OptionError is a bad option value; it names the option, as pprof's flag.
 type OptionError struct {
@@ -113,93 +137,6 @@ func compileRegexp(option, expr string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-func validGranularity(g string) bool {
-	for _, x := range Granularities {
-		if g == x {
-			return true
-		}
-	}
-	return false
-}
-
-// Settings lists the option names Set accepts, as pprof spells them.
-var Settings = []string{
-	"sample_index", "mean", "focus", "ignore", "hide", "show", "show_from", "prune_from",
-	"tagfocus", "tagignore", "tagshow", "taghide", "tagroot", "tagleaf", "unit", "granularity", "noinlines",
-	"nodecount", "nodefraction", "edgefraction", "sort", "relative_percentages", "drop_negative",
-	"source_path", "trim_path",
-}
-
-// Set sets one option by its pprof name, as the command line and the
-// interactive `:` prompt spell it ("focus", "granularity", ...). The
-// granularity names are accepted as boolean options too ("lines=true").
-func (o *Options) Set(name, value string) error {
-	str := map[string]*string{
-		"sample_index": &o.SampleIndex, "focus": &o.Focus, "ignore": &o.Ignore, "hide": &o.Hide,
-		"show": &o.Show, "show_from": &o.ShowFrom, "prune_from": &o.PruneFrom,
-		"tagfocus": &o.TagFocus, "tagignore": &o.TagIgnore, "tagshow": &o.TagShow, "taghide": &o.TagHide,
-		"tagroot": &o.TagRoot, "tagleaf": &o.TagLeaf, "unit": &o.Unit,
-		"source_path": &o.SourcePath, "trim_path": &o.TrimPath,
-	}
-	if p, ok := str[name]; ok {
-		*p = value
-		return nil
-	}
-	boolean := map[string]*bool{
-		"mean": &o.Mean, "noinlines": &o.NoInlines, "relative_percentages": &o.RelativePercentages,
-		"drop_negative": &o.DropNegative,
-	}
-	if p, ok := boolean[name]; ok {
-		b, err := parseBool(value)
-		if err != nil {
-			return optErr(name, "%v", err)
-		}
-		*p = b
-		return nil
-	}
-	switch name {
-	case "granularity":
-		if !validGranularity(value) {
-			return optErr(name, "%q is not one of %s", value, strings.Join(Granularities, ", "))
-		}
-		o.Granularity = value
-	case "functions", "filefunctions", "files", "lines", "addresses":
-		b, err := parseBool(value)
-		if err != nil {
-			return optErr(name, "%v", err)
-		}
-		if b {
-			o.Granularity = name
-		} else if o.Granularity == name {
-			o.Granularity = "functions"
-		}
-	case "nodecount":
-		n, err := strconv.Atoi(value)
-		if err != nil {
-			return optErr(name, "%q is not an integer", value)
-		}
-		o.NodeCount = n
-	case "nodefraction", "edgefraction":
-		f, err := strconv.ParseFloat(value, 64)
-		if err != nil || f < 0 || f > 1 {
-			return optErr(name, "%q is not a fraction between 0 and 1", value)
-		}
-		if name == "nodefraction" {
-			o.NodeFraction = f
-		} else {
-			o.EdgeFraction = f
-		}
-	case "sort":
-		if value != "flat" && value != "cum" {
-			return optErr(name, "%q is not flat or cum", value)
-		}
-		o.Sort = value
-	default:
-		return optErr(name, "unknown option")
-	}
-	return nil
-}
-
 func parseBool(s string) (bool, error) {
 	switch strings.ToLower(s) {
 	case "", "true", "t", "yes", "y", "1", "on":
@@ -217,24 +154,4 @@ func LabelKeyFilter(opt Options) (func(key string) bool, error) {
 		return nil, nil
 	}
 	return labelKeyFilter(opt.TagShow, opt.TagHide)
-}
-
-// Validate checks what can be checked without a profile: the regexps,
-// the granularity and the sort order. The interactive explorer calls it
-// before it takes over the screen; the tag filters and the sample type
-// are checked against the profile when a report is computed.
-func (o Options) Validate() error {
-	if _, err := compileOptions(&o); err != nil {
-		return err
-	}
-	if _, err := labelKeyFilter(o.TagShow, o.TagHide); err != nil {
-		return err
-	}
-	if o.Granularity != "" && !validGranularity(o.Granularity) {
-		return optErr("granularity", "%q is not one of %s", o.Granularity, strings.Join(Granularities, ", "))
-	}
-	if o.Sort != "" && o.Sort != "flat" && o.Sort != "cum" {
-		return optErr("sort", "%q is not flat or cum", o.Sort)
-	}
-	return nil
 }

@@ -168,9 +168,9 @@ type List struct {
 }
 
 // List returns the listings of the functions matching re (see Source),
-// reading their files through files. strict looks for files only where
-// pprof does (see SourceFiles.Find), for reports that must equal pprof's.
-func (e *Engine) List(opt Options, re *regexp.Regexp, files *SourceFiles, strict bool) (*List, error) {
+// reading their files through files (SourceFiles.Find: pprof's places
+// first, so that -list equals pprof's wherever pprof finds the file).
+func (e *Engine) List(opt Options, re *regexp.Regexp, files *SourceFiles) (*List, error) {
 	st, total, fns, err := e.source(opt, re)
 	if err != nil {
 		return nil, err
@@ -182,7 +182,7 @@ func (e *Engine) List(opt Options, re *regexp.Regexp, files *SourceFiles, strict
 			out = append(out, l)
 			continue
 		}
-		text, found, ferr := files.Find(f.File, opt, strict)
+		text, found, ferr := files.Find(f.File, opt)
 		l.Path, l.Err = found, ferr
 		if ferr != nil {
 			for _, sl := range f.Lines {

@@ -25,7 +25,6 @@ type SourceFiles struct {
 
 type sourceKey struct {
 	path, searchPath, trimPath string
-	strict                     bool
 }
 
 type sourceText struct {
@@ -64,21 +63,24 @@ func (e *SourceError) Error() string {
 func (e *SourceError) Unwrap() error { return e.Err }
 
 // Find returns the lines of the source file named path in a profile and
-// the path it read them from. strict looks where pprof's -list does and
-// nowhere else, so that reports match pprof's: the path trimmed by
-// trim_path (and pprof's heuristics, see TrimSourcePath) if it is
-// absolute, else that path under each directory of source_path (the
-// current directory when unset) and each of their parents. Otherwise
-// the explorer's order applies: the path as the profile has it, then
-// pprof's places, then the trimmed path under the current directory and
-// its parents. A file not found is a *SourceError.
-func (s *SourceFiles) Find(path string, opt Options, strict bool) (lines []string, found string, err error) {
-	k := sourceKey{path, opt.SourcePath, opt.TrimPath, strict}
+// the path it read them from. -list and the explorer look alike: first
+// where pprof's -list looks, so that reports equal pprof's whenever it
+// finds the file (the path trimmed by trim_path and pprof's heuristics,
+// see TrimSourcePath, as is if absolute, else under each directory of
+// source_path, the current directory when unset, and each of their
+// parents); then, where pprof gives up, the path as the profile has it,
+// the trimmed path under the current directory and its parents, and the
+// path's last components (down to its base name) under each directory
+// source_path names. The base name is never matched in the current
+// directory by default: every Go program has a main.go. A file not found
+// is a *SourceError, whose text is pprof's.
+func (s *SourceFiles) Find(path string, opt Options) (lines []string, found string, err error) {
+	k := sourceKey{path, opt.SourcePath, opt.TrimPath}
 	s.mu.Lock()
 	t := s.files[k]
 	s.mu.Unlock()
 	if t == nil {
-		t = s.read(path, opt, strict)
+		t = s.read(path, opt)
 		s.mu.Lock()
 		s.files[k] = t
 		s.mu.Unlock()
@@ -86,7 +88,7 @@ func (s *SourceFiles) Find(path string, opt Options, strict bool) (lines []strin
 	return t.lines, t.found, t.err
 }
 
-func (s *SourceFiles) read(path string, opt Options, strict bool) *sourceText {
+func (s *SourceFiles) read(path string, opt Options) *sourceText {
 	wd, _ := s.wd()
 	searchPath := opt.SourcePath
 	if searchPath == "" {
@@ -106,13 +108,22 @@ func (s *SourceFiles) read(path string, opt Options, strict bool) *sourceText {
 		}
 		return &sourceText{found: name, lines: lines}
 	}
-	if !strict && filepath.IsAbs(path) {
-		if t := try(path); t != nil {
-			return t
+	// underParents tries rel under dir and each parent of dir, as pprof.
+	underParents := func(dir, rel string) *sourceText {
+		for {
+			if t := try(filepath.Join(dir, rel)); t != nil {
+				return t
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				return nil
+			}
+			dir = parent
 		}
 	}
 	trimmed := TrimSourcePath(path, opt.TrimPath, searchPath)
 	serr := &SourceError{File: path, Trimmed: trimmed, SearchPath: searchPath}
+	// pprof's places.
 	if filepath.IsAbs(trimmed) {
 		// pprof requires an absolute path to exist as it is.
 		if t := try(trimmed); t != nil {
@@ -120,30 +131,28 @@ func (s *SourceFiles) read(path string, opt Options, strict bool) *sourceText {
 		}
 		serr.Err = openError(trimmed)
 	} else {
-		dirs := filepath.SplitList(searchPath)
-		if !strict && opt.SourcePath != "" && wd != "" {
-			dirs = append(dirs, wd)
-		}
-		for _, dir := range dirs {
-			// pprof looks in each directory and every parent of it.
-			for {
-				if t := try(filepath.Join(dir, trimmed)); t != nil {
-					return t
-				}
-				parent := filepath.Dir(dir)
-				if parent == dir {
-					break
-				}
-				dir = parent
+		for _, dir := range filepath.SplitList(searchPath) {
+			if t := underParents(dir, trimmed); t != nil {
+				return t
 			}
 		}
 	}
-	if !strict && serr.Err != nil {
-		// An absolute path pprof gave up on: its tail may still be under
-		// source_path or the current directory.
-		base := filepath.Base(trimmed)
+	// Where pprof gives up.
+	if filepath.IsAbs(path) {
+		if t := try(path); t != nil {
+			return t
+		}
+	}
+	if !filepath.IsAbs(trimmed) && opt.SourcePath != "" && wd != "" {
+		if t := underParents(wd, trimmed); t != nil {
+			return t
+		}
+	}
+	parts := strings.Split(filepath.ToSlash(strings.TrimLeft(trimmed, "/")), "/")
+	for i := range parts {
+		tail := filepath.Join(parts[i:]...)
 		for _, dir := range filepath.SplitList(opt.SourcePath) {
-			if t := try(filepath.Join(dir, base)); t != nil {
+			if t := try(filepath.Join(dir, tail)); t != nil {
 				return t
 			}
 		}

@@ -30,9 +30,9 @@ func TestTrimSourcePath(t *testing.T) {
 	}
 }
 
-// TestSourceFilesFind: pprof's places in strict mode; the explorer's
-// order (the profile's path, pprof's places, the current directory, the
-// base name under source_path) otherwise; a miss lists every path tried.
+// TestSourceFilesFind: pprof's places first, then the profile's path,
+// the current directory and the path's tails under source_path; a miss
+// lists every path tried and keeps pprof's error text.
 func TestSourceFilesFind(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
@@ -47,37 +47,42 @@ func TestSourceFilesFind(t *testing.T) {
 	}
 	write("src/goprof/main.go", "package main\n\nfunc main() {}\n")
 	write("cwd/goprof/other.go", "package main\n")
+	write("cwd/main.go", "package wrong\n")
 	write("abs/kept.go", "package kept\n")
+	write("flat/cpubench.c", "int main() {}\n")
 	files := NewSourceFiles()
 	files.wd = func() (string, error) { return filepath.Join(dir, "cwd"), nil }
 
 	opt := Options{SourcePath: src, TrimPath: "/tmp/profgen"}
-	lines, found, err := files.Find("/tmp/profgen/goprof/main.go", opt, true)
+	lines, found, err := files.Find("/tmp/profgen/goprof/main.go", opt)
 	if err != nil || found != filepath.Join(src, "goprof/main.go") || len(lines) != 3 || lines[2] != "func main() {}" {
 		t.Fatalf("trim_path+source_path: %q %q %v", found, lines, err)
 	}
-	// pprof does not look in the current directory when source_path is
-	// set; the explorer does, after source_path.
-	if _, _, err := files.Find("/tmp/profgen/goprof/other.go", opt, true); err == nil {
-		t.Error("strict: found a file outside source_path")
-	}
-	_, found, err = files.Find("/tmp/profgen/goprof/other.go", opt, false)
+	// After source_path, where pprof gives up: the current directory.
+	_, found, err = files.Find("/tmp/profgen/goprof/other.go", opt)
 	if err != nil || found != filepath.Join(dir, "cwd/goprof/other.go") {
-		t.Errorf("explorer: the current directory: %q %v", found, err)
+		t.Errorf("the current directory after source_path: %q %v", found, err)
 	}
-	// The profile's own path comes first for the explorer.
+	// The profile's own path, when trim_path cut it to nothing found.
 	kept := filepath.Join(dir, "abs/kept.go")
-	if _, found, err = files.Find(kept, Options{TrimPath: dir}, false); err != nil || found != kept {
-		t.Errorf("explorer: the profile's path: %q %v", found, err)
+	if _, found, err = files.Find(kept, Options{TrimPath: dir}); err != nil || found != kept {
+		t.Errorf("the profile's path: %q %v", found, err)
 	}
-	// The base name under source_path, when pprof gives up on an absolute
-	// path.
-	if _, found, err = files.Find("/elsewhere/main.go", Options{SourcePath: filepath.Join(src, "goprof")}, false); err != nil || found != filepath.Join(src, "goprof/main.go") {
-		t.Errorf("explorer: base name under source_path: %q %v", found, err)
+	// The path's tails under source_path, down to the base name, when
+	// pprof gives up on an absolute path (a C file built elsewhere).
+	if _, found, err = files.Find("/home/ci/build/cpubench.c", Options{SourcePath: filepath.Join(dir, "flat")}); err != nil || found != filepath.Join(dir, "flat/cpubench.c") {
+		t.Errorf("base name under source_path: %q %v", found, err)
+	}
+	if _, found, err = files.Find("/elsewhere/goprof/main.go", Options{SourcePath: src}); err != nil || found != filepath.Join(src, "goprof/main.go") {
+		t.Errorf("a tail under source_path: %q %v", found, err)
+	}
+	// Never the base name alone in the default (current) directory.
+	if _, found, err = files.Find("/tmp/profgen/goprof/main.go", Options{}); err == nil {
+		t.Errorf("found %q by base name in the current directory", found)
 	}
 
 	// Misses: pprof's error text, and every path tried.
-	_, _, err = files.Find("/tmp/profgen/goprof/none.go", opt, false)
+	_, _, err = files.Find("/tmp/profgen/goprof/none.go", opt)
 	var se *SourceError
 	if !errors.As(err, &se) {
 		t.Fatalf("miss: %v", err)
@@ -90,12 +95,13 @@ func TestSourceFilesFind(t *testing.T) {
 		filepath.Join(src, "goprof/none.go"),
 		filepath.Join(dir, "goprof/none.go"),
 		filepath.Join(dir, "cwd/goprof/none.go"),
+		filepath.Join(src, "none.go"),
 	} {
 		if !slices.Contains(se.Tried, want) {
 			t.Errorf("tried %q, not %q", se.Tried, want)
 		}
 	}
-	_, _, err = files.Find("/tmp/profgen/goprof/none.go", Options{}, true)
+	_, _, err = files.Find("/tmp/profgen/goprof/none.go", Options{})
 	if err == nil || !strings.HasPrefix(err.Error(), "open /tmp/profgen/goprof/none.go: ") {
 		t.Errorf("absolute miss: %v", err)
 	}
@@ -109,13 +115,13 @@ func TestSourceFilesCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := NewSourceFiles()
-	if lines, _, err := files.Find(p, Options{}, false); err != nil || lines[0] != "one" {
+	if lines, _, err := files.Find(p, Options{}); err != nil || lines[0] != "one" {
 		t.Fatal(lines, err)
 	}
 	if err := os.WriteFile(p, []byte("two\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if lines, _, _ := files.Find(p, Options{}, false); lines[0] != "one" {
+	if lines, _, _ := files.Find(p, Options{}); lines[0] != "one" {
 		t.Errorf("read again: %q", lines)
 	}
 }
@@ -126,7 +132,7 @@ func TestList(t *testing.T) {
 	e := engineFor(t, filepath.Join("../testdata", "go/cpu_labels.pb.gz"))
 	opt := DefaultOptions()
 	opt.SourcePath, opt.TrimPath = "../testdata/src", "/tmp/profgen"
-	lst, err := e.List(opt, regexp.MustCompile(`^main\.fib$`), NewSourceFiles(), false)
+	lst, err := e.List(opt, regexp.MustCompile(`^main\.fib$`), NewSourceFiles())
 	if err != nil {
 		t.Fatal(err)
 	}

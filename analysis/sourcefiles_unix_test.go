@@ -26,7 +26,7 @@ func TestSourceFilesNotFiles(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() {
-			_, _, err := NewSourceFiles().Find(name, Options{}, false)
+			_, _, err := NewSourceFiles().Find(name, Options{})
 			done <- err
 		}()
 		select {

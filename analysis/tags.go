@@ -137,6 +137,44 @@ func parseTagRange(value string) (r tagRange, ok bool, err error) {
 	return r, true, nil
 }
 
+// tagFilterSpec is a parsed -tagfocus or -tagignore value: a key ("" for
+// any key) and either a numeric range or regexps over string values.
+type tagFilterSpec struct {
+	key     string
+	isRange bool
+	r       tagRange
+	rxs     []*regexp.Regexp
+}
+
+// parseTagFilter parses a -tagfocus or -tagignore value (name is the
+// option, for errors). It needs no profile, so values are checked when
+// they are set.
+func parseTagFilter(name, value string) (tagFilterSpec, error) {
+	var spec tagFilterSpec
+	// As pprof, the key ends at the first "="; an empty key is no key.
+	wantKey, expr, hasKey := strings.Cut(value, "=")
+	if !hasKey {
+		wantKey, expr = "", value
+	}
+	spec.key = wantKey
+	r, isRange, err := parseTagRange(expr)
+	if err != nil {
+		return spec, optErr(name, "invalid range %q: %v", expr, err)
+	}
+	if isRange {
+		spec.isRange, spec.r = true, r
+		return spec, nil
+	}
+	for _, part := range strings.Split(expr, ",") {
+		rx, err := regexp.Compile(part)
+		if err != nil {
+			return spec, optErr(name, "invalid regexp %q: %v", part, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		}
+		spec.rxs = append(spec.rxs, rx)
+	}
+	return spec, nil
+}
+
 // compileTagFilter compiles a -tagfocus or -tagignore value (name is the
 // option, for errors) into a filter; "" gives a nil filter. units is
 // numLabelUnits(p).
@@ -144,27 +182,14 @@ func compileTagFilter(p *format.Profile, name, value string, units map[string]st
 	if value == "" {
 		return nil, nil
 	}
-	// As pprof, the key ends at the first "="; an empty key is no key.
-	wantKey, expr, hasKey := strings.Cut(value, "=")
-	if !hasKey {
-		wantKey, expr = "", value
-	}
-	r, isRange, err := parseTagRange(expr)
+	spec, err := parseTagFilter(name, value)
 	if err != nil {
-		return nil, optErr(name, "invalid range %q: %v", expr, err)
+		return nil, err
 	}
-	if isRange {
-		return numTagFilter(p, wantKey, r, units), nil
+	if spec.isRange {
+		return numTagFilter(p, spec.key, spec.r, units), nil
 	}
-	var rxs []*regexp.Regexp
-	for _, part := range strings.Split(expr, ",") {
-		rx, err := regexp.Compile(part)
-		if err != nil {
-			return nil, optErr(name, "invalid regexp %q: %v", part, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
-		}
-		rxs = append(rxs, rx)
-	}
-	return strTagFilter(p, wantKey, rxs), nil
+	return strTagFilter(p, spec.key, spec.rxs), nil
 }
 
 // numTagFilter keeps the samples with a numeric label of key wantKey (any
@@ -434,4 +459,37 @@ func unitConversion(from, to string) (mul, div float64, unit string) {
 	}
 	_, unit = ScaleValue(1, from, to) // a unit pprof does not know: v as it is
 	return 1, 1, unit
+}
+
+// LabelValues lists p's label keys, string and numeric, sorted, and for
+// each string key up to limit of its values, sorted (for completion).
+func LabelValues(p *format.Profile, limit int) (keys []string, values map[string][]string) {
+	values = map[string][]string{}
+	seen := map[format.StrLabel]bool{}
+	for _, l := range p.LabelSets.Pairs {
+		if seen[l] {
+			continue
+		}
+		seen[l] = true
+		k := p.Strings[l.Key]
+		if _, ok := values[k]; !ok {
+			keys = append(keys, k)
+			values[k] = nil
+		}
+		if len(values[k]) < limit {
+			values[k] = append(values[k], p.Strings[l.Value])
+		}
+	}
+	for _, nk := range p.Samples.NumKinds {
+		k := p.Strings[nk.Key]
+		if _, ok := values[k]; !ok {
+			keys = append(keys, k)
+			values[k] = nil
+		}
+	}
+	slices.Sort(keys)
+	for _, v := range values {
+		slices.Sort(v)
+	}
+	return keys, values
 }

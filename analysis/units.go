@@ -187,6 +187,12 @@ func Percentage(v, total int64) string {
 // pprof does not know the unit, and "minimum" when there are no rows (then
 // every value picks its own unit).
 func OutputUnit(top *Top, sampleUnit string) string {
+	return outputUnit(top, sampleUnit, 1)
+}
+
+// outputUnit is OutputUnit for values multiplied by ratio before they
+// print (divide_by), as pprof scales the smallest and largest value.
+func outputUnit(top *Top, sampleUnit string, ratio float64) string {
 	if top == nil || len(top.Rows) == 0 {
 		return "minimum"
 	}
@@ -204,6 +210,9 @@ func OutputUnit(top *Top, sampleUnit string) string {
 	if lo == 0 {
 		lo = hi
 	}
+	if ratio != 1 {
+		lo, hi = int64(float64(lo)*ratio), int64(float64(hi)*ratio)
+	}
 	_, loUnit := ScaleValue(lo, sampleUnit, "minimum")
 	_, hiUnit := ScaleValue(hi, sampleUnit, "minimum")
 	unit := loUnit
@@ -214,6 +223,53 @@ func OutputUnit(top *Top, sampleUnit string) string {
 		return sampleUnit
 	}
 	return unit
+}
+
+// UnitNames lists the values -unit takes: minimum, auto and the unit
+// names pprof prints.
+func UnitNames() []string {
+	names := []string{"minimum", "auto"}
+	for _, k := range measureKinds {
+		for _, u := range k.units {
+			names = append(names, u.name)
+		}
+	}
+	return names
+}
+
+// checkUnit accepts what pprof's -unit finds: minimum, auto, or a unit
+// it knows by any spelling.
+func checkUnit(u string) error {
+	if u == "minimum" || u == "auto" {
+		return nil
+	}
+	s := unitSpelling(u)
+	for _, k := range measureKinds {
+		for _, m := range k.units {
+			if m.name == u || slices.Contains(m.spellings, s) {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("%q is not a unit pprof knows (minimum, auto, ns, ms, s, B, kB, MB, …)", u)
+}
+
+// ValueFormat returns how the values of one table print under o's unit
+// and divide_by, as pprof prints them: under unit=minimum one unit for
+// the table, chosen from top's rows (with top nil, from each value on
+// its own); divide_by scales each value first, truncating as pprof does.
+func (o Options) ValueFormat(top *Top, sampleUnit string) func(int64) string {
+	unit, ratio := o.Unit, o.Ratio()
+	if unit == "" {
+		unit = "minimum"
+	}
+	if unit == "minimum" && top != nil {
+		unit = outputUnit(top, sampleUnit, ratio)
+	}
+	if ratio == 1 {
+		return func(v int64) string { return ScaledLabel(v, sampleUnit, unit) }
+	}
+	return func(v int64) string { return ScaledLabel(int64(float64(v)*ratio), sampleUnit, unit) }
 }
 
 // DisplayUnit is the unit the explorer prints a table's values in, one

@@ -44,6 +44,9 @@ func (m *Model) View() string {
 	if m.showHelp {
 		body = m.fullHelp(m.height - 3)
 	}
+	if m.mode != inputNone {
+		body = overlay(body, m.panel())
+	}
 	return strings.Join([]string{m.tabBar(), body, m.statusBar(), m.footer()}, "\n")
 }
 
@@ -121,38 +124,37 @@ func (m *Model) total() string {
 		return ""
 	}
 	unit := m.prof.SampleTypes[i].Unit
-	for _, i := range []int{m.active, 0, 1, 2} {
+	fresh := func(i int) bool {
 		v := m.views[i]
-		if _, state := v.Query(m.engine, m.opts, m.selected); v.HasResult() && m.jobs.have[i] == dataKey(m.opts, state) {
-			// The total by the tables' rule, as a table of it alone; and
-			// what the view shows of it, when filters trim it, as pprof's
-			// "Showing nodes accounting for X, P% of T total".
-			t := v.Total()
-			label := func(x int64) string { return analysis.ScaledLabel(x, unit, analysis.DisplayUnit(unit, m.opts.Unit, x)) }
-			if tv, ok := v.(views.Trimmed); ok {
-				if x := tv.Shown(); x != t {
-					return label(x) + " (" + strings.TrimSpace(analysis.Percentage(x, t)) + ") of " + label(t)
-				}
-			}
-			return "total " + label(t)
+		_, state := v.Query(m.engine, m.opts, m.selected)
+		return v.HasResult() && m.jobs.have[i] == m.dataKey(m.opts, state)
+	}
+	for _, i := range []int{m.active, 0, 1, 2} {
+		if !fresh(i) {
+			continue
 		}
+		// The total by the tables' rule, as a table of it alone.
+		t := m.views[i].Total()
+		ratio := m.opts.Ratio()
+		to := analysis.DisplayUnit(unit, m.opts.Unit, int64(float64(t)*ratio))
+		label := func(v int64) string { return analysis.ScaledLabel(int64(float64(v)*ratio), unit, to) }
+		// When the filters trim it, what is shown of it, as pprof's
+		// "Showing nodes accounting for X, P% of T total".
+		// (Not for means and diffs, whose total is no sum of the rows.)
+		for _, j := range []int{i, m.active, 0, 1, 3} {
+			if m.opts.Mean || m.c.Diff {
+				break
+			}
+			if st, ok := m.views[j].(views.ShownTotaler); ok && fresh(j) {
+				if x := st.ShownTotal(); x != t {
+					return label(x) + " of " + label(t) + " total"
+				}
+				break
+			}
+		}
+		return "total " + label(t)
 	}
 	return ""
-}
-
-// filters lists the active filters as pprof spells them, in pprof's order.
-func filters(o analysis.Options) []string {
-	var out []string
-	for _, f := range []struct{ name, value string }{
-		{"focus", o.Focus}, {"ignore", o.Ignore}, {"hide", o.Hide}, {"show", o.Show},
-		{"show_from", o.ShowFrom}, {"prune_from", o.PruneFrom}, {"tagfocus", o.TagFocus}, {"tagignore", o.TagIgnore},
-		{"tagshow", o.TagShow}, {"taghide", o.TagHide},
-	} {
-		if f.value != "" {
-			out = append(out, f.name+"="+f.value)
-		}
-	}
-	return out
 }
 
 // statusBar shows the source, the sample type with its unit, the total,
@@ -190,6 +192,9 @@ func (m *Model) statusLine(level int) string {
 	if level < 2 {
 		parts = append(parts, st.StatusLabel.Render(" "+m.source))
 	}
+	if m.live != nil {
+		parts = append(parts, st.Status.Render(m.liveStatus()))
+	}
 	stype := st.StatusLabel.Render(name)
 	if level >= 2 {
 		stype = st.StatusLabel.Render(" " + name)
@@ -204,10 +209,10 @@ func (m *Model) statusLine(level int) string {
 	if level < 3 || m.opts.Granularity != "functions" {
 		parts = append(parts, st.Status.Render(m.opts.Granularity))
 	}
-	if fs := filters(m.opts); len(fs) > 0 {
+	if fs := m.opts.Filters(); len(fs) > 0 {
 		crumbs := make([]string, len(fs))
 		for i, f := range fs {
-			crumbs[i] = st.Crumb.Render(f)
+			crumbs[i] = st.Crumb.Render(f.String())
 		}
 		parts = append(parts, strings.Join(crumbs, st.Status.Render(" › ")))
 	}
@@ -217,19 +222,8 @@ func (m *Model) statusLine(level int) string {
 func (m *Model) footer() string {
 	st := m.c.Styles
 	if m.mode != inputNone {
-		line := m.input.View()
-		if m.note != "" {
-			// The note (an error, completions) keeps at least half the line.
-			note := ansi.Truncate(m.note, m.width/2, "…")
-			room := m.width - ansi.StringWidth(note) - 2
-			if m.noteErr {
-				note = st.Error.Render(note)
-			} else {
-				note = st.Info.Render(note)
-			}
-			line = padRight(ansi.Truncate(line, room, "…"), room) + "  " + note
-		}
-		return ansi.Truncate(line, m.width, "…")
+		// The note and the completions show above the line (panel).
+		return ansi.Truncate(m.input.View(), m.width, "…")
 	}
 	if m.note != "" {
 		if m.noteErr {
@@ -265,7 +259,7 @@ func (m *Model) fullHelp(h int) string {
 	if len(lines) > h {
 		from := min(m.helpOffset, len(lines)-h+1)
 		end := min(len(lines), from+h-1)
-		more := "  ↑↓ scroll · any other key closes"
+		more := "  ↑↓ pgup pgdn g G scroll · any other key closes"
 		lines = append(lines[from:end:end], st.Dim.Render(ansi.Truncate(more, m.width, "…")))
 	}
 	for len(lines) < h {
@@ -277,6 +271,13 @@ func (m *Model) fullHelp(h int) string {
 // helpLines is every key group, in two columns when wide.
 func (m *Model) helpLines() []string {
 	st := m.c.Styles
+	if m.helpText != nil {
+		lines := make([]string, len(m.helpText))
+		for i, l := range m.helpText {
+			lines[i] = ansi.Truncate(l, m.width, "…")
+		}
+		return lines
+	}
 	var blocks [][]string
 	groups := m.c.Keys.Groups()
 	for i, g := range groups {
@@ -289,6 +290,20 @@ func (m *Model) helpLines() []string {
 		}
 		blocks = append(blocks, lines)
 	}
+	// The glyphs on screen that are not keys.
+	glyphs := []string{"", st.HelpTitle.Render("On screen")}
+	for _, g := range [][2]string{
+		{"│", "status bar: source │ sample type (unit) │ total │ granularity │ filters"},
+		{"›", "between the active filters; all of them apply (:reset clears them)"},
+		{"X of T", "what the rows account for of the total, when filters trim it"},
+		{"⌫ back (N)", "N option changes that backspace undoes, newest first"},
+		{"↓", "in the headings: the column the table is sorted by"},
+		{"▶", "the selected row, the same function in every view"},
+		{"(inline)", "a function inlined into its caller, as pprof marks it"},
+	} {
+		glyphs = append(glyphs, "  "+st.HelpKey.Render(padRight(g[0], 10))+" "+st.HelpDesc.Render(g[1]))
+	}
+	blocks[1] = append(blocks[1], glyphs...)
 	var lines []string
 	if m.width >= 120 {
 		// Two columns: the general keys left, the row and view keys right.

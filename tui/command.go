@@ -19,7 +19,7 @@ import (
 func (m *Model) openInput(mode inputMode, value string) tea.Cmd {
 	m.mode = mode
 	m.input.Prompt = ":"
-	m.input.Placeholder = "focus=RE  ignore=RE  hide=RE  sample_index=NAME  granularity=lines  reset  (tab completes)"
+	m.input.Placeholder = "focus=RE ignore=RE  sample_index=NAME  lines  reset  help  (tab completes, ↑ recalls)"
 	if mode == inputSearch {
 		m.input.Prompt = "/"
 		m.input.Placeholder = "regexp"
@@ -27,6 +27,8 @@ func (m *Model) openInput(mode inputMode, value string) tea.Cmd {
 	m.input.SetValue(value)
 	m.input.CursorEnd()
 	m.note = ""
+	m.comp = completion{}
+	m.cmdHistoryPos = len(m.cmdHistory)
 	return m.input.Focus()
 }
 
@@ -34,6 +36,7 @@ func (m *Model) closeInput() {
 	m.mode = inputNone
 	m.input.Blur()
 	m.input.SetValue("")
+	m.comp = completion{}
 }
 
 // inputKey handles a key while the command or search line has focus:
@@ -55,10 +58,23 @@ func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 			m.searchInput(value, true)
 			return nil
 		}
-		return m.command(value)
+		m.remember(value)
+		cmd, err := m.command(value)
+		if err != nil {
+			// Keep the line for editing; say what is wrong above it.
+			open := m.openInput(inputCommand, value)
+			m.setNote(err.Error(), true)
+			return open
+		}
+		return cmd
 	case tea.KeyTab:
 		if m.mode == inputCommand {
 			m.complete()
+		}
+		return nil
+	case tea.KeyUp, tea.KeyDown:
+		if m.mode == inputCommand {
+			m.recall(map[bool]int{true: -1, false: 1}[msg.Type == tea.KeyUp])
 		}
 		return nil
 	case tea.KeyBackspace:
@@ -73,8 +89,38 @@ func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 		m.searchInput(m.input.Value(), false)
 	} else {
 		m.note = ""
+		m.comp = completion{}
 	}
 	return cmd
+}
+
+// remember adds a command line to the history ↑ walks.
+func (m *Model) remember(line string) {
+	line = strings.TrimSpace(line)
+	if line == "" || (len(m.cmdHistory) > 0 && m.cmdHistory[len(m.cmdHistory)-1] == line) {
+		return
+	}
+	m.cmdHistory = append(m.cmdHistory, line)
+	if len(m.cmdHistory) > 100 {
+		m.cmdHistory = m.cmdHistory[1:]
+	}
+}
+
+// recall replaces the command line by an earlier (dir -1) or later one;
+// past the newest it is empty again.
+func (m *Model) recall(dir int) {
+	pos := m.cmdHistoryPos + dir
+	if pos < 0 || pos > len(m.cmdHistory) {
+		return
+	}
+	m.cmdHistoryPos = pos
+	line := ""
+	if pos < len(m.cmdHistory) {
+		line = m.cmdHistory[pos]
+	}
+	m.input.SetValue(line)
+	m.input.CursorEnd()
+	m.note, m.comp = "", completion{}
 }
 
 // searchInput applies the search as it is typed (incremental); a bad
@@ -101,128 +147,332 @@ func (m *Model) searchInput(value string, final bool) {
 	}
 }
 
-// filterOptions are the options that `reset` and a bare `:` clear.
-var filterOptions = []string{"focus", "ignore", "hide", "show", "show_from", "prune_from", "tagfocus", "tagignore", "tagshow", "taghide"}
-
-func clearFilters(o analysis.Options) analysis.Options {
-	for _, name := range filterOptions {
-		o.Set(name, "")
+// command runs one command line: settings as name=value (several on a
+// line, quoted when they hold spaces), a choice or boolean by its name
+// alone, a sample type by its name, reset (clear the filters) and help.
+// A bare line clears the filters. Nothing changes unless every part is
+// right; the error says what is wrong.
+func (m *Model) command(line string) (tea.Cmd, error) {
+	words, err := splitCommand(line)
+	if err != nil {
+		return nil, err
 	}
-	return o
-}
-
-// command runs one command line.
-func (m *Model) command(line string) tea.Cmd {
-	line = strings.TrimSpace(line)
-	if line == "" || line == "reset" {
-		next := clearFilters(m.target)
-		if next == m.target {
-			m.setNote("no filters to clear", false)
-			return nil
+	if len(words) == 0 {
+		words = []string{"reset"}
+	}
+	switch words[0] {
+	case "save", "save!":
+		if len(words) > 2 {
+			return nil, fmt.Errorf("save takes one file name (quote it if it has spaces)")
 		}
-		return m.change(next, true)
+		return m.save(strings.Join(words[1:], ""), words[0] == "save!")
+	case "cmd":
+		m.showCommand()
+		return nil, nil
 	}
-	name, value, hasValue := strings.Cut(line, "=")
-	name = strings.TrimSpace(name)
-	if !hasValue {
-		value = "" // boolean options: "mean" is "mean=true"
-	}
-	if name == "sort" {
-		if value != "flat" && value != "cum" && value != "name" {
-			m.setNote(fmt.Sprintf("sort: %q is not flat, cum or name (nothing changed)", value), true)
-			return nil
+	if words[0] == "help" {
+		if len(words) > 2 {
+			return nil, fmt.Errorf("help takes one setting name")
 		}
-		m.views[0].(*views.Top).SortBy(value)
-		return nil
+		if len(words) == 2 {
+			lines, err := m.settingHelp(words[1])
+			if err != nil {
+				return nil, err
+			}
+			m.openHelp(lines)
+		} else {
+			m.openHelp(m.settingsHelp())
+		}
+		return nil, nil
 	}
 	next := m.target
-	if err := next.Set(name, value); err != nil {
-		m.setNote(errorText(err), true)
-		return nil
+	sorted := false
+	for _, w := range words {
+		if err := m.apply(&next, w); err != nil {
+			return nil, err
+		}
+		if s, _ := analysis.LookupSetting(strings.SplitN(w, "=", 2)[0]); s.Name == "sort" {
+			sorted = true
+		}
+	}
+	if top := m.views[0].(*views.Top); sorted && next.Sort == m.target.Sort && top.Sorted() != next.Sort {
+		top.SortBy(next.Sort) // the Top view was sorted by o: :sort= sorts it back
 	}
 	if next == m.target {
-		return nil
+		if len(words) == 1 && words[0] == "reset" {
+			m.setNote("no filters to clear", false)
+		}
+		return nil, nil
 	}
-	return m.change(next, true)
+	return m.change(next, true), nil
 }
 
-// completions lists what may follow the command line's text.
-func (m *Model) completions(line string) (prefix string, cands []string) {
-	name, value, hasValue := strings.Cut(line, "=")
-	if !hasValue {
-		all := append([]string{"reset"}, analysis.Settings...)
-		all = append(all, analysis.Granularities...)
-		for _, c := range all {
-			if strings.HasPrefix(c, line) && !slices.Contains(cands, c) {
-				cands = append(cands, c)
+// apply applies one word of a command line to o.
+func (m *Model) apply(o *analysis.Options, word string) error {
+	if word == "reset" {
+		*o = o.ClearFilters()
+		return nil
+	}
+	name, value, hasValue := strings.Cut(word, "=")
+	if s, ok := analysis.LookupSetting(name); ok {
+		if !hasValue {
+			if s.Kind != analysis.KindBool && s.Name == name {
+				return fmt.Errorf("%s needs a value: %s=%s", name, name, s.ValueName())
+			}
+			value = "true"
+		}
+		if s.Name == "sample_index" && value != "" {
+			if _, err := analysis.SampleIndex(m.prof, value); err != nil {
+				return err
 			}
 		}
-		return "", cands
+		return o.Set(name, value)
 	}
+	if !hasValue {
+		// pprof's shortcuts: a sample type's name, total_NAME, mean_NAME.
+		for _, st := range m.prof.SampleTypes {
+			switch word {
+			case st.Type, "total_" + st.Type:
+				o.SampleIndex, o.Mean = st.Type, false
+				return nil
+			case "mean_" + st.Type:
+				o.SampleIndex, o.Mean = st.Type, true
+				return nil
+			}
+		}
+	}
+	return o.Set(name, value) // the unknown-setting error
+}
+
+// splitCommand splits a command line into words at spaces outside
+// quotes. Quotes group and are dropped: focus="a b" is the word focus=a b.
+// Inside double quotes \" and \\ stand for " and \; a backslash anywhere
+// else is kept, as regexps need it.
+func splitCommand(line string) ([]string, error) {
+	words, _, quote := scanCommand(line)
+	if quote != 0 {
+		return nil, fmt.Errorf("unterminated %c quote", quote)
+	}
+	return words, nil
+}
+
+// scanCommand is splitCommand's scanner: it also returns where the last
+// word starts in line (len(line) after a trailing space) and the quote
+// still open at the end (0 for none), for completion.
+func scanCommand(line string) (words []string, lastStart int, quote rune) {
+	var b strings.Builder
+	inWord := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote == 0 && (c == ' ' || c == '\t'):
+			if inWord {
+				words = append(words, b.String())
+				b.Reset()
+				inWord = false
+			}
+			continue
+		case !inWord:
+			inWord, lastStart = true, i
+		}
+		switch {
+		case quote == 0 && (c == '"' || c == '\''):
+			quote = rune(c)
+		case quote != 0 && rune(c) == quote:
+			quote = 0
+		case quote == '"' && c == '\\' && i+1 < len(line) && (line[i+1] == '"' || line[i+1] == '\\'):
+			i++
+			b.WriteByte(line[i])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if inWord {
+		words = append(words, b.String())
+	} else {
+		lastStart = len(line)
+	}
+	return words, lastStart, quote
+}
+
+// quoteWord quotes s for the command line when it holds a space or a
+// quote.
+func quoteWord(s string) string {
+	if !strings.ContainsAny(s, " \t\"'") {
+		return s
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// completion is the tab list shown above the command line.
+type completion struct {
+	line  string   // the command line it was made for
+	cands []string // what may replace the word being typed
+	shown []string // the same, without their common "name=" part
+	page  int      // the page shown, when they do not fit
+	pages int
+}
+
+// completions lists what may replace the last word of the command line:
+// setting names, choices, sample types, units, label keys and values,
+// function names. Candidates are whole words, as they would be typed.
+func (m *Model) completions(word string) []string {
 	var values []string
-	switch name {
-	case "sample_index":
+	name, value, hasValue := strings.Cut(word, "=")
+	s, known := analysis.LookupSetting(name)
+	switch {
+	case !hasValue:
+		values = append([]string{"reset", "help", "save", "cmd"}, analysis.SettingNames()...)
 		for _, st := range m.prof.SampleTypes {
 			values = append(values, st.Type)
 		}
-	case "granularity":
-		values = analysis.Granularities
-	case "sort":
-		values = []string{"flat", "cum", "name"}
-	case "mean", "noinlines", "relative_percentages", "drop_negative",
-		"functions", "filefunctions", "files", "lines", "addresses":
+		return withPrefix(values, "", word)
+	case !known:
+		return nil
+	case s.Kind == analysis.KindBool || s.Name != name:
 		values = []string{"true", "false"}
-	case "unit":
-		values = []string{"minimum", "auto", "ns", "us", "ms", "s", "B", "kB", "MB", "GB"}
-	}
-	for _, v := range values {
-		if strings.HasPrefix(v, value) {
-			cands = append(cands, v)
+	case s.Kind == analysis.KindChoice:
+		values = s.Choices
+	case s.Name == "sample_index":
+		for _, st := range m.prof.SampleTypes {
+			values = append(values, st.Type)
+		}
+	case s.Name == "unit":
+		values = analysis.UnitNames()
+	case s.Name == "tagfocus" || s.Name == "tagignore":
+		keys, vals := m.labels()
+		k, v, hasKey := strings.Cut(value, "=")
+		if !hasKey {
+			return withPrefix(appendEach(keys, "="), name+"=", value)
+		}
+		var quoted []string
+		for _, x := range vals[k] {
+			quoted = append(quoted, strings.ReplaceAll(regexp.QuoteMeta(x), ",", `\x2c`))
+		}
+		return withPrefix(quoted, name+"="+k+"=", v)
+	case s.Name == "tagshow" || s.Name == "taghide":
+		values, _ = m.labels()
+	case s.Name == "tagroot" || s.Name == "tagleaf":
+		keys, _ := m.labels()
+		i := strings.LastIndex(value, ",") + 1
+		return withPrefix(keys, name+"="+value[:i], value[i:])
+	case s.Kind == analysis.KindRegexp:
+		seen := map[string]bool{}
+		for _, f := range m.prof.Functions {
+			if q := regexp.QuoteMeta(f.Name); !seen[q] && strings.HasPrefix(q, value) {
+				seen[q] = true
+				values = append(values, q)
+			}
 		}
 	}
-	return name + "=", cands
+	return withPrefix(values, name+"=", value)
+}
+
+// withPrefix returns prefix+v for each v of values that starts with
+// typed, sorted and without repeats.
+func withPrefix(values []string, prefix, typed string) []string {
+	var out []string
+	for _, v := range values {
+		if strings.HasPrefix(v, typed) {
+			out = append(out, prefix+v)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func appendEach(ss []string, suffix string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s + suffix
+	}
+	return out
+}
+
+// labels returns the profile's label keys and each key's values,
+// computed once per profile.
+func (m *Model) labels() ([]string, map[string][]string) {
+	if m.labelKeys == nil {
+		m.labelKeys, m.labelValues = analysis.LabelValues(m.prof, 1000)
+	}
+	return m.labelKeys, m.labelValues
 }
 
 // complete extends the command line by tab: to the one completion, or
-// to the candidates' common prefix, listing them.
+// to the candidates' common prefix, listing them above the line; tab
+// again pages through a list too long to show at once.
 func (m *Model) complete() {
 	line := m.input.Value()
-	prefix, cands := m.completions(line)
+	if m.comp.line == line && m.comp.pages > 1 {
+		m.comp.page = (m.comp.page + 1) % m.comp.pages
+		return
+	}
+	_, start, quote := scanCommand(line)
+	word := line[start:]
+	if quote != 0 {
+		word = strings.ReplaceAll(word, string(quote), "")
+	} else if w, err := splitCommand(word); err == nil && len(w) == 1 {
+		word = w[0]
+	}
+	cands := m.completions(word)
+	m.comp = completion{}
 	switch len(cands) {
 	case 0:
-		m.setNote("no completion", true)
+		m.setNote("no completion for "+word, true)
 		return
 	case 1:
-		c := prefix + cands[0]
-		if prefix == "" && c != "reset" && !slices.Contains(analysis.Granularities, c) {
+		c := cands[0]
+		name, _, hasValue := strings.Cut(c, "=")
+		if s, ok := analysis.LookupSetting(name); ok && !hasValue && s.Name == name && s.Kind != analysis.KindBool {
 			c += "="
 		}
-		m.input.SetValue(c)
-	default:
-		common := cands[0]
-		for _, c := range cands[1:] {
-			for !strings.HasPrefix(c, common) {
-				common = common[:len(common)-1]
-			}
-		}
-		m.input.SetValue(prefix + common)
-		m.setNote(strings.Join(cands, "  "), false)
+		m.setLine(line[:start] + quoteCompletion(c))
+		return
 	}
+	common := cands[0]
+	for _, c := range cands[1:] {
+		for !strings.HasPrefix(c, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	m.setLine(line[:start] + quoteCompletion(common))
+	cut := strings.LastIndex(common, "=") + 1
+	shown := make([]string, len(cands))
+	for i, c := range cands {
+		shown[i] = c[cut:]
+	}
+	m.comp = completion{line: m.input.Value(), cands: cands, shown: shown}
+	_, _, _, m.comp.pages = compLayout(shown, m.width, m.height)
+}
+
+// quoteCompletion quotes a completed word's value when it needs it.
+func quoteCompletion(word string) string {
+	name, value, ok := strings.Cut(word, "=")
+	if !ok {
+		return word
+	}
+	return name + "=" + quoteWord(value)
+}
+
+func (m *Model) setLine(s string) {
+	m.input.SetValue(s)
 	m.input.CursorEnd()
 }
 
 type filterKind int
 
 const (
-	filterFocus filterKind = iota
+	filterDrill filterKind = iota // focus on the selection alone
+	filterFocus                   // add the selection to the focus
 	filterIgnore
 	filterHide
 )
 
-// filterSelected filters on the selected row: focus, ignore or hide
-// exactly that function (its name regexp-escaped and anchored), or
-// tagfocus/tagignore exactly that label value, or taghide its key.
-// Focus replaces the focus (drilling in); ignore and hide add to theirs.
+// filterSelected filters on the selected row: drill into, focus on,
+// ignore or hide exactly that function (its name regexp-escaped and
+// anchored), or tagfocus/tagignore exactly that label value, or taghide
+// its key. Drill replaces the focus; focus, ignore and hide add the
+// function to theirs as an alternative.
 func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 	sel, ok := m.ActiveView().Selection()
 	if !ok {
@@ -237,8 +487,10 @@ func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 		}
 		re := "^" + regexp.QuoteMeta(sel.Name) + "$"
 		switch kind {
-		case filterFocus:
+		case filterDrill:
 			next.Focus = re
+		case filterFocus:
+			next.Focus = addAlternative(next.Focus, re)
 		case filterIgnore:
 			next.Ignore = addAlternative(next.Ignore, re)
 		case filterHide:
@@ -254,7 +506,7 @@ func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 			m.setNote(err.Error(), true)
 			return nil
 		}
-		if kind == filterFocus {
+		if kind == filterDrill || kind == filterFocus {
 			next.TagFocus = f
 		} else {
 			next.TagIgnore = f

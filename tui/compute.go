@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // Recomputation: every view's data is computed off the UI goroutine by a
@@ -69,8 +70,10 @@ func (j *jobs) busy() bool {
 	return false
 }
 
-func dataKey(opts analysis.Options, state string) string {
-	return fmt.Sprintf("%#v|%s", opts, state)
+// dataKey names what a view's data is for: the profile's generation
+// (live refreshes replace it), the options and the view's own state.
+func (m *Model) dataKey(opts analysis.Options, state string) string {
+	return fmt.Sprintf("%d|%#v|%s", m.gen, opts, state)
 }
 
 // ensure requests view i's data for the target options unless it has it
@@ -83,7 +86,7 @@ func (m *Model) ensure(i int, force bool) tea.Cmd {
 		m.jobs.init(len(m.views))
 	}
 	run, state := m.views[i].Query(m.engine, m.target, m.selected)
-	k := dataKey(m.target, state)
+	k := m.dataKey(m.target, state)
 	if !force && (m.jobs.have[i] == k || (m.jobs.inflight[i] != 0 && m.jobs.inflightKey[i] == k)) {
 		return nil
 	}
@@ -99,7 +102,7 @@ func (m *Model) change(opts analysis.Options, push bool) tea.Cmd {
 	}
 	m.target = opts
 	run, state := m.ActiveView().Query(m.engine, opts, m.selected)
-	return m.submit(request{view: m.active, opts: opts, key: dataKey(opts, state), commit: true, push: push}, run)
+	return m.submit(request{view: m.active, opts: opts, key: m.dataKey(opts, state), commit: true, push: push}, run)
 }
 
 func (m *Model) submit(req request, run func() (any, error)) tea.Cmd {
@@ -144,6 +147,9 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		}
 		if req.streak != 0 {
 			m.pushedStreak = req.streak
+		}
+		if req.opts.Sort != m.opts.Sort {
+			m.views[0].(*views.Top).SortBy(req.opts.Sort) // :sort= and back
 		}
 		m.opts = req.opts
 	}

@@ -161,6 +161,9 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 		m.setNote(strings.Join(msg.notes, "; "), false)
 	}
 	m.phase = phaseOpening
+	if m.live != nil {
+		return tea.Batch(m.ensure(m.active, false), m.liveStarted())
+	}
 	return m.ensure(m.active, false)
 }
 

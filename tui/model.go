@@ -53,6 +53,9 @@ type Model struct {
 	picker *picker
 
 	source  string
+	sources format.Sources // what was loaded, for :cmd and live refreshes
+	gen     int            // the profile's generation: live refreshes replace it
+	live    *live          // the refresh loop of -refresh; nil without it
 	prof    *format.Profile
 	engine  *analysis.Engine
 	opts    analysis.Options   // the options the views show
@@ -78,8 +81,16 @@ type Model struct {
 	noteErr    bool
 	click      views.DoubleClick // for the views that leave double clicks to the root
 	showHelp   bool
-	helpOffset int // the help's scroll position
+	helpOffset int      // the help's scroll position
+	helpText   []string // what :help shows in the help's place; nil: the keys
+	helpCopy   string   // what y copies while helpText shows (:cmd)
 	help       help.Model
+
+	comp          completion // the command line's tab list
+	cmdHistory    []string   // earlier command lines, oldest first
+	cmdHistoryPos int        // the one ↑/↓ shows (len: the new line)
+	labelKeys     []string   // the profile's label keys, for completion
+	labelValues   map[string][]string
 }
 
 // NewModel returns the root model for cfg.
@@ -113,6 +124,8 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	} else {
 		m.phase = phaseLoading
 		m.source = sourceName(cfg.Sources)
+		m.sources = cfg.Sources
+		m.live = newLive(cfg)
 	}
 	m.resize()
 	return m
@@ -169,6 +182,8 @@ func (m *Model) closeProfile() tea.Cmd {
 	m.opts, m.target, m.history = opts, opts, nil
 	m.selected, m.search, m.mode, m.showHelp = "", nil, inputNone, false
 	m.note, m.noteErr = "", false
+	m.labelKeys, m.labelValues, m.helpText, m.comp = nil, nil, nil, completion{}
+	m.sources = format.Sources{}
 	m.phase = phasePicking
 	m.picker.chdir(m.picker.dir, m.source)
 	m.source = ""
@@ -227,11 +242,27 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pickedMsg:
 		m.phase = phaseLoading
 		m.source = msg.name
+		m.sources = format.Sources{Sources: msg.sources}
 		return m, tea.Batch(m.load.start(m.ctx, format.Sources{Sources: msg.sources}, msg.data), m.startSpin())
 	case loadedMsg:
 		return m, m.loaded(msg)
 	case resultMsg:
 		return m, m.result(msg)
+	case liveTickMsg:
+		if m.live == nil {
+			return m, nil
+		}
+		return m, m.onLiveTick()
+	case liveLoadedMsg:
+		return m, m.liveLoaded(msg)
+	case savedMsg:
+		m.saved(msg)
+		return m, nil
+	case infoMsg:
+		if m.phase == phaseReady {
+			m.openHelp(m.infoLines(msg))
+		}
+		return m, nil
 	case crashMsg:
 		m.err = msg.err
 		return m, tea.Quit
@@ -307,8 +338,18 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			m.helpOffset += m.height / 2
 		case key.Matches(msg, k.PageUp):
 			m.helpOffset = max(0, m.helpOffset-m.height/2)
+		case key.Matches(msg, k.Home):
+			m.helpOffset = 0
+		case key.Matches(msg, k.End):
+			m.helpOffset = len(m.helpLines())
 		case key.Matches(msg, k.Quit):
 			return tea.Quit
+		case key.Matches(msg, k.Command):
+			m.showHelp = false
+			return m.openInput(inputCommand, "")
+		case key.Matches(msg, k.Copy) && m.helpCopy != "":
+			m.showHelp = false
+			return m.copyText(m.helpCopy, "the command line")
 		default:
 			m.showHelp = false
 		}
@@ -323,7 +364,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		m.showHelp, m.helpOffset = true, 0
+		m.openHelp(nil)
 	case key.Matches(msg, k.Views):
 		return m.switchView(int(msg.Runes[0] - '1'))
 	case key.Matches(msg, k.NextView):
@@ -348,7 +389,31 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	case key.Matches(msg, k.Back):
 		return m.back()
-	case key.Matches(msg, k.Drill), key.Matches(msg, k.Focus):
+	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh), key.Matches(msg, k.Delta):
+		if m.live == nil {
+			m.setNote("live refresh is off: open a URL or file with -refresh=10s", false)
+			return nil
+		}
+		if key.Matches(msg, k.Pause) {
+			m.pauseLive()
+			return nil
+		}
+		if key.Matches(msg, k.Delta) {
+			return m.toggleDelta()
+		}
+		return m.refreshNow()
+	case key.Matches(msg, k.Info):
+		return m.showInfo()
+	case key.Matches(msg, k.Copy):
+		sel, ok := m.ActiveView().Selection()
+		if !ok || sel.Name == "" {
+			m.setNote("nothing selected to copy", false)
+			return nil
+		}
+		return m.copyText(sel.Name, sel.Name)
+	case key.Matches(msg, k.Drill):
+		return m.filterSelected(filterDrill)
+	case key.Matches(msg, k.Focus):
 		return m.filterSelected(filterFocus)
 	case key.Matches(msg, k.Ignore):
 		return m.filterSelected(filterIgnore)

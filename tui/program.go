@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -41,6 +42,10 @@ type Config struct {
 	DarkBackground *bool
 	// NoMouse leaves the mouse to the terminal (text selection).
 	NoMouse bool
+	// Refresh reads the source again every Refresh (live mode; 0: once),
+	// keeping History snapshots' totals for the trend (0: 60).
+	Refresh time.Duration
+	History int
 }
 
 // NewProgram returns the program for cfg and its root model.

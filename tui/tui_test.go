@@ -36,7 +36,7 @@ func pprofTop(t *testing.T, file string, opt analysis.Options) ([]string, topUni
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := report.Top(&b, p, top, opt, "minimum"); err != nil {
+	if err := report.Top(&b, p, top, opt); err != nil {
 		t.Fatal(err)
 	}
 	var hi, sum int64
@@ -317,7 +317,7 @@ func TestFilters(t *testing.T) {
 				t.Errorf("history depth %d, want 1", depth)
 			}
 			checkTop(t, h, file, opts)
-			if fs := filters(opts); len(fs) > 0 && !strings.Contains(h.screen(), fs[0][:min(len(fs[0]), 14)]) {
+			if fs := opts.Filters(); len(fs) > 0 && !strings.Contains(h.screen(), fs[0].String()[:min(len(fs[0].String()), 14)]) {
 				t.Errorf("status bar lacks the filter %s:\n%s", fs[0], h.screen())
 			}
 			h.keys("<backspace>")
@@ -368,19 +368,28 @@ func TestBadRegexpChangesNothing(t *testing.T) {
 	if !strings.Contains(s, "focus: invalid regexp") {
 		t.Errorf("no inline error:\n%s", s)
 	}
-	// Everything but the footer is as it was.
-	if a, b := strings.Split(s, "\n"), strings.Split(before, "\n"); strings.Join(a[:len(a)-1], "\n") != strings.Join(b[:len(b)-1], "\n") {
+	// The line stays open with the text for editing.
+	var line string
+	h.do(func(m *Model) { line = m.input.Value() })
+	if line != "focus=main.(fib" {
+		t.Errorf("the command line holds %q after the error", line)
+	}
+	// Closed, everything is as it was.
+	h.keys("<esc>")
+	if s := h.screen(); s != before {
 		t.Errorf("the screen changed:\n%s", s)
 	}
 	h.command("tagfocus=worker=(")
+	h.keys("<esc>")
 	h.do(func(m *Model) { o = m.Options() })
 	if o != uiOptions() {
 		t.Fatalf("a bad tag filter changed the options: %+v", o)
 	}
 	h.command("nosuchoption=1")
-	if s := h.screen(); !strings.Contains(s, "nosuchoption: unknown option") {
+	if s := h.screen(); !strings.Contains(s, "nosuchoption: unknown setting") {
 		t.Errorf("no error for an unknown option:\n%s", s)
 	}
+	h.keys("<esc>")
 }
 
 func TestLabelFilters(t *testing.T) {

@@ -155,11 +155,14 @@ func (f *Flame) HasResult() bool { return f.tree != nil }
 // Total is the percentage denominator of the data shown.
 func (f *Flame) Total() int64 { return f.tree.Total }
 
+// ShownTotal is what the graph's roots account for.
+func (f *Flame) ShownTotal() int64 { return rootsTotal(f.tree) }
+
 func (f *Flame) SetResult(data any, opt analysis.Options) {
 	r := data.(*flameResult)
 	f.tree, f.zoom, f.history, f.lay = r.tree, r.zoom, r.history, r.lay
 	f.mu, f.pending = &sync.Mutex{}, 0
-	f.value = treeQuantity(f.tree, opt.Unit).format
+	f.value = treeQuantity(f.tree, opt).format
 	f.click.Reset()
 	if f.lay.width != f.width {
 		f.relayout()
@@ -763,6 +766,3 @@ func flamePackage(name string) string {
 	}
 	return name
 }
-
-// Shown is the sum of the samples the graph shows.
-func (f *Flame) Shown() int64 { return treeSum(f.tree) }

@@ -14,6 +14,10 @@ type KeyMap struct {
 	// Anywhere.
 	Quit, Help, Views, NextView, PrevView key.Binding
 	Command, SampleType, Back, Picker     key.Binding
+	Copy, Info                            key.Binding
+
+	// Live refresh (-refresh).
+	Pause, Refresh, Delta key.Binding
 
 	// Moving in a view.
 	Up, Down, PageUp, PageDown, Home, End key.Binding
@@ -49,9 +53,14 @@ func DefaultKeyMap() *KeyMap {
 		Views:      b("1-6", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		NextView:   b("tab", "next view", "tab"),
 		PrevView:   b("shift+tab", "previous view", "shift+tab"),
-		Command:    b(":", "command: set pprof options (focus=RE, reset…)", ":"),
+		Command:    b(":", "command: pprof settings, focus=RE… (:help lists them)", ":"),
 		SampleType: b("s", "sample type: cycle through them", "s"),
 		Back:       b("backspace", "back: undo the last option change", "backspace"),
+		Copy:       b("y", "copy: the selected name to the clipboard (OSC 52)", "y"),
+		Info:       b("I", "info: the profile's facts, settings and node counts", "I"),
+		Pause:      b("p", "pause: stop or resume the live refresh (-refresh)", "p"),
+		Refresh:    b("r", "refresh: fetch the live source now", "r"),
+		Delta:      b("d", "delta: the latest snapshot or its change since the one before", "d"),
 		Picker:     b("P", "picker: close the profile, back to the picker (when it opened from one)", "P"),
 
 		Up:        b("↑/k", "up", "up", "k"),
@@ -65,8 +74,8 @@ func DefaultKeyMap() *KeyMap {
 		PrevMatch: b("N", "previous match", "N"),
 		Clear:     b("esc", "clear search", "esc"),
 
-		Drill:  b("enter", "drill: focus on the selected function", "enter"),
-		Focus:  b("f", "focus: on exactly the selected function", "f"),
+		Drill:  b("enter", "drill: focus on the selected function alone", "enter"),
+		Focus:  b("f", "focus: add the selected function to the focus", "f"),
 		Ignore: b("i", "ignore: drop the samples through it", "i"),
 		Hide:   b("H", "hide: remove it from the stacks", "H"),
 
@@ -104,9 +113,10 @@ type KeyGroup struct {
 // Groups lists every binding, grouped as the full help shows them.
 func (k *KeyMap) Groups() []KeyGroup {
 	return []KeyGroup{
-		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Picker}},
+		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Picker, k.Copy, k.Info}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Search, k.NextMatch, k.PrevMatch, k.Clear}},
 		{"Selected row", []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide}},
+		{"Live (-refresh)", []key.Binding{k.Pause, k.Refresh, k.Delta}},
 		{"Top", []key.Binding{k.Sort}},
 		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
 		{"Labels", k.LabelBindings()},

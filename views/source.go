@@ -80,7 +80,7 @@ func (s *Source) Query(e *analysis.Engine, opt analysis.Options, sel string) (fu
 		if sel == "" {
 			return &sourceResult{}, nil
 		}
-		lst, err := e.List(opt, regexp.MustCompile("^"+regexp.QuoteMeta(sel)+"$"), files, false)
+		lst, err := e.List(opt, regexp.MustCompile("^"+regexp.QuoteMeta(sel)+"$"), files)
 		if err != nil {
 			return nil, err
 		}
@@ -108,7 +108,7 @@ func (s *Source) SetResult(data any, opt analysis.Options) {
 			vals = append(vals, row.Flat, row.Cum)
 		}
 	}
-	q := newQuantity(r.lst.SampleType.Unit, opt.Unit, vals...)
+	q := newQuantity(r.lst.SampleType.Unit, opt, vals...)
 	s.value = q.format
 	s.valW = max(srcValW, q.widest(vals...)+1)
 	for i, l := range r.lst.Listings {

@@ -94,7 +94,7 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 	for _, r := range t.top.Rows {
 		vs = append(vs, r.Flat, r.Cum)
 	}
-	q := newQuantity(t.top.SampleType.Unit, opt.Unit, append(vs, t.top.ShownTotal)...)
+	q := newQuantity(t.top.SampleType.Unit, opt, append(vs, shownSum(t.top))...)
 	t.value = q.format
 	t.widest = q.widest(vs...)
 	t.valW = max(10, t.widest+1) // a blank for the cursor mark
@@ -326,8 +326,11 @@ func (t *Top) View() string {
 		h.WriteString(" " + padLeft("change", changeW))
 	}
 	h.WriteString("  " + arrow("name", "name"))
-	if note := t.trimNote(); note != "" && ansi.StringWidth(h.String())+len(note)+2 <= t.width {
-		h.WriteString("  " + note)
+	for _, note := range t.droppedNotes() {
+		if ansi.StringWidth(h.String())+2+ansi.StringWidth(note) <= t.width {
+			h.WriteString("  " + note)
+			break
+		}
 	}
 	lines = append(lines, st.Header.Render(padRight(h.String(), t.width)))
 
@@ -456,6 +459,9 @@ func (c cell) render(st *Styles, text string, selected bool) string {
 // Total is the percentage denominator of the data shown.
 func (t *Top) Total() int64 { return t.top.Total }
 
+// ShownTotal is what the table's rows account for.
+func (t *Top) ShownTotal() int64 { return t.top.ShownTotal }
+
 // Window returns the cursor's row and the first row on screen.
 func (t *Top) Window() (cursor, offset int) { return t.l.cursor, t.l.offset }
 
@@ -468,24 +474,23 @@ func (t *Top) RowName(d int) string {
 	return t.top.Rows[t.order[i]].Name
 }
 
-// Shown is the sum of the samples the table shows.
-func (t *Top) Shown() int64 { return t.top.ShownTotal }
-
-// trimNote says what the table leaves out, as pprof's header does
-// ("Dropped 78 nodes (cum <= 0.14s)", "Showing top 3 nodes out of 61"):
-// "· 5 of 83 nodes: 78 with cum ≤ 140ms dropped", or "" when it shows
-// every node.
-func (t *Top) trimNote() string {
+// droppedNotes say in the headings when nodefraction or nodecount hide
+// nodes, longest first: "(showing 5 of 2004 nodes: nodefraction=0.01)",
+// then "(5 of 2004 nodes)" for a narrow window.
+func (t *Top) droppedNotes() []string {
 	all := t.top.AllNodes + t.top.DroppedNodes
 	if len(t.top.Rows) >= all {
-		return ""
+		return nil
 	}
 	var why []string
-	if d := t.top.DroppedNodes; d > 0 {
-		why = append(why, fmt.Sprintf("%d with cum ≤ %s dropped", d, t.value(t.top.NodeCutoff)))
+	if t.top.DroppedNodes > 0 {
+		why = append(why, fmt.Sprintf("nodefraction=%g", t.opt.NodeFraction))
 	}
-	if n := t.top.AllNodes - len(t.top.Rows); n > 0 {
-		why = append(why, fmt.Sprintf("%d past nodecount", n))
+	if len(t.top.Rows) < t.top.AllNodes {
+		why = append(why, fmt.Sprintf("nodecount=%d", t.opt.NodeCount))
 	}
-	return fmt.Sprintf("· %d of %d nodes: %s", len(t.top.Rows), all, strings.Join(why, ", "))
+	return []string{
+		fmt.Sprintf("(showing %d of %d nodes: %s)", len(t.top.Rows), all, strings.Join(why, ", ")),
+		fmt.Sprintf("(%d of %d nodes)", len(t.top.Rows), all),
+	}
 }

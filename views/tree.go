@@ -136,7 +136,7 @@ func (t *Tree) HasResult() bool { return t.tree != nil }
 func (t *Tree) SetResult(data any, opt analysis.Options) {
 	r := data.(*treeResult)
 	t.tree = r.tree
-	t.q = treeQuantity(t.tree, opt.Unit)
+	t.q = treeQuantity(t.tree, opt)
 	t.valW, t.pctW = 10, 6
 	for _, r := range t.tree.Roots() {
 		t.valW = max(t.valW, t.q.widest(r.Total, r.Self)+1)
@@ -530,6 +530,9 @@ func (t *Tree) View() string {
 // Total is the percentage denominator of the data shown.
 func (t *Tree) Total() int64 { return t.tree.Total }
 
+// ShownTotal is what the tree's roots account for.
+func (t *Tree) ShownTotal() int64 { return rootsTotal(t.tree) }
+
 // widths are the value and share columns' widths for rows from..to:
 // what the roots need, or what a longer value on screen needs. A tree's
 // nodes are grouped on demand, so the widths are not known for the whole
@@ -553,6 +556,3 @@ func (t *Tree) RowFunc(d int) string {
 	}
 	return t.rowFunc(i)
 }
-
-// Shown is the sum of the samples the tree shows.
-func (t *Tree) Shown() int64 { return treeSum(t.tree) }

@@ -70,13 +70,6 @@ type View interface {
 	NextMatch(dir int) bool
 }
 
-// Trimmed is a view that knows the sum of the samples it shows, which
-// filters, hide and nodefraction make less than its Total (pprof's
-// "Showing nodes accounting for"), and Shown returns it.
-type Trimmed interface {
-	Shown() int64
-}
-
 // SelectionKind says what a selected row stands for.
 type SelectionKind int
 
@@ -502,23 +495,32 @@ func fillLines(lines []string, h int) string {
 }
 
 // quantity prints the values of one table, all in the one unit
-// analysis.DisplayUnit picks from the largest of them.
-type quantity struct{ from, to string }
+// analysis.DisplayUnit picks from the largest of them, after divide_by.
+type quantity struct {
+	from, to string
+	ratio    float64 // 1/divide_by
+}
 
 // newQuantity is the quantity for values vs in sampleUnit, as the unit
-// option (opt.Unit) asks. Views pass the sum of the samples they show
-// among vs, which is the largest value of a table that is not a mean
-// or a diff, and the same in every view, so that every view picks the
-// same unit.
-func newQuantity(sampleUnit, unit string, vs ...int64) quantity {
+// and divide_by settings ask. Views pass the sum of the samples they
+// show among vs, which is the largest value of a table that is not a
+// mean or a diff, and the same in every view, so that every view picks
+// the same unit.
+func newQuantity(sampleUnit string, opt analysis.Options, vs ...int64) quantity {
 	var hi int64
 	for _, v := range vs {
 		hi = max(hi, abs(v))
 	}
-	return quantity{sampleUnit, analysis.DisplayUnit(sampleUnit, unit, hi)}
+	ratio := opt.Ratio()
+	return quantity{sampleUnit, analysis.DisplayUnit(sampleUnit, opt.Unit, int64(float64(hi)*ratio)), ratio}
 }
 
-func (q quantity) format(v int64) string { return analysis.ScaledLabel(v, q.from, q.to) }
+func (q quantity) format(v int64) string {
+	if q.ratio != 1 {
+		v = int64(float64(v) * q.ratio)
+	}
+	return analysis.ScaledLabel(v, q.from, q.to)
+}
 
 // widest is the width of the longest of vs as q prints them: the
 // largest magnitude, or the most negative value.
@@ -533,19 +535,21 @@ func (q quantity) widest(vs ...int64) int {
 
 // treeQuantity is the quantity of a call tree's values: its roots sum
 // the samples shown.
-func treeQuantity(tr *analysis.Tree, unit string) quantity {
-	vs := []int64{treeSum(tr)}
-	for _, r := range tr.Roots() {
-		vs = append(vs, r.Total, r.Self)
-	}
-	return newQuantity(tr.SampleType.Unit, unit, vs...)
-}
-
-// treeSum is the sum of the samples a tree shows: its roots'.
-func treeSum(tr *analysis.Tree) int64 {
+func treeQuantity(tr *analysis.Tree, opt analysis.Options) quantity {
 	var sum int64
+	vs := []int64{}
 	for _, r := range tr.Roots() {
 		sum += r.Total
+		vs = append(vs, r.Total, r.Self)
+	}
+	return newQuantity(tr.SampleType.Unit, opt, append(vs, sum)...)
+}
+
+// shownSum is the sum of the samples a top table shows: its flats.
+func shownSum(top *analysis.Top) int64 {
+	var sum int64
+	for _, r := range top.Rows {
+		sum += r.Flat
 	}
 	return sum
 }
@@ -614,3 +618,19 @@ func (d *DoubleClick) Press(row int) bool {
 
 // Reset forgets the pending click (the rows changed under it).
 func (d *DoubleClick) Reset() { d.last = false }
+
+// ShownTotaler is a view that knows how much of the total its rows
+// account for after the filters (pprof's "Showing nodes accounting for
+// X"), for the status bar's "X of T total".
+type ShownTotaler interface {
+	ShownTotal() int64
+}
+
+// rootsTotal sums a call tree's roots: the samples it shows.
+func rootsTotal(tr *analysis.Tree) int64 {
+	var sum int64
+	for _, r := range tr.Roots() {
+		sum += r.Total
+	}
+	return sum
+}

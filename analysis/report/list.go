@@ -10,17 +10,14 @@ import (
 
 // List writes lst as `go tool pprof -list=RE` prints it: the total,
 // then for each function and file its flat and cum and its source lines
-// with their values ("." for none), or the error finding the file. unit
-// is pprof's -unit ("minimum" scales each value on its own).
-func List(w io.Writer, lst *analysis.List, re string, unit string) error {
+// with their values ("." for none), or the error finding the file.
+// Under unit=minimum each value scales on its own, as pprof does here.
+func List(w io.Writer, lst *analysis.List, re string, opt analysis.Options) error {
 	ls, total := lst.Listings, lst.Total
 	if len(ls) == 0 {
 		return fmt.Errorf("no matches found for regexp: %s", re)
 	}
-	if unit == "" {
-		unit = "minimum"
-	}
-	value := valueFormatter(lst.SampleType.Unit, unit)
+	value := opt.ValueFormat(nil, lst.SampleType.Unit)
 	orDot := func(v int64) string {
 		if v == 0 {
 			return "."

@@ -18,11 +18,11 @@ const (
 // Peek writes pk as `go tool pprof -peek=RE` prints it: for each matching
 // node its callers, the node, and its callees, with edge weights and
 // their share of the node's cum.
-func Peek(w io.Writer, p *format.Profile, pk *analysis.Peek, opt analysis.Options, unit string) error {
+func Peek(w io.Writer, p *format.Profile, pk *analysis.Peek, opt analysis.Options) error {
 	if len(pk.Entries) == 0 {
 		return fmt.Errorf("no matches found for regexp: %s", pk.Regexp)
 	}
-	lines, value := topHeader(p, pk.Top, opt, unit)
+	lines, value := topHeader(p, pk.Top, opt)
 	total := pk.Top.Total
 	bw := bufio.NewWriter(w)
 	bw.WriteString(strings.Join(lines, "\n"))

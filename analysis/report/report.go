@@ -71,13 +71,9 @@ func sampleTypeName(st format.ValueType, opt analysis.Options) string {
 // spelling (prune_from and the granularity are not filters to pprof).
 func activeFilters(opt analysis.Options) []string {
 	var out []string
-	for _, f := range []struct{ name, value string }{
-		{"focus", opt.Focus}, {"ignore", opt.Ignore}, {"hide", opt.Hide}, {"show", opt.Show},
-		{"show_from", opt.ShowFrom}, {"tagfocus", opt.TagFocus}, {"tagignore", opt.TagIgnore},
-		{"tagshow", opt.TagShow}, {"taghide", opt.TagHide},
-	} {
-		if f.value != "" {
-			out = append(out, f.name+"="+f.value)
+	for _, f := range opt.Filters() {
+		if f.Listed {
+			out = append(out, f.String())
 		}
 	}
 	if len(out) == 0 {
@@ -92,12 +88,6 @@ func activeFilters(opt analysis.Options) []string {
 		lines = append(lines, "   "+f)
 	}
 	return lines
-}
-
-// valueFormatter returns how values print in unit ("minimum" and "auto"
-// scale each value on its own; OutputUnit resolves "minimum" for a table).
-func valueFormatter(sampleUnit, unit string) func(int64) string {
-	return func(v int64) string { return analysis.ScaledLabel(v, sampleUnit, unit) }
 }
 
 func abs64(v int64) int64 {

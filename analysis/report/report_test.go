@@ -51,21 +51,14 @@ func readCases(t *testing.T) []reportCase {
 // caseOptions turns pprof's command-line flags into options, as the
 // command line will: -top's defaults are nodefraction 0.005 and no node
 // limit.
-func caseOptions(t *testing.T, flags []string) (opt analysis.Options, unit string) {
+func caseOptions(t *testing.T, flags []string) (opt analysis.Options) {
 	t.Helper()
 	opt = analysis.DefaultOptions()
-	unit = "minimum"
 	for _, f := range flags {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(f, "-"), "=")
 		switch name {
-		case "unit":
-			unit = value
-			continue
 		case "peek", "list":
 			continue // the report, handled by the caller
-		case "cum", "flat":
-			opt.Sort = name
-			continue
 		}
 		if !hasValue {
 			value = "true"
@@ -74,7 +67,7 @@ func caseOptions(t *testing.T, flags []string) (opt analysis.Options, unit strin
 			t.Fatalf("flag %s: %v", f, err)
 		}
 	}
-	return opt, unit
+	return opt
 }
 
 // labelKeyFilter is -tagshow/-taghide over label keys.
@@ -128,7 +121,7 @@ func TestReportsMatchPprof(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt, unit := caseOptions(t, c.flags)
+			opt := caseOptions(t, c.flags)
 			var e *analysis.Engine
 			if bin, prof, ok := strings.Cut(c.profile, "+"); ok {
 				e = symbolizedEngine(t, filepath.Join("../../testdata", bin), filepath.Join("../../testdata", prof), opt.NoInlines)
@@ -144,7 +137,7 @@ func TestReportsMatchPprof(t *testing.T) {
 					skipUnsupported(t, err)
 					t.Fatal(err)
 				}
-				if err := Top(&got, p, top, opt, unit); err != nil {
+				if err := Top(&got, p, top, opt); err != nil {
 					t.Fatal(err)
 				}
 			case "traces":
@@ -153,7 +146,7 @@ func TestReportsMatchPprof(t *testing.T) {
 					skipUnsupported(t, err)
 					t.Fatal(err)
 				}
-				if err := Traces(&got, p, tr, opt, unit, labelKeyFilter(t, opt)); err != nil {
+				if err := Traces(&got, p, tr, opt, labelKeyFilter(t, opt)); err != nil {
 					t.Fatal(err)
 				}
 			case "peek":
@@ -164,16 +157,16 @@ func TestReportsMatchPprof(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := Peek(&got, p, pk, opt, unit); err != nil {
+				if err := Peek(&got, p, pk, opt); err != nil {
 					t.Fatal(err)
 				}
 			case "list":
 				re := strings.TrimPrefix(c.flags[0], "-list=")
-				lst, err := e.List(opt, regexp.MustCompile(re), analysis.NewSourceFiles(), true)
+				lst, err := e.List(opt, regexp.MustCompile(re), analysis.NewSourceFiles())
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := List(&got, lst, re, unit); err != nil {
+				if err := List(&got, lst, re, opt); err != nil {
 					t.Fatal(err)
 				}
 			default:
@@ -269,7 +262,7 @@ func BenchmarkTop(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		if err := Top(io.Discard, e.Profile(), top, opt, "minimum"); err != nil {
+		if err := Top(io.Discard, e.Profile(), top, opt); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -284,7 +277,7 @@ func BenchmarkTraces(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		if err := Traces(io.Discard, e.Profile(), tr, opt, "minimum", nil); err != nil {
+		if err := Traces(io.Discard, e.Profile(), tr, opt, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

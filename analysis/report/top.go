@@ -11,14 +11,13 @@ import (
 )
 
 // Top writes top as `go tool pprof -top` prints it for profile p and the
-// options top was computed with. unit is pprof's -unit: "minimum" (the
-// default; "" means it too) picks one unit for the whole table, "auto"
-// one per value, anything else converts every value into that unit.
-func Top(w io.Writer, p *format.Profile, top *analysis.Top, opt analysis.Options, unit string) error {
+// options top was computed with; opt.Unit and divide_by decide how values
+// print (Options.ValueFormat).
+func Top(w io.Writer, p *format.Profile, top *analysis.Top, opt analysis.Options) error {
 	if top == nil {
 		return fmt.Errorf("writing top: no report")
 	}
-	lines, value := topHeader(p, top, opt, unit)
+	lines, value := topHeader(p, top, opt)
 	total := top.Total
 
 	bw := bufio.NewWriter(w)
@@ -44,12 +43,9 @@ func Top(w io.Writer, p *format.Profile, top *analysis.Top, opt analysis.Options
 
 // topHeader returns the header lines pprof prints above a table of nodes
 // (-top, -peek) and the value formatter for the table.
-func topHeader(p *format.Profile, top *analysis.Top, opt analysis.Options, unit string) ([]string, func(int64) string) {
+func topHeader(p *format.Profile, top *analysis.Top, opt analysis.Options) ([]string, func(int64) string) {
 	sampleUnit := top.SampleType.Unit
-	if unit == "" || unit == "minimum" {
-		unit = analysis.OutputUnit(top, sampleUnit)
-	}
-	value := valueFormatter(sampleUnit, unit)
+	value := opt.ValueFormat(top, sampleUnit)
 	total := top.Total
 	lines := header(p, sampleTypeName(top.SampleType, opt), sampleUnit, total, value)
 	lines = append(lines, activeFilters(opt)...)
@@ -74,4 +70,12 @@ func plural(n int, noun string) string {
 		return noun + "s"
 	}
 	return noun
+}
+
+// Header returns the lines pprof prints above its top table for top and
+// opt: the profile's facts (File, Build ID, Type, Time, Duration), the
+// active filters, what the shown nodes account for and what was dropped.
+func Header(p *format.Profile, top *analysis.Top, opt analysis.Options) []string {
+	lines, _ := topHeader(p, top, opt)
+	return lines
 }

@@ -18,18 +18,15 @@ const (
 )
 
 // Traces writes tr as `go tool pprof -traces` prints it for profile p and
-// the options tr was computed with. unit is pprof's -unit; "minimum" (the
-// default, also "") scales each value on its own, as pprof does here.
+// the options tr was computed with. Under unit=minimum each value scales
+// on its own, as pprof does here.
 // labelKeyOK says which label keys -tagshow/-taghide keep (nil: all).
-func Traces(w io.Writer, p *format.Profile, tr *analysis.Traces, opt analysis.Options, unit string, labelKeyOK func(string) bool) error {
+func Traces(w io.Writer, p *format.Profile, tr *analysis.Traces, opt analysis.Options, labelKeyOK func(string) bool) error {
 	if tr == nil {
 		return fmt.Errorf("writing traces: no report")
 	}
-	if unit == "" {
-		unit = "minimum"
-	}
 	sampleUnit := tr.SampleType.Unit
-	value := valueFormatter(sampleUnit, unit)
+	value := opt.ValueFormat(nil, sampleUnit)
 	total := tr.Total
 	units := tr.LabelUnits
 

@@ -1,0 +1,479 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The settings table: every pprof setting the engine, the reports and the
+// explorer take, declared once. Options.Set, Validate and Filters, the
+// command-line flags and -h, the explorer's `:` line with its completion
+// and `:help`, the status bar and the README's settings table are all
+// derived from it, so adding a setting is one entry here plus the code
+// that honours it.
+
+// Kind is what a setting's value is.
+type Kind int
+
+const (
+	KindBool      Kind = iota // true or false; a bare name means true
+	KindInt                   // an integer
+	KindFloat                 // a number
+	KindString                // free text: a unit, a path list, label keys
+	KindRegexp                // a regular expression
+	KindTagFilter             // pprof's tag filter: [KEY=]RE[,RE...] or [KEY=]LO:HI
+	KindChoice                // one of Choices; each choice is also a boolean setting
+)
+
+// Groups of settings, in the order -h and :help list them.
+const (
+	GroupSample  = "Sample type and values"
+	GroupNodes   = "Nodes, granularity and order"
+	GroupFilters = "Filters"
+	GroupLabels  = "Labels"
+	GroupSource  = "Source files"
+	GroupCompat  = "Accepted for pprof compatibility"
+)
+
+// SettingGroups lists the groups in the order usage text shows them.
+func SettingGroups() []string {
+	return []string{GroupSample, GroupNodes, GroupFilters, GroupLabels, GroupSource, GroupCompat}
+}
+
+// Setting describes one of pprof's settings.
+type Setting struct {
+	Name    string
+	Kind    Kind
+	Group   string
+	Choices []string // KindChoice: the values, each also a boolean setting
+	// Placeholder names the value in usage text ("NAME|N"); when empty
+	// it follows from Kind.
+	Placeholder string
+	Help        string // one line, in our words
+	More        string // what `:help NAME` adds (may be empty)
+	// Filter marks the settings that select samples or frames: the status
+	// bar lists them and `reset` clears them. Listed ones also appear in
+	// pprof's "Active filters:" report header (prune_from does not).
+	Filter, Listed bool
+
+	get func(*Options) string
+	set func(*Options, string) error // the error names no setting; Set adds it
+}
+
+// Value returns the setting's value in o, spelled as Set takes it.
+func (s *Setting) Value(o Options) string { return s.get(&o) }
+
+// Default returns the setting's default value.
+func (s *Setting) Default() string { return s.Value(DefaultOptions()) }
+
+// IsBool reports whether the setting may be given without a value.
+func (s *Setting) IsBool() bool { return s.Kind == KindBool }
+
+// ValueName is the placeholder usage text shows for the value.
+func (s *Setting) ValueName() string {
+	if s.Placeholder != "" {
+		return s.Placeholder
+	}
+	switch s.Kind {
+	case KindInt:
+		return "N"
+	case KindFloat:
+		return "F"
+	case KindRegexp:
+		return "RE"
+	case KindTagFilter:
+		return "FILTER"
+	case KindChoice:
+		return strings.Join(s.Choices, "|")
+	case KindString:
+		return "TEXT"
+	}
+	return ""
+}
+
+// accessors pair a setting's get and set.
+type accessors struct {
+	get func(*Options) string
+	set func(*Options, string) error
+}
+
+func text(field func(*Options) *string, check func(string) error) accessors {
+	return accessors{
+		get: func(o *Options) string { return *field(o) },
+		set: func(o *Options, v string) error {
+			if check != nil && v != "" {
+				if err := check(v); err != nil {
+					return err
+				}
+			}
+			*field(o) = v
+			return nil
+		},
+	}
+}
+
+func boolean(field func(*Options) *bool) accessors {
+	return accessors{
+		get: func(o *Options) string { return strconv.FormatBool(*field(o)) },
+		set: func(o *Options, v string) error {
+			b, err := parseBool(v)
+			if err == nil {
+				*field(o) = b
+			}
+			return err
+		},
+	}
+}
+
+func integer(field func(*Options) *int) accessors {
+	return accessors{
+		get: func(o *Options) string { return strconv.Itoa(*field(o)) },
+		set: func(o *Options, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return fmt.Errorf("%q is not an integer", v)
+			}
+			*field(o) = n
+			return nil
+		},
+	}
+}
+
+func fraction(field func(*Options) *float64) accessors {
+	return accessors{
+		get: func(o *Options) string { return strconv.FormatFloat(*field(o), 'g', -1, 64) },
+		set: func(o *Options, v string) error {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f < 0 || f > 1 {
+				return fmt.Errorf("%q is not a fraction between 0 and 1", v)
+			}
+			*field(o) = f
+			return nil
+		},
+	}
+}
+
+func choice(field func(*Options) *string, choices ...string) accessors {
+	return accessors{
+		get: func(o *Options) string { return *field(o) },
+		set: func(o *Options, v string) error {
+			if !slices.Contains(choices, v) {
+				return fmt.Errorf("%q is not one of %s", v, strings.Join(choices, ", "))
+			}
+			*field(o) = v
+			return nil
+		},
+	}
+}
+
+func checkRegexp(v string) error {
+	if _, err := compileRegexp("", v); err != nil {
+		return err.(*OptionError).Err
+	}
+	return nil
+}
+
+func checkTagFilter(v string) error {
+	if _, err := parseTagFilter("", v); err != nil {
+		return err.(*OptionError).Err
+	}
+	return nil
+}
+
+func (a accessors) in(s Setting) Setting {
+	s.get, s.set = a.get, a.set
+	return s
+}
+
+// settingTable builds the table. It is a function, not a package
+// variable, so no caller can change what another sees.
+func settingTable() []Setting {
+	regexpFilter := func(name string, field func(*Options) *string, listed bool, help, more string) Setting {
+		return text(field, checkRegexp).in(Setting{Name: name, Kind: KindRegexp, Group: GroupFilters,
+			Filter: true, Listed: listed, Help: help, More: more})
+	}
+	tagFilter := func(name string, field func(*Options) *string, help string) Setting {
+		return text(field, checkTagFilter).in(Setting{Name: name, Kind: KindTagFilter, Group: GroupFilters,
+			Filter: true, Listed: true, Help: help,
+			More: "KEY=RE keeps (or drops) samples whose label KEY has a value matching RE; " +
+				"several REs are separated by commas; a bare RE matches any key's value. " +
+				"KEY=LO:HI, KEY=LO:, KEY=:HI and KEY=V match numeric labels, with units (64kB:1MB)."})
+	}
+	return []Setting{
+		text(func(o *Options) *string { return &o.SampleIndex }, nil).in(Setting{
+			Name: "sample_index", Kind: KindString, Group: GroupSample, Placeholder: "NAME|N",
+			Help: "sample type to report, by name or index (default: the profile's default)",
+			More: "The explorer's s key cycles through the types; a type's name alone on the : line selects it too."}),
+		boolean(func(o *Options) *bool { return &o.Mean }).in(Setting{
+			Name: "mean", Kind: KindBool, Group: GroupSample,
+			Help: "divide each value by its sample count (mean delay, mean size)"}),
+		text(func(o *Options) *string { return &o.Unit }, checkUnit).in(Setting{
+			Name: "unit", Kind: KindString, Group: GroupSample, Placeholder: "UNIT",
+			Help: "unit to print values in: minimum, auto, or a unit such as ms or MB",
+			More: "minimum (the default) picks one unit for a table from its smallest row; auto scales each value on its own."}),
+		accessors{
+			get: func(o *Options) string {
+				if o.DivideBy == 0 {
+					return "1"
+				}
+				return strconv.FormatFloat(o.DivideBy, 'g', -1, 64)
+			},
+			set: func(o *Options, v string) error {
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil || f == 0 {
+					return fmt.Errorf("%q is not a non-zero number", v)
+				}
+				o.DivideBy = f
+				return nil
+			},
+		}.in(Setting{Name: "divide_by", Kind: KindFloat, Group: GroupSample,
+			Help: "divide every printed value by this number (percentages stay)"}),
+		boolean(func(o *Options) *bool { return &o.RelativePercentages }).in(Setting{
+			Name: "relative_percentages", Kind: KindBool, Group: GroupSample,
+			Help: "percentages of the focused samples' total, not of the whole profile"}),
+		boolean(func(o *Options) *bool { return &o.DropNegative }).in(Setting{
+			Name: "drop_negative", Kind: KindBool, Group: GroupSample,
+			Help: "drop nodes whose value is negative (in a diff)"}),
+
+		choice(func(o *Options) *string { return &o.Granularity }, Granularities()...).in(Setting{
+			Name: "granularity", Kind: KindChoice, Group: GroupNodes, Choices: Granularities(),
+			Help: "what a node is: a function, a function per file, a file, a line or an address"}),
+		boolean(func(o *Options) *bool { return &o.NoInlines }).in(Setting{
+			Name: "noinlines", Kind: KindBool, Group: GroupNodes,
+			Help: "attribute inlined functions to the function they were inlined into"}),
+		boolean(func(o *Options) *bool { return &o.ShowColumns }).in(Setting{
+			Name: "showcolumns", Kind: KindBool, Group: GroupNodes,
+			Help: "with granularity=lines, tell columns apart and print them (file:line:col)"}),
+		choice(func(o *Options) *string { return &o.Sort }, "flat", "cum").in(Setting{
+			Name: "sort", Kind: KindChoice, Group: GroupNodes, Choices: []string{"flat", "cum"},
+			Help: "order of the top table: by flat or by cum value",
+			More: "The explorer's Top view also sorts by name with the o key."}),
+		integer(func(o *Options) *int { return &o.NodeCount }).in(Setting{
+			Name: "nodecount", Kind: KindInt, Group: GroupNodes,
+			Help: "show at most N nodes (0: all)"}),
+		fraction(func(o *Options) *float64 { return &o.NodeFraction }).in(Setting{
+			Name: "nodefraction", Kind: KindFloat, Group: GroupNodes,
+			Help: "drop nodes whose cum is below this share of the total (the explorer: 0)"}),
+		fraction(func(o *Options) *float64 { return &o.EdgeFraction }).in(Setting{
+			Name: "edgefraction", Kind: KindFloat, Group: GroupNodes,
+			Help: "ignore call edges below this share of the total (decides (inline) marks)"}),
+		accessors{
+			get: func(o *Options) string { return strconv.FormatBool(!o.NoTrim) },
+			set: func(o *Options, v string) error {
+				b, err := parseBool(v)
+				if err == nil {
+					o.NoTrim = !b
+				}
+				return err
+			},
+		}.in(Setting{Name: "trim", Kind: KindBool, Group: GroupNodes,
+			Help: "apply nodecount, nodefraction and edgefraction (false: keep every node and edge)"}),
+
+		regexpFilter("focus", func(o *Options) *string { return &o.Focus }, true,
+			"keep only samples with a frame matching RE (function name or file)", ""),
+		regexpFilter("ignore", func(o *Options) *string { return &o.Ignore }, true,
+			"drop samples with a frame matching RE", ""),
+		regexpFilter("hide", func(o *Options) *string { return &o.Hide }, true,
+			"remove frames matching RE from the stacks; their value goes to the caller", ""),
+		regexpFilter("show", func(o *Options) *string { return &o.Show }, true,
+			"keep only frames matching RE in the stacks", ""),
+		regexpFilter("show_from", func(o *Options) *string { return &o.ShowFrom }, true,
+			"cut each stack above the outermost frame matching RE", ""),
+		regexpFilter("prune_from", func(o *Options) *string { return &o.PruneFrom }, false,
+			"cut each stack below the frames matching RE (callees dropped)", ""),
+		tagFilter("tagfocus", func(o *Options) *string { return &o.TagFocus },
+			"keep only samples whose labels match the filter (KEY=RE or KEY=LO:HI)"),
+		tagFilter("tagignore", func(o *Options) *string { return &o.TagIgnore },
+			"drop samples whose labels match the filter"),
+		regexpFilter("tagshow", func(o *Options) *string { return &o.TagShow }, true,
+			"show only label keys matching RE (Labels, -tags, -traces)", ""),
+		regexpFilter("taghide", func(o *Options) *string { return &o.TagHide }, true,
+			"hide label keys matching RE", ""),
+
+		text(func(o *Options) *string { return &o.TagRoot }, nil).in(Setting{
+			Name: "tagroot", Kind: KindString, Group: GroupLabels, Placeholder: "KEYS",
+			Help: "label keys (comma-separated) whose values become frames above each stack's root"}),
+		text(func(o *Options) *string { return &o.TagLeaf }, nil).in(Setting{
+			Name: "tagleaf", Kind: KindString, Group: GroupLabels, Placeholder: "KEYS",
+			Help: "label keys (comma-separated) whose values become frames below each stack's leaf"}),
+
+		text(func(o *Options) *string { return &o.SourcePath }, nil).in(Setting{
+			Name: "source_path", Kind: KindString, Group: GroupSource, Placeholder: "DIRS",
+			Help: "directories to look for source files in, :-separated (default: the current one)"}),
+		text(func(o *Options) *string { return &o.TrimPath }, nil).in(Setting{
+			Name: "trim_path", Kind: KindString, Group: GroupSource, Placeholder: "PREFIXES",
+			Help: "path prefixes to cut from the profile's file names, :-separated"}),
+
+		boolean(func(o *Options) *bool { return &o.CallTree }).in(Setting{
+			Name: "call_tree", Kind: KindBool, Group: GroupCompat,
+			Help: "pprof's context-sensitive graph; changes only graph output, which this tool has not"}),
+		boolean(func(o *Options) *bool { return &o.CompactLabels }).in(Setting{
+			Name: "compact_labels", Kind: KindBool, Group: GroupCompat,
+			Help: "pprof's short graph legends; changes only graph output, which this tool has not"}),
+		boolean(func(o *Options) *bool { return &o.IntelSyntax }).in(Setting{
+			Name: "intel_syntax", Kind: KindBool, Group: GroupCompat,
+			Help: "Intel assembly syntax for disassembly, which this tool does not print yet"}),
+	}
+}
+
+// Settings returns the settings table, in -h's order. The slice is a copy.
+func Settings() []Setting { return settingTable() }
+
+// LookupSetting finds a setting by name, or by one of its choices
+// ("lines" finds granularity).
+func LookupSetting(name string) (Setting, bool) {
+	for _, s := range settingTable() {
+		if s.Name == name || slices.Contains(s.Choices, name) {
+			return s, true
+		}
+	}
+	return Setting{}, false
+}
+
+// SettingNames lists every name Set accepts: the settings and their
+// choices.
+func SettingNames() []string {
+	var names []string
+	for _, s := range settingTable() {
+		names = append(names, s.Name)
+		names = append(names, s.Choices...)
+	}
+	return names
+}
+
+// Granularities lists the valid Granularity values. The slice is a copy.
+func Granularities() []string {
+	return []string{"functions", "filefunctions", "files", "lines", "addresses"}
+}
+
+// Set sets one setting by its pprof name, as the command line and the
+// explorer's `:` line spell it. A choice is a boolean setting of its own
+// ("lines" or "lines=true" is granularity=lines; "cum=false" goes back
+// to the default order).
+func (o *Options) Set(name, value string) error {
+	s, ok := LookupSetting(name)
+	if !ok {
+		return optErr(name, "unknown setting%s", didYouMean(name))
+	}
+	if s.Name != name { // a choice used as a boolean
+		b, err := parseBool(value)
+		if err != nil {
+			return optErr(name, "%v", err)
+		}
+		switch {
+		case b:
+			value = name
+		case s.Value(*o) == name:
+			value = s.Default()
+		default:
+			return nil
+		}
+	}
+	if err := s.set(o, value); err != nil {
+		return optErr(s.Name, "%v", err)
+	}
+	return nil
+}
+
+// didYouMean names the settings closest to name, for an error.
+func didYouMean(name string) string {
+	close := ClosestNames(name, SettingNames())
+	if len(close) == 0 {
+		return " (:help lists them)"
+	}
+	return "; did you mean " + strings.Join(close, " or ") + "?"
+}
+
+// ClosestNames returns up to three of names that name is likely a typo
+// of: within two edits, or containing it.
+func ClosestNames(name string, names []string) []string {
+	var close []string
+	for _, n := range names {
+		if editDistance(name, n) <= 2 || (len(name) >= 3 && strings.Contains(n, name)) {
+			close = append(close, n)
+		}
+	}
+	if len(close) > 3 {
+		close = close[:3]
+	}
+	return close
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Filter is one active filter, as the status bar and pprof's report
+// header print it.
+type Filter struct {
+	Name, Value string
+	// Listed: pprof lists it under "Active filters:".
+	Listed bool
+}
+
+func (f Filter) String() string { return f.Name + "=" + f.Value }
+
+// Filters lists the filters set in o, in the table's order (pprof's).
+func (o Options) Filters() []Filter {
+	var out []Filter
+	for _, s := range settingTable() {
+		if v := s.Value(o); s.Filter && v != "" {
+			out = append(out, Filter{s.Name, v, s.Listed})
+		}
+	}
+	return out
+}
+
+// ClearFilters returns o without its filters.
+func (o Options) ClearFilters() Options {
+	for _, s := range settingTable() {
+		if s.Filter {
+			s.set(&o, "")
+		}
+	}
+	return o
+}
+
+// Validate checks what can be checked without a profile: every
+// setting's value, as Set would check it. The tag filters' numeric units
+// and the sample type are checked against the profile when a report is
+// computed.
+func (o Options) Validate() error {
+	var names []string
+	for _, s := range settingTable() {
+		names = append(names, s.Name)
+	}
+	return o.check(names...)
+}
+
+// check validates the named settings' values in o, as Set would.
+func (o Options) check(names ...string) error {
+	for _, name := range names {
+		s, _ := LookupSetting(name)
+		if v := s.Value(o); v != "" {
+			if err := s.set(&o, v); err != nil {
+				return optErr(name, "%v", err)
+			}
+		}
+	}
+	return nil
+}

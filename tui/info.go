@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/analysis/report"
+	"github.com/pprof-tui/pprof-tui/views"
+)
+
+// The info panel (I): the profile's facts as pprof's report header gives
+// them, its sample types, the settings in force and how many nodes the
+// views show.
+
+// infoMsg carries the Top table the panel needs (computed in the
+// background when the Top view's is stale).
+type infoMsg struct {
+	top  *analysis.Top
+	opts analysis.Options
+	err  error
+}
+
+// showInfo computes what the panel needs; infoMsg opens it.
+func (m *Model) showInfo() tea.Cmd {
+	e, opts := m.engine, m.opts
+	return guard(func() tea.Msg {
+		top, err := e.Top(opts)
+		return infoMsg{top, opts, err}
+	})
+}
+
+// infoLines renders the panel.
+func (m *Model) infoLines(msg infoMsg) []string {
+	st := m.c.Styles
+	w := max(20, m.width-4)
+	var lines []string
+	section := func(title string) {
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, st.HelpTitle.Render(title))
+	}
+	text := func(s string) {
+		body := strings.TrimLeft(s, " ")
+		indent := "  " + s[:len(s)-len(body)]
+		for _, l := range wrap(views.SafeText(body), w-len(indent)+2) {
+			lines = append(lines, indent+st.HelpDesc.Render(l))
+		}
+	}
+	field := func(k, v string) {
+		lines = append(lines, "  "+st.HelpKey.Render(padRight(k, 14))+st.HelpDesc.Render(views.SafeText(v)))
+	}
+	section("Profile")
+	field("Source", m.source)
+	p := m.prof
+	if msg.err != nil {
+		text(msg.err.Error())
+	} else {
+		for _, l := range report.Header(p, msg.top, msg.opts) {
+			text(l)
+		}
+	}
+	field("Samples", fmt.Sprint(p.Samples.Len()))
+	if p.Period != 0 {
+		field("Period", analysis.ScaledLabel(p.Period, p.PeriodType.Unit, "auto")+" of "+p.PeriodType.Type)
+	}
+	section("Sample types")
+	cur, _ := analysis.SampleIndex(p, msg.opts.SampleIndex)
+	for i, t := range p.SampleTypes {
+		mark := "  "
+		if i == cur {
+			mark = "▶ "
+		}
+		lines = append(lines, "  "+mark+st.HelpDesc.Render(views.SafeText(fmt.Sprintf("%d  %s (%s)", i, t.Type, t.Unit))))
+	}
+	if msg.err == nil {
+		section("Nodes")
+		top := msg.top
+		shown := fmt.Sprintf("showing %d of %d nodes", len(top.Rows), top.AllNodes+top.DroppedNodes)
+		if top.DroppedNodes > 0 {
+			shown += fmt.Sprintf(", %d dropped below nodefraction=%g", top.DroppedNodes, msg.opts.NodeFraction)
+		}
+		if n := top.AllNodes - len(top.Rows); n > 0 {
+			shown += fmt.Sprintf(", %d beyond nodecount=%d", n, msg.opts.NodeCount)
+		}
+		text(shown)
+	}
+	section("Settings (differing from the explorer's defaults)")
+	explorer := analysis.DefaultOptions()
+	explorer.NodeFraction = 0
+	n := 0
+	for _, s := range analysis.Settings() {
+		if v := s.Value(msg.opts); v != s.Value(explorer) {
+			field(s.Name, v)
+			n++
+		}
+	}
+	if n == 0 {
+		text("none: every setting has its default (:help lists them)")
+	}
+	return lines
+}

@@ -1,0 +1,327 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// Live refresh (-refresh): the source is read again and again and the
+// views recomputed with everything a person set kept (options, view,
+// selection, search). A URL of a CPU profile is fetched back to back,
+// each fetch sampling for the refresh interval, so no CPU time goes
+// unobserved; other URLs are fetched once per interval; a file is read
+// again when its size or modification time changes. A failure keeps the
+// last good profile on screen and retries with backoff.
+
+// maxBackoff bounds the wait between failed fetches.
+const maxBackoff = 5 * time.Minute
+
+// live is the refresh loop's state.
+type live struct {
+	every    time.Duration
+	keep     int  // snapshots kept for the trend
+	cpu      bool // the source is a CPU profile URL: fetched back to back
+	file     string
+	paused   bool
+	loading  bool
+	began    time.Time // the current fetch's start
+	updated  time.Time // the last good snapshot
+	next     time.Time // when the next fetch starts
+	err      error     // the last fetch's failure
+	fails    int       // consecutive failures, for backoff
+	fileSize int64
+	fileMod  time.Time
+	cancel   context.CancelFunc
+	totals   []int64 // each snapshot's total of the shown sample type, oldest first
+	// delta shows the change since the previous snapshot (d), as -base
+	// of it: the default for cumulative profiles (allocs, mutex, block).
+	delta      bool
+	cur, prev  *format.Profile // the last two snapshots as read
+	prevAt     time.Time       // when prev was read
+	sourceDiff bool            // the sources themselves are a diff (-base)
+}
+
+type liveTickMsg struct{}
+
+type liveLoadedMsg struct {
+	p   *format.Profile
+	err error
+}
+
+// newLive returns the loop for cfg, or nil without -refresh.
+func newLive(cfg Config) *live {
+	if cfg.Refresh <= 0 || len(cfg.Sources.Sources) != 1 {
+		return nil
+	}
+	l := &live{every: cfg.Refresh, keep: cfg.History}
+	if l.keep <= 0 {
+		l.keep = 60
+	}
+	src := cfg.Sources.Sources[0]
+	if u, err := url.Parse(src); err == nil && strings.Contains(src, "://") {
+		l.cpu = strings.HasSuffix(u.Path, "/profile")
+		for _, cumulative := range []string{"/allocs", "/mutex", "/block"} {
+			l.delta = l.delta || strings.HasSuffix(u.Path, cumulative)
+		}
+	} else if src != "-" {
+		l.file = src
+		if st, err := os.Stat(src); err == nil {
+			l.fileSize, l.fileMod = st.Size(), st.ModTime()
+		}
+	}
+	return l
+}
+
+// liveTick is the loop's clock: a second, or the refresh interval when
+// shorter.
+func (m *Model) liveTick() tea.Cmd {
+	return tea.Tick(min(time.Second, m.live.every), func(time.Time) tea.Msg { return liveTickMsg{} })
+}
+
+// liveStarted follows the first load: the clock starts.
+func (m *Model) liveStarted() tea.Cmd {
+	l := m.live
+	l.updated = time.Now()
+	l.cur, l.sourceDiff = m.prof, m.c.Diff
+	l.next = l.updated.Add(l.every)
+	if l.cpu {
+		l.next = l.updated // back to back
+	}
+	m.recordTotal()
+	return m.liveTick()
+}
+
+// liveTick redraws the status bar's clock and starts a fetch when due.
+func (m *Model) onLiveTick() tea.Cmd {
+	l := m.live
+	if l.paused || l.loading || m.phase != phaseReady {
+		return m.liveTick()
+	}
+	due := !time.Now().Before(l.next)
+	if l.file != "" && l.err == nil {
+		due = false
+		if st, err := os.Stat(l.file); err == nil && (st.Size() != l.fileSize || !st.ModTime().Equal(l.fileMod)) {
+			l.fileSize, l.fileMod = st.Size(), st.ModTime()
+			due = true
+		}
+	}
+	if !due {
+		return m.liveTick()
+	}
+	return tea.Batch(m.fetch(), m.liveTick())
+}
+
+// fetch reads the source again in the background.
+func (m *Model) fetch() tea.Cmd {
+	l := m.live
+	l.loading, l.began = true, time.Now()
+	opt := m.cfg.Load
+	if l.cpu && opt.Seconds == 0 {
+		opt.Seconds = max(1, int(l.every/time.Second))
+	}
+	opt.Binaries = m.load.bins
+	opt.Status = func(string) {} // symbolization notes were shown on the first load
+	ctx, cancel := context.WithCancel(m.ctx)
+	l.cancel = cancel
+	src := m.sources
+	return guard(func() tea.Msg {
+		defer cancel()
+		p, err := format.Load(ctx, src, opt)
+		if err == nil {
+			safeProfile(p)
+		}
+		return liveLoadedMsg{p, err}
+	})
+}
+
+// liveLoaded takes a new snapshot: the views are recomputed from it with
+// the same options; a failure keeps the last one.
+func (m *Model) liveLoaded(msg liveLoadedMsg) tea.Cmd {
+	l := m.live
+	l.loading = false
+	now := time.Now()
+	err := msg.err
+	if err == nil && !sameTypes(m.prof, msg.p) {
+		err = fmt.Errorf("the source now serves %s, not %s: kept the last", typeName(msg.p), typeName(m.prof))
+	}
+	if err != nil {
+		l.err = err
+		l.fails++
+		wait := l.every << min(l.fails-1, 10)
+		l.next = now.Add(min(wait, maxBackoff))
+		return nil
+	}
+	l.err, l.fails = nil, 0
+	l.next = now.Add(l.every)
+	if l.cpu {
+		l.next = now
+	}
+	l.prev, l.prevAt, l.cur = l.cur, l.updated, msg.p
+	l.updated = now
+	m.recordTotal()
+	return m.showSnapshot()
+}
+
+// showSnapshot puts the latest snapshot, or its change since the
+// previous one, under the views.
+func (m *Model) showSnapshot() tea.Cmd {
+	l := m.live
+	p := l.cur
+	if l.delta && l.prev != nil {
+		d, err := deltaProfile(l.cur, l.prev)
+		if err != nil {
+			m.setNote("delta: "+err.Error(), true)
+		} else {
+			p = d
+		}
+	}
+	m.c.Diff = l.sourceDiff || p != l.cur
+	m.prof, m.engine = p, analysis.NewEngine(p)
+	m.gen++
+	m.labelKeys, m.labelValues = nil, nil
+	return m.ensure(m.active, false)
+}
+
+// toggleDelta switches between the latest snapshot and its change.
+func (m *Model) toggleDelta() tea.Cmd {
+	l := m.live
+	l.delta = !l.delta
+	if l.delta && l.prev == nil {
+		m.setNote("delta: shown from the next snapshot on", false)
+		return nil
+	}
+	return m.showSnapshot()
+}
+
+// deltaProfile is cur minus prev, as -base=prev would give it.
+func deltaProfile(cur, prev *format.Profile) (*format.Profile, error) {
+	neg := *prev
+	neg.Samples.Values = make([][]int64, len(prev.Samples.Values))
+	for t, col := range prev.Samples.Values {
+		neg.Samples.Values[t] = make([]int64, len(col))
+		for i, v := range col {
+			neg.Samples.Values[t][i] = -v
+		}
+	}
+	return format.Merge([]*format.Profile{cur, &neg})
+}
+
+// recordTotal keeps the snapshot's total for the trend.
+func (m *Model) recordTotal() {
+	l := m.live
+	i, err := analysis.SampleIndex(l.cur, m.opts.SampleIndex)
+	if err != nil {
+		return
+	}
+	var sum int64
+	for _, v := range l.cur.Samples.Values[i] {
+		sum += v
+	}
+	l.totals = append(l.totals, sum)
+	if len(l.totals) > l.keep {
+		l.totals = slices.Delete(l.totals, 0, len(l.totals)-l.keep)
+	}
+}
+
+// pause stops or resumes the refreshes.
+func (m *Model) pauseLive() {
+	l := m.live
+	l.paused = !l.paused
+	if l.paused {
+		if l.cancel != nil && l.loading {
+			l.cancel()
+		}
+		m.setNote("live refresh paused (p resumes)", false)
+	} else {
+		l.next = time.Now()
+		m.setNote("live refresh resumed", false)
+	}
+}
+
+// refreshNow fetches at once.
+func (m *Model) refreshNow() tea.Cmd {
+	l := m.live
+	if l.loading {
+		m.setNote("a fetch is under way", false)
+		return nil
+	}
+	l.paused = false
+	if l.file != "" {
+		l.fileSize = -1 // read it again though it did not change
+		return nil
+	}
+	l.next = time.Now()
+	return m.fetch()
+}
+
+// liveStatus is the status bar's live segment.
+func (m *Model) liveStatus() string {
+	l := m.live
+	now := time.Now()
+	ago := func(t time.Time) string { return now.Sub(t).Truncate(time.Second).String() }
+	in := func(t time.Time) string { return max(0, t.Sub(now)).Round(time.Second).String() }
+	s := "live " + sparkline(l.totals, 12)
+	if l.delta && l.prev != nil {
+		s += fmt.Sprintf(" · Δ over %s", l.updated.Sub(l.prevAt).Round(time.Second))
+	}
+	switch {
+	case l.paused:
+		return s + " · paused (p)"
+	case l.loading && l.cpu:
+		return s + fmt.Sprintf(" · fetching… %d/%ds", int(now.Sub(l.began).Seconds()), int(l.every.Seconds()))
+	case l.loading:
+		return s + " · fetching…"
+	case l.err != nil:
+		return s + " · retry in " + in(l.next) + " · " + l.err.Error()
+	case l.file != "":
+		return s + " · updated " + ago(l.updated) + " ago · on change"
+	}
+	return s + " · updated " + ago(l.updated) + " ago · next in " + in(l.next)
+}
+
+// sparkline draws the last n values as block glyphs.
+func sparkline(vs []int64, n int) string {
+	if len(vs) > n {
+		vs = vs[len(vs)-n:]
+	}
+	if len(vs) < 2 {
+		return ""
+	}
+	lo, hi := vs[0], vs[0]
+	for _, v := range vs {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	const bars = "▁▂▃▄▅▆▇█"
+	runes := []rune(bars)
+	var b strings.Builder
+	for _, v := range vs {
+		k := len(runes) - 1
+		if hi > lo {
+			k = int(float64(v-lo) / float64(hi-lo) * float64(len(runes)-1))
+		}
+		b.WriteRune(runes[k])
+	}
+	return b.String()
+}
+
+func sameTypes(a, b *format.Profile) bool {
+	return slices.Equal(a.SampleTypes, b.SampleTypes)
+}
+
+// typeName names a profile by its default sample type.
+func typeName(p *format.Profile) string {
+	if len(p.SampleTypes) == 0 {
+		return "no samples"
+	}
+	return p.SampleTypes[p.DefaultSampleIndex()].Type
+}

@@ -1,0 +1,193 @@
+package tui
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// liveServer serves the files in order, one per request, repeating the
+// last; fail makes a request fail with a 500.
+type liveServer struct {
+	mu    sync.Mutex
+	files []string
+	n     int
+	fail  bool
+}
+
+func (s *liveServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail {
+		http.Error(w, "down for maintenance", http.StatusInternalServerError)
+		return
+	}
+	f := s.files[min(s.n, len(s.files)-1)]
+	s.n++
+	data, err := os.ReadFile(f)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Write(data)
+}
+
+func (s *liveServer) set(f func(*liveServer)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(s)
+}
+
+// TestLiveRefresh: a heap URL refreshed keeps the options, the view and
+// the selected function while the numbers change; a failure keeps the
+// last data and says when it retries; a profile of another type is
+// refused; p pauses.
+func TestLiveRefresh(t *testing.T) {
+	srv := &liveServer{files: []string{testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/heap")
+	cfg.Refresh = 300 * time.Millisecond
+	h := start(t, cfg)
+	h.command("focus=main")
+	h.keys("/")
+	h.typeText("^main.partition$")
+	h.keys("<enter>", "<esc>", "2")
+	total := func() string {
+		var s string
+		h.do(func(m *Model) { s = m.total() })
+		return s
+	}
+	h.waitFor("the second snapshot", func(m *Model) bool { return m.gen >= 1 && !m.live.loading })
+	h.settle()
+	var sel string
+	var active int
+	h.do(func(m *Model) { sel, active = m.Selected(), m.active })
+	o := h.options()
+	if o.Focus != "main" || sel != "main.partition" || active != 1 {
+		t.Errorf("after a refresh: focus %q, selection %q, view %d", o.Focus, sel, active+1)
+	}
+	if got := total(); !strings.Contains(got, "2120ms") {
+		t.Errorf("the total after the refresh is %q, want the second profile's 2120ms", got)
+	}
+	// A failure keeps the data and says when it retries.
+	srv.set(func(s *liveServer) { s.fail = true })
+	h.waitFor("the failure", func(m *Model) bool { return m.live.err != nil })
+	if s := h.screen(); !strings.Contains(s, "server answe") || !strings.Contains(s, "retry in") || !strings.Contains(s, "main.partition") {
+		t.Errorf("the failure is not on screen, or the data went:\n%s", s)
+	}
+	// Failures back off: the wait doubles.
+	h.waitFor("a second failure", func(m *Model) bool { return m.live.fails >= 2 })
+	h.do(func(m *Model) {
+		if wait := time.Until(m.live.next); wait <= m.live.every {
+			t.Errorf("after %d failures the next fetch is in %v, not backed off", m.live.fails, wait)
+		}
+	})
+	// And recover.
+	var before int
+	h.do(func(m *Model) { before = m.gen })
+	srv.set(func(s *liveServer) { s.fail = false })
+	h.waitFor("the recovery", func(m *Model) bool { return m.gen > before && m.live.err == nil })
+	// Another type of profile is refused.
+	srv.set(func(s *liveServer) { s.fail, s.files, s.n = false, []string{testdata("heap.pb.gz")}, 0 })
+	h.waitFor("the type change", func(m *Model) bool {
+		return m.live.err != nil && strings.Contains(m.live.err.Error(), "now serves")
+	})
+	if got := total(); !strings.Contains(got, "2120ms") {
+		t.Errorf("a heap profile replaced the CPU one: total %q", got)
+	}
+	// p pauses: no fetch while paused.
+	h.keys("p")
+	var n int
+	srv.set(func(s *liveServer) { n = s.n })
+	time.Sleep(time.Second)
+	srv.set(func(s *liveServer) {
+		if s.n != n {
+			t.Errorf("%d fetches while paused", s.n-n)
+		}
+	})
+	if s := h.screen(); !strings.Contains(s, "paused (p)") {
+		t.Errorf("the status bar does not say paused:\n%s", s)
+	}
+}
+
+// TestLiveFile: a file source is read again when it changes.
+func TestLiveFile(t *testing.T) {
+	file := t.TempDir() + "/cpu.pb.gz"
+	copyFile := func(from string) {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile(testdata("cpu_labels.pb.gz"))
+	cfg := testConfig(file)
+	cfg.Refresh = 200 * time.Millisecond
+	h := start(t, cfg)
+	time.Sleep(500 * time.Millisecond)
+	var gen int
+	h.do(func(m *Model) { gen = m.gen })
+	if gen != 0 {
+		t.Errorf("an unchanged file was read again (%d times)", gen)
+	}
+	copyFile(testdata("cpu_labels_no_w0.pb.gz"))
+	h.waitFor("the new file", func(m *Model) bool { return m.gen == 1 && !m.live.loading })
+	if s := h.screen(); !strings.Contains(s, "2120ms") {
+		t.Errorf("the new file's numbers are not shown:\n%s", s)
+	}
+}
+
+// TestLiveDelta: d shows the change since the previous snapshot, equal
+// to -base of it computed by the engine from the two files; d again
+// shows the latest snapshot.
+func TestLiveDelta(t *testing.T) {
+	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
+	srv := &liveServer{files: []string{a, b}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/heap")
+	cfg.Refresh = 300 * time.Millisecond
+	h := start(t, cfg)
+	h.waitFor("the second snapshot", func(m *Model) bool { return m.gen >= 1 && !m.live.loading })
+	h.keys("p", "d") // pause, so the delta stays b - a
+	h.settle()
+	p, err := format.Load(t.Context(), format.Sources{Sources: []string{b}, Base: []string{a}}, format.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := analysis.NewEngine(p).Top(uiOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *analysis.Top
+	h.do(func(m *Model) { got, err = m.engine.Top(m.opts) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rows) != len(want.Rows) || got.Total != want.Total {
+		t.Fatalf("delta: %d rows, total %d; -base: %d rows, total %d", len(got.Rows), got.Total, len(want.Rows), want.Total)
+	}
+	for i := range want.Rows {
+		if got.Rows[i].Name != want.Rows[i].Name || got.Rows[i].Flat != want.Rows[i].Flat || got.Rows[i].Cum != want.Rows[i].Cum {
+			t.Errorf("row %d: %+v, -base gives %+v", i, got.Rows[i], want.Rows[i])
+		}
+	}
+	if s := h.screen(); !strings.Contains(s, "Δ over") || !strings.Contains(s, "Δflat") {
+		t.Errorf("the delta is not marked on screen:\n%s", s)
+	}
+	h.keys("d")
+	h.settle()
+	if got := h.screen(); !strings.Contains(got, "total 2120ms") {
+		t.Errorf("d again does not show the latest snapshot:\n%s", got)
+	}
+}

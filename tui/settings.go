@@ -1,0 +1,177 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+)
+
+// What the command line shows besides itself: `:help` (every setting
+// with its value, or one in full) in the help overlay, and the panel
+// above the line with the tab completions and the last error.
+
+// openHelp shows lines in the help overlay (nil: the key help).
+func (m *Model) openHelp(lines []string) {
+	m.showHelp, m.helpOffset, m.helpText, m.helpCopy = true, 0, lines, ""
+}
+
+// settingsHelp is `:help`: every setting by group, with its value in
+// the explorer and one line of help.
+func (m *Model) settingsHelp() []string {
+	st := m.c.Styles
+	const nameW, valueW = 22, 16
+	helpW := max(20, m.width-2-nameW-valueW)
+	lines := []string{
+		st.HelpTitle.Render("Settings") + st.HelpDesc.Render("  :name=value sets one, several per line (quote values with spaces);"),
+		st.HelpDesc.Render("  :help NAME explains one; :reset clears the filters; backspace undoes."),
+		"",
+	}
+	settings := analysis.Settings()
+	for _, g := range analysis.SettingGroups() {
+		lines = append(lines, st.HelpTitle.Render(g))
+		for _, s := range settings {
+			if s.Group != g {
+				continue
+			}
+			v := s.Value(m.opts)
+			shown := st.Dim.Render(padRight(ansi.Truncate(orDash(v), valueW-1, "…"), valueW))
+			if v != s.Default() {
+				shown = st.HelpKey.Render(padRight(ansi.Truncate(orDash(v), valueW-1, "…"), valueW))
+			}
+			for i, h := range wrap(s.Help, helpW) {
+				if i == 0 {
+					lines = append(lines, "  "+st.HelpKey.Render(padRight(s.Name, nameW))+shown+st.HelpDesc.Render(h))
+				} else {
+					lines = append(lines, strings.Repeat(" ", 2+nameW+valueW)+st.HelpDesc.Render(h))
+				}
+			}
+		}
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// settingHelp is `:help NAME`: one setting in full.
+func (m *Model) settingHelp(name string) ([]string, error) {
+	s, ok := analysis.LookupSetting(name)
+	if !ok {
+		return nil, (&analysis.Options{}).Set(name, "") // the unknown-setting error
+	}
+	st := m.c.Styles
+	w := max(20, m.width-4)
+	lines := []string{st.HelpTitle.Render(s.Name) + st.HelpDesc.Render("  ("+s.Group+")")}
+	para := func(text string) {
+		for _, l := range wrap(text, w) {
+			lines = append(lines, "  "+st.HelpDesc.Render(l))
+		}
+	}
+	para(s.Help + ".")
+	if s.More != "" {
+		para(s.More)
+	}
+	lines = append(lines, "")
+	field := func(k, v string) {
+		lines = append(lines, "  "+st.HelpKey.Render(padRight(k, 10))+st.HelpDesc.Render(v))
+	}
+	field("value", orDash(s.Value(m.opts)))
+	field("default", orDash(s.Default()))
+	if len(s.Choices) > 0 {
+		field("choices", strings.Join(s.Choices, ", ")+" (each also a setting: :"+s.Choices[len(s.Choices)-1]+")")
+	}
+	syntax := ":" + s.Name + "=" + s.ValueName()
+	if s.IsBool() {
+		syntax = ":" + s.Name + " or :" + s.Name + "=false"
+	}
+	field("set", syntax+"   flag -"+s.Name)
+	if s.Filter {
+		field("filter", "shown in the status bar; :reset clears it")
+	}
+	return lines, nil
+}
+
+// panel is what shows above the command line: the completions, paged,
+// and the note (an error, or what the completions are of).
+func (m *Model) panel() []string {
+	st := m.c.Styles
+	var lines []string
+	if len(m.comp.shown) > 0 {
+		colW, perRow, rows, pages := compLayout(m.comp.shown, m.width, m.height)
+		from := m.comp.page * perRow * rows
+		cands := m.comp.shown[from:min(len(m.comp.shown), from+perRow*rows)]
+		for r := 0; r*perRow < len(cands); r++ {
+			var b strings.Builder
+			for _, c := range cands[r*perRow : min(len(cands), (r+1)*perRow)] {
+				b.WriteString(padRight(ansi.Truncate(c, colW-2, "…"), colW))
+			}
+			lines = append(lines, st.Info.Render(padRight(strings.TrimRight(b.String(), " "), m.width)))
+		}
+		if pages > 1 {
+			more := fmt.Sprintf("%d of %d candidates · page %d/%d · tab for the next", len(cands), len(m.comp.shown), m.comp.page+1, pages)
+			lines = append(lines, st.Dim.Render(padRight(more, m.width)))
+		}
+	}
+	if m.note != "" {
+		style := st.Info
+		if m.noteErr {
+			style = st.Error
+		}
+		for _, l := range wrap(m.note, m.width) {
+			lines = append(lines, style.Render(padRight(l, m.width)))
+		}
+	}
+	return lines
+}
+
+// compLayout lays candidates out in columns: their width, how many per
+// row, rows per page, and pages, in a panel of at most a third of the
+// window.
+func compLayout(cands []string, width, height int) (colW, perRow, rows, pages int) {
+	for _, c := range cands {
+		colW = max(colW, ansi.StringWidth(c)+2)
+	}
+	colW = min(colW, width)
+	perRow = max(1, width/colW)
+	rows = max(1, min(8, height/3))
+	total := (len(cands) + perRow - 1) / perRow
+	if total > rows {
+		rows = max(1, rows-1) // a line for "page 1/3"
+	}
+	pages = (len(cands) + perRow*rows - 1) / (perRow * rows)
+	return colW, perRow, rows, pages
+}
+
+// overlay puts lines over the last lines of body.
+func overlay(body string, lines []string) string {
+	if len(lines) == 0 {
+		return body
+	}
+	bl := strings.Split(body, "\n")
+	start := max(0, len(bl)-len(lines))
+	copy(bl[start:], lines[max(0, len(lines)-len(bl)):])
+	return strings.Join(bl, "\n")
+}
+
+// wrap breaks text into lines of at most w columns at spaces; a word
+// longer than w is cut.
+func wrap(text string, w int) []string {
+	var lines []string
+	for _, word := range strings.Fields(text) {
+		n := len(lines)
+		if n > 0 && ansi.StringWidth(lines[n-1])+1+ansi.StringWidth(word) <= w {
+			lines[n-1] += " " + word
+			continue
+		}
+		lines = append(lines, ansi.Truncate(word, w, "…"))
+	}
+	return lines
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
