@@ -25,6 +25,10 @@ type request struct {
 	// (push: saving the old ones on the history); without it the
 	// result only fills a view.
 	commit, push bool
+	// streak numbers the run of consecutive s presses the change is
+	// one of (0: none): only the first of a run to take effect pushes
+	// on the history.
+	streak int
 }
 
 // enterMsg ends phaseEntering.
@@ -138,8 +142,11 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return nil
 	}
 	if req.commit {
-		if req.push {
+		if req.push && (req.streak == 0 || req.streak != m.pushedStreak) {
 			m.history = append(m.history, m.opts)
+		}
+		if req.streak != 0 {
+			m.pushedStreak = req.streak
 		}
 		if req.opts.Sort != m.opts.Sort {
 			m.views[0].(*views.Top).SortBy(req.opts.Sort) // :sort= and back

@@ -70,6 +70,11 @@ type Model struct {
 	spin     spinner.Model
 	spinning bool
 
+	// streak numbers the current run of consecutive s presses (0: not in
+	// one), which changes the options as one step of the history;
+	// pushedStreak is the last run that saved a step (see inStreak).
+	streak, streaks, pushedStreak int
+
 	mode       inputMode
 	input      textinput.Model
 	search     *regexp.Regexp
@@ -130,6 +135,21 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	}
 	m.resize()
 	return m
+}
+
+// inStreak marks the sample-type change just requested as part of a
+// cycle of s presses, which the history keeps as one step: the first
+// that takes effect saves the options before the cycle, the others save
+// nothing (result).
+func (m *Model) inStreak() {
+	if m.streak == 0 {
+		m.streaks++
+		m.streak = m.streaks
+	}
+	if req, ok := m.jobs.pending[m.jobs.seq]; ok && req.commit {
+		req.streak = m.streak
+		m.jobs.pending[m.jobs.seq] = req
+	}
 }
 
 // openingOptions are the options a profile opens with: the flags'.
@@ -343,6 +363,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	m.note = ""
+	if !key.Matches(msg, k.SampleType) {
+		m.streak = 0 // a cycle of s presses ends
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
@@ -367,7 +390,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Clear):
 		m.setSearch(nil)
 	case key.Matches(msg, k.SampleType):
-		return m.nextSampleType()
+		cmd := m.nextSampleType()
+		m.inStreak()
+		return cmd
 	case key.Matches(msg, k.Back):
 		return m.back()
 	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh), key.Matches(msg, k.Delta), key.Matches(msg, k.Trend):

@@ -314,3 +314,28 @@ func sameGutter(got, want []string, u topUnits) bool {
 	}
 	return true
 }
+
+// The Source view keeps the function's title and totals on screen
+// however far the source scrolls (issue 13: at 80×24 they scrolled off
+// with goroutine.pb.gz's hot line far down a long file).
+func TestSourceHeaderPinned(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		cfg := sourceConfig("cpu_labels.pb.gz")
+		cfg.Width, cfg.Height = size[0], size[1]
+		h := start(t, cfg)
+		h.keys("/")
+		h.typeText("^main.cpuPhase$") // 31 lines of source
+		h.keys("<enter>", "<esc>")
+		h.show(viewIndex[*views.Source])
+		h.keys("G")
+		s := h.screen()
+		lines := strings.Split(s, "\n")
+		if !strings.HasPrefix(lines[2], " main.cpuPhase in goprof/main.go") || !strings.Contains(lines[3], "(flat, cum)") {
+			t.Errorf("%dx%d: the header scrolled off:\n%s", size[0], size[1], s)
+		}
+		if !strings.Contains(s, "▶") {
+			t.Errorf("%dx%d: the cursor is off screen:\n%s", size[0], size[1], s)
+		}
+		golden(t, fmt.Sprintf("cpu-source-end-%dx%d", size[0], size[1]), s)
+	}
+}

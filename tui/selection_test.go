@@ -123,3 +123,76 @@ func (h *harness) rowAt(view, d int) string {
 	h.do(func(m *Model) { s = m.ViewAt(view).(*views.Top).RowName(d) })
 	return s
 }
+
+// treeCursorName returns the function under the Tree's cursor.
+func treeCursorName(h *harness) string {
+	var name string
+	h.do(func(m *Model) { sel, _ := m.ViewAt(1).Selection(); name = sel.Name })
+	return name
+}
+
+// In the tree too: a filter that removes the selected function puts the
+// cursor on its neighbour in the direction of travel; one that keeps it
+// keeps the cursor on it.
+func TestTreeFilterKeepsNeighbour(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.keys("2", "G")
+	sel := treeCursorName(h)
+	h.keys("k") // travelling up
+	sel = treeCursorName(h)
+	var above string
+	h.do(func(m *Model) {
+		tr := m.ViewAt(1).(*views.Tree)
+		above = tr.RowFunc(-1)
+	})
+	h.keys("H")
+	if got := treeCursorName(h); got != above {
+		t.Errorf("H on %s, travelling up: cursor on %q, want the row above, %q\n%s", sel, got, above, h.screen())
+	}
+	// A filter that keeps the selection keeps the cursor on it.
+	h.keys("k")
+	sel = treeCursorName(h)
+	h.command("tagignore=worker=w3")
+	if got := treeCursorName(h); got != sel {
+		t.Errorf("tagignore: cursor on %q, want %q", got, sel)
+	}
+}
+
+// labelsCursor returns the Labels row under the cursor: "key" or
+// "key=value".
+func labelsCursor(h *harness) string {
+	var s string
+	h.do(func(m *Model) {
+		sel, ok := m.ViewAt(2).Selection()
+		switch {
+		case !ok:
+		case sel.Kind == views.SelTagKey:
+			s = sel.Key
+		default:
+			s = sel.Key + "=" + sel.Value
+		}
+	})
+	return s
+}
+
+// In Labels, tagignore on a value moves the cursor to its neighbour in
+// the direction of travel (not to the row at its index), and a new
+// sample type keeps it where it was.
+func TestLabelsKeepCursor(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	// worker: w0 w2 w3 w1, the last rows.
+	h.keys("3", "G", "k", "k", "j") // on w3, travelling down
+	h.keys("i")
+	if got := labelsCursor(h); got != "worker=w1" {
+		t.Errorf("tagignore w3, travelling down: cursor on %q, want worker=w1", got)
+	}
+	h.keys("<backspace>", "G", "k") // on w3, travelling up
+	h.keys("i")
+	if got := labelsCursor(h); got != "worker=w2" {
+		t.Errorf("tagignore w3, travelling up: cursor on %q, want worker=w2", got)
+	}
+	h.keys("s") // samples: the same labels
+	if got := labelsCursor(h); got != "worker=w2" {
+		t.Errorf("s: cursor on %q, want worker=w2", got)
+	}
+}

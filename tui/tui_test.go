@@ -913,21 +913,27 @@ func TestFlameKeys(t *testing.T) {
 	if s := now(); s.zoomed != "main.mix" || s.depth != 2 {
 		t.Fatalf("second enter: %+v", s)
 	}
-	// esc and backspace zoom out, keeping the search and the options.
+	// backspace zooms out, keeping the search and the options; esc
+	// clears the search first (as the footer says), then zooms out
+	// (issue 13: it zoomed out with the search still on).
+	h.keys("<backspace>")
+	if s := now(); s.zoomed != "main.hashBlock" || s.depth != 1 || !s.search || s.opts.Focus != "main" {
+		t.Fatalf("backspace: %+v", s)
+	}
+	h.keys("<enter>")
 	h.keys("<esc>")
-	if s := now(); s.zoomed != "main.hashBlock" || !s.search || s.opts.Focus != "main" {
+	if s := now(); s.zoomed != "main.mix" || s.depth != 2 || s.search || s.opts.Focus != "main" {
+		t.Fatalf("esc with a search: %+v", s)
+	}
+	h.keys("<esc>")
+	if s := now(); s.zoomed != "main.hashBlock" || s.depth != 1 || s.opts.Focus != "main" {
 		t.Fatalf("esc: %+v", s)
 	}
 	h.keys("<backspace>")
-	if s := now(); s.zoomed != "" || s.depth != 0 || !s.search || s.opts.Focus != "main" {
+	if s := now(); s.zoomed != "" || s.depth != 0 || s.opts.Focus != "main" {
 		t.Fatalf("backspace: %+v", s)
 	}
-	// Not zoomed, they are the root's again: esc clears the search,
-	// backspace undoes the focus.
-	h.keys("<esc>")
-	if s := now(); s.search || s.opts.Focus != "main" {
-		t.Fatalf("esc unzoomed: %+v", s)
-	}
+	// Not zoomed, backspace is the root's again: it undoes the focus.
 	h.keys("<backspace>")
 	if s := now(); s.opts.Focus != "" {
 		t.Fatalf("backspace unzoomed: %+v", s)

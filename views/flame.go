@@ -70,6 +70,12 @@ func (f *Flame) SetSize(w, h int) {
 
 func (f *Flame) ShortHelp() []key.Binding {
 	k := f.c.Keys
+	if f.m.re != nil {
+		// esc clears the search first (Claims): say so.
+		out := k.ZoomOut
+		out.SetHelp("⌫", "zoom out")
+		return []key.Binding{k.Zoom, k.Clear, out, k.Focus, k.Ignore}
+	}
 	return []key.Binding{k.Zoom, k.ZoomOut, k.Focus, k.Ignore}
 }
 
@@ -272,12 +278,15 @@ func (f *Flame) scrollToZoom() {
 
 // Claims takes enter (zoom) whenever there is a graph, and backspace and
 // esc (zoom out) while zoomed; otherwise they keep the root's meanings
-// (back, clear the search).
+// (back, clear the search). esc clears a search first, zoomed or not, as
+// the footer says: only the next esc zooms out.
 func (f *Flame) Claims(msg tea.KeyMsg) bool {
 	k := f.c.Keys
 	switch {
 	case key.Matches(msg, k.Zoom):
 		return f.lay != nil
+	case key.Matches(msg, k.Clear) && f.m.re != nil:
+		return false
 	case key.Matches(msg, k.ZoomOut):
 		return len(f.history) > 0
 	}

@@ -81,6 +81,10 @@ func (v *Labels) Query(e *analysis.Engine, opt analysis.Options, _ string) (func
 func (v *Labels) HasResult() bool { return v.r != nil }
 
 func (v *Labels) SetResult(data any, opt analysis.Options) {
+	old, cur := make([]string, len(v.rows)), v.l.cursor
+	for i := range v.rows {
+		old[i] = v.rowKey(i)
+	}
 	res := data.(labelsResult)
 	v.r, v.numeric = res.r, res.numeric
 	v.rows = v.rows[:0]
@@ -100,7 +104,32 @@ func (v *Labels) SetResult(data any, opt analysis.Options) {
 	v.q = newQuantity(v.r.SampleType.Unit, opt, totals...)
 	v.valW = max(10, v.q.widest(totals...)+1)
 	v.l.setLen(len(v.rows))
-	v.SetSearch(v.m.re)
+	// The cursor stays on its key or value, or goes to its nearest
+	// neighbour that survives (a tagignore on it), never to the row at
+	// its index; the search's highlights follow without moving it.
+	at := make(map[string]int, len(v.rows))
+	for i := range v.rows {
+		if _, ok := at[v.rowKey(i)]; !ok {
+			at[v.rowKey(i)] = i
+		}
+	}
+	v.l.follow(old, cur, func(k string) int {
+		if i, ok := at[k]; ok {
+			return i
+		}
+		return -1
+	})
+	v.m.set(v.m.re, len(v.rows), v.rowName)
+}
+
+// rowKey names row i among the rows of any result: "key" or "key=value".
+func (v *Labels) rowKey(i int) string {
+	row := v.rows[i]
+	tk := v.r.Keys[row.key]
+	if row.value < 0 {
+		return tk.Key
+	}
+	return tk.Key + "=" + tk.Values[row.value].Value
 }
 
 func (v *Labels) Update(msg tea.Msg) tea.Cmd {

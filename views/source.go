@@ -66,7 +66,7 @@ func (s *Source) Init() tea.Cmd { return nil }
 
 func (s *Source) SetSize(w, h int) {
 	s.width, s.height = w, h
-	s.l.fit(h, 1)
+	s.l.fit(h, 3) // the column headings, and the function's title and totals pinned
 }
 
 func (s *Source) ShortHelp() []key.Binding {
@@ -116,7 +116,11 @@ func (s *Source) SetResult(data any, opt analysis.Options) {
 			s.rows = append(s.rows, sourceRow{kind: srcNote, listing: i, text: "no source information for " + l.Name})
 			continue
 		}
-		s.rows = append(s.rows, sourceRow{kind: srcTitle, listing: i}, sourceRow{kind: srcTotals, listing: i})
+		if i > 0 {
+			// The first listing's title and totals are pinned above the
+			// rows (View); a later one's separate it from the one before.
+			s.rows = append(s.rows, sourceRow{kind: srcTitle, listing: i}, sourceRow{kind: srcTotals, listing: i})
+		}
 		if l.Err != nil {
 			s.rows = append(s.rows, sourceRow{kind: srcNote, listing: i, text: l.Err.Error(), isErr: true})
 			var se *analysis.SourceError
@@ -176,7 +180,7 @@ func (s *Source) Update(msg tea.Msg) tea.Cmd {
 	if !s.HasResult() {
 		return nil
 	}
-	if s.l.navigate(s.c.Keys, msg, 1) {
+	if s.l.navigate(s.c.Keys, msg, 3) {
 		return nil
 	}
 	if km, ok := msg.(tea.KeyMsg); ok {
@@ -231,11 +235,39 @@ func (s *Source) View() string {
 	}
 	head := padLeft("flat", s.valW) + " " + padLeft("cum", s.valW) + " " + padLeft("line", 6) + "  source (pprof's list)"
 	lines := []string{st.Header.Render(padRight(ansi.Truncate(head, s.width, "…"), s.width))}
+	// The title and totals of the function the cursor is in stay at the
+	// top however far the source scrolls.
+	k := 0
+	if len(s.rows) > 0 {
+		k = s.rows[s.l.cursor].listing
+	}
+	title, totals := s.titleText(k), s.totalsText(k)
+	lines = append(lines, st.Key.Render(ansi.Truncate(title, s.width, "…")), st.Header.Render(ansi.Truncate(totals, s.width, "…")))
 	from, to := s.l.visible()
 	for i := from; i < to; i++ {
 		lines = append(lines, s.renderRow(i))
 	}
 	return fillLines(lines, s.height)
+}
+
+// titleText names listing k's function and file.
+func (s *Source) titleText(k int) string {
+	l := &s.data.lst.Listings[k]
+	if l.File == "" {
+		return " " + l.Name
+	}
+	text := " " + l.Name + " in " + l.File
+	if l.Path != "" && l.Path != l.File {
+		text += "  (" + l.Path + ")"
+	}
+	return text
+}
+
+// totalsText is listing k's flat and cum, aligned with the gutter.
+func (s *Source) totalsText(k int) string {
+	l := &s.data.lst.Listings[k]
+	return fmt.Sprintf("%*s %*s (flat, cum) %s of total", s.valW, s.value(l.Flat), s.valW, s.value(l.Cum),
+		strings.TrimSpace(share(l.Cum, s.data.lst.Total)))
 }
 
 func (s *Source) renderRow(i int) string {
@@ -252,14 +284,10 @@ func (s *Source) renderRow(i int) string {
 	}
 	switch r.kind {
 	case srcTitle:
-		text := " " + l.Name + " in " + l.File
-		if l.Path != "" && l.Path != l.File {
-			text += "  (" + l.Path + ")"
-		}
+		text := s.titleText(r.listing)
 		return line(text, func() string { return st.Key.Render(ansi.Truncate(text, s.width, "…")) })
 	case srcTotals:
-		text := fmt.Sprintf("%*s %*s (flat, cum) %s of total", s.valW, s.value(l.Flat), s.valW, s.value(l.Cum),
-			strings.TrimSpace(share(l.Cum, lst.Total)))
+		text := s.totalsText(r.listing)
 		return line(text, func() string { return st.Header.Render(ansi.Truncate(text, s.width, "…")) })
 	case srcNote:
 		text := "  " + r.text

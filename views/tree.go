@@ -20,7 +20,8 @@ type Tree struct {
 	tree     *analysis.Tree
 	inverted bool
 	q        quantity
-	// valW and pctW are the value and share columns' widths (widen).
+	// valW and pctW are the value and share columns' least widths: what
+	// the roots need (see widths).
 	valW, pctW int
 
 	rows          []treeRow
@@ -57,29 +58,90 @@ func (t *Tree) ShortHelp() []key.Binding {
 // Inverted reports whether the tree is bottom-up.
 func (t *Tree) Inverted() bool { return t.inverted }
 
-func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() (any, error), string) {
+func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (func() (any, error), string) {
 	to := analysis.TreeOptions{Inverted: t.inverted, FoldRecursion: true}
 	state := "top-down"
 	if t.inverted {
 		state = "inverted"
 	}
+	near := t.nearNames(sel)
 	return func() (any, error) {
 		tr, err := e.Tree(opt, to)
-		if err == nil && len(tr.Roots()) > 0 {
+		if err != nil {
+			return nil, err
+		}
+		r := &treeResult{tree: tr}
+		if len(tr.Roots()) > 0 {
 			// The first screen opens the heaviest path: group it here, off
 			// the UI goroutine (tens of ms on a million samples).
 			tr.HeaviestPath(tr.Roots()[0])
 		}
-		return tr, err
+		// Where the cursor goes: the selected function, else the nearest
+		// of its neighbours the new tree has (a filter removed it).
+		for _, name := range near {
+			if r.keep = tr.Locate(func(id int32) bool { return nodeName(tr.Nodes, id) == name }); r.keep != nil {
+				break
+			}
+		}
+		return r, nil
 	}, state
 }
+
+// treeResult is a tree and the node the cursor goes to on it.
+type treeResult struct {
+	tree *analysis.Tree
+	keep *analysis.TreeNode
+}
+
+// nearReach is how many rows on each side of the cursor a new tree
+// looks among for a survivor, when the selected function is gone.
+const nearReach = 8
+
+// nearNames lists the function names the cursor may go to on a new tree,
+// best first: the selected function sel, then, when the cursor is on it,
+// its neighbours in the direction of travel, then the others.
+func (t *Tree) nearNames(sel string) []string {
+	names := []string{}
+	if sel != "" {
+		names = append(names, sel)
+	}
+	if t.tree == nil || len(t.rows) == 0 || t.rowFunc(t.l.cursor) != sel {
+		return names
+	}
+	dirs := [2]int{1, -1}
+	if t.l.back {
+		dirs = [2]int{-1, 1}
+	}
+	seen := map[string]bool{sel: true}
+	for _, d := range dirs {
+		for k := 1; k <= nearReach; k++ {
+			i := t.l.cursor + d*k
+			if i < 0 || i >= len(t.rows) {
+				break
+			}
+			if n := t.rowFunc(i); !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// rowFunc is the function row i stands for, as Selection names it.
+func (t *Tree) rowFunc(i int) string { return nodeName(t.tree.Nodes, t.rows[i].n.Node) }
 
 func (t *Tree) HasResult() bool { return t.tree != nil }
 
 func (t *Tree) SetResult(data any, opt analysis.Options) {
-	t.tree = data.(*analysis.Tree)
+	r := data.(*treeResult)
+	t.tree = r.tree
 	t.q = treeQuantity(t.tree, opt)
 	t.valW, t.pctW = 10, 6
+	for _, r := range t.tree.Roots() {
+		t.valW = max(t.valW, t.q.widest(r.Total, r.Self)+1)
+		t.pctW = max(t.pctW, len(share(r.Total, t.tree.Total)), len(share(r.Self, t.tree.Total)))
+	}
 	t.rows = t.rows[:0]
 	roots := t.tree.Roots()
 	for i, r := range roots {
@@ -91,9 +153,11 @@ func (t *Tree) SetResult(data any, opt analysis.Options) {
 	if len(t.rows) > 0 {
 		t.expandHeaviest(0, false)
 	}
-	// Highlight the matches without moving to one: the root reveals the
-	// selected function next, or the first row stays.
+	// Highlight the matches without moving to one.
 	t.m.set(t.m.re, len(t.rows), t.rowName)
+	if r.keep != nil {
+		t.open(r.keep)
+	}
 }
 
 // expand opens row i; it reports whether it had children.
@@ -376,14 +440,13 @@ func (t *Tree) View() string {
 	st := t.c.Styles
 	total := t.tree.Total
 	from, to := t.l.visible()
-	t.widen(from, to)
 	// flat is where a path ends: the leaf top-down, but the outermost
 	// caller in the inverted tree, where it would only confuse.
 	flatPct := t.width >= 72 && !t.tree.Inverted
 	showFlat := t.width >= 56 && !t.tree.Inverted
-	valW, pctW := t.valW, t.pctW
+	valW, pctW := t.widths(from, to)
 	if !flatPct {
-		valW = min(valW, max(9, t.valW-1)) // narrow: no margin
+		valW = min(valW, max(9, valW-1)) // narrow: no margin
 	}
 	var h strings.Builder
 	h.WriteString(padLeft("cum", valW) + " " + padLeft("cum%", pctW))
@@ -470,14 +533,26 @@ func (t *Tree) Total() int64 { return t.tree.Total }
 // ShownTotal is what the tree's roots account for.
 func (t *Tree) ShownTotal() int64 { return rootsTotal(t.tree) }
 
-// widen grows the value and share columns to what rows from..to need:
-// a tree's nodes are grouped on demand, so its columns start at what the
-// roots need and only ever widen (until the next result), which keeps
-// every row in line with the headings.
-func (t *Tree) widen(from, to int) {
+// widths are the value and share columns' widths for rows from..to:
+// what the roots need, or what a longer value on screen needs. A tree's
+// nodes are grouped on demand, so the widths are not known for the whole
+// tree; the columns widen with the screen's rows rather than let one push
+// its row out of line.
+func (t *Tree) widths(from, to int) (valW, pctW int) {
+	valW, pctW = t.valW, t.pctW
 	for i := from; i < to; i++ {
 		n := t.rows[i].n
-		t.valW = max(t.valW, t.q.widest(n.Total, n.Self)+1)
-		t.pctW = max(t.pctW, len(share(n.Total, t.tree.Total)), len(share(n.Self, t.tree.Total)))
+		valW = max(valW, t.q.widest(n.Total, n.Self)+1)
+		pctW = max(pctW, len(share(n.Total, t.tree.Total)), len(share(n.Self, t.tree.Total)))
 	}
+	return valW, pctW
+}
+
+// RowFunc returns the function of the row d rows from the cursor, or "".
+func (t *Tree) RowFunc(d int) string {
+	i := t.l.cursor + d
+	if t.tree == nil || i < 0 || i >= len(t.rows) {
+		return ""
+	}
+	return t.rowFunc(i)
 }

@@ -79,7 +79,8 @@ capture 4-search
 grep "▶" "$OUT/4-search.txt" | grep -q "main.runHash" || fail "the cursor is not on main.runHash"
 
 # 5. View 4: the flame graph on the selected function (main.runHash);
-# enter zooms into it, esc zooms back out.
+# enter zooms into it; esc clears the search first, the next esc zooms
+# back out.
 t send-keys -t $S 4
 wait_for "▏root 284"
 wait_for "▶ main.runHash"
@@ -87,6 +88,13 @@ t send-keys -t $S Enter
 wait_for "zoomed ×1"
 capture 5-flame
 grep -q "^▶main.runHash 24.65%" "$OUT/5-flame.txt" || fail "the zoomed frame is not main.runHash"
+grep -q "esc clear search" "$OUT/5-flame.txt" || fail "the footer does not say esc clears the search"
+t send-keys -t $S Escape
+for _ in $(seq 750); do
+  t capture-pane -p -t $S | grep -qF "esc clear search" || break
+  sleep 0.02
+done
+t capture-pane -p -t $S | grep -qF "zoomed ×1" || fail "esc with a search zoomed out instead of clearing it"
 t send-keys -t $S Escape
 for _ in $(seq 750); do
   t capture-pane -p -t $S | grep -qF "zoomed ×1" || break
