@@ -24,6 +24,9 @@ type Tree struct {
 	frames []int32
 	w, dw  []int64 // per path
 	mean   bool
+	// Cutoff is nodefraction of the total: nodes whose |total| is below
+	// it are left out of the tree (0: none are).
+	Cutoff int64
 	roots  []*TreeNode
 	slot   []int32 // node → child index+1 while grouping
 	// scratch is group's buffer, kept between calls (the biggest is the
@@ -105,6 +108,9 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	t.Total = total
 	if q.mean && totalDiv != 0 {
 		t.Total = total / totalDiv
+	}
+	if f := q.opt.NodeFraction; f > 0 {
+		t.Cutoff = abs64(int64(float64(t.Total) * f))
 	}
 	all := make([]int32, len(t.w))
 	for i := range all {
@@ -234,6 +240,16 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 		}
 		return names[a.Node] < names[b.Node]
 	})
+	if t.Cutoff > 0 {
+		// nodefraction: the light nodes go, as from pprof's graphs.
+		kept := out[:0]
+		for _, c := range out {
+			if abs64(c.Total) >= t.Cutoff {
+				kept = append(kept, c)
+			}
+		}
+		out = kept
+	}
 	return out
 }
 

@@ -162,3 +162,46 @@ func TestTreeLocate(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeNodeFraction: under nodefraction the tree leaves out the nodes
+// whose |total| is below that share of the total, at every depth, and
+// keeps the others with their values.
+func TestTreeNodeFraction(t *testing.T) {
+	e := engineFor(t, filepath.Join("../testdata", "go/cpu_labels.pb.gz"))
+	opt := DefaultOptions()
+	opt.NodeFraction = 0
+	all, err := e.Tree(opt, TreeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.NodeFraction = 0.05
+	cut, err := e.Tree(opt, TreeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(float64(cut.Total) * 0.05); cut.Cutoff != want || all.Cutoff != 0 {
+		t.Fatalf("cutoffs %d and %d, want %d and 0", cut.Cutoff, all.Cutoff, want)
+	}
+	var walk func(a, c []*TreeNode, tree, full *Tree) int
+	walk = func(a, c []*TreeNode, tree, full *Tree) int {
+		kept := 0
+		j := 0
+		for _, n := range a {
+			if abs64(n.Total) < tree.Cutoff {
+				continue
+			}
+			if j >= len(c) || c[j].Node != n.Node || c[j].Total != n.Total {
+				t.Fatalf("node %d (total %d) missing or changed under nodefraction", n.Node, n.Total)
+			}
+			kept += 1 + walk(full.Children(n), tree.Children(c[j]), tree, full)
+			j++
+		}
+		if j != len(c) {
+			t.Fatalf("%d nodes under nodefraction, %d expected", len(c), j)
+		}
+		return kept
+	}
+	if n := walk(all.Roots(), cut.Roots(), cut, all); n == 0 {
+		t.Fatal("nodefraction=0.05 left no node")
+	}
+}

@@ -460,6 +460,9 @@ func (t *Tree) View() string {
 	if t.tree.Inverted {
 		what = "inverted tree (callers below)"
 	}
+	if t.tree.Cutoff > 0 {
+		what += " · nodes under " + t.q.format(t.tree.Cutoff) + " hidden (nodefraction)"
+	}
 	h.WriteString("  " + what)
 	head := st.Header.Render(padRight(h.String(), t.width))
 	if t.c.Diff {
