@@ -21,6 +21,8 @@ type SourceFiles struct {
 	files map[sourceKey]*sourceText
 	// wd returns the current directory (os.Getwd; tests replace it).
 	wd func() (string, error)
+	// none: read no file (NoSourceFiles).
+	none bool
 }
 
 type sourceKey struct {
@@ -38,6 +40,16 @@ type sourceText struct {
 func NewSourceFiles() *SourceFiles {
 	return &SourceFiles{files: map[sourceKey]*sourceText{}, wd: os.Getwd}
 }
+
+// NoSourceFiles returns a cache that reads no file: every lookup is a
+// SourceError saying so. A served explorer reads nothing outside its
+// directory, and a profile's file names point anywhere.
+func NoSourceFiles() *SourceFiles {
+	return &SourceFiles{files: map[sourceKey]*sourceText{}, wd: os.Getwd, none: true}
+}
+
+// errNoSourceFiles is NoSourceFiles' answer.
+var errNoSourceFiles = errors.New("source files are not read here (the explorer is served)")
 
 // SourceError says that a source file was not found, and where the
 // lookup looked. Its Error text is pprof's for the same failure.
@@ -87,6 +99,9 @@ func (s *SourceFiles) Find(path string, opt Options, strict bool) (lines []strin
 }
 
 func (s *SourceFiles) read(path string, opt Options, strict bool) *sourceText {
+	if s.none {
+		return &sourceText{err: &SourceError{File: path, Trimmed: path, Err: errNoSourceFiles}}
+	}
 	wd, _ := s.wd()
 	searchPath := opt.SourcePath
 	if searchPath == "" {

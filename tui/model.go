@@ -90,6 +90,9 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	r := newRenderer(cfg)
 	c := &views.Common{Styles: views.NewStyles(r), Keys: views.DefaultKeyMap(),
 		Diff: len(cfg.Sources.Base)+len(cfg.Sources.DiffBase) > 0}
+	if cfg.Files != nil {
+		c.SourceFiles = analysis.NoSourceFiles()
+	}
 	opts := cfg.Options
 	if opts.Granularity == "" {
 		opts = analysis.DefaultOptions()
@@ -122,7 +125,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	m.help.Styles.Ellipsis = st.HelpSep
 	m.load = newLoader(cfg, st)
 	if len(cfg.Sources.Sources) == 0 {
-		m.picker = newPicker(cfg.Dir, c)
+		m.picker = newPicker(cfg.Files, cfg.Dir, c)
 	} else {
 		m.phase = phaseLoading
 		m.source = sourceName(cfg.Sources)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,6 +19,7 @@ import (
 // demo profile first, for `pprof-tui` run with no argument.
 type picker struct {
 	c             *views.Common
+	files         Files // nil: the local file system
 	dir           string
 	entries       []pickEntry
 	cursor        int
@@ -37,20 +39,31 @@ type pickedMsg struct {
 	data    []byte
 }
 
-func newPicker(dir string, c *views.Common) *picker {
-	p := &picker{c: c, dir: dir}
+func newPicker(files Files, dir string, c *views.Common) *picker {
+	p := &picker{c: c, files: files, dir: dir}
 	p.entries = append(p.entries, pickEntry{name: DemoName, size: int64(len(demoProfile))})
-	p.entries = append(p.entries, profileFiles(dir)...)
+	p.entries = append(p.entries, profileFiles(files, dir)...)
 	return p
+}
+
+// readDir lists dir, or the top of files when it is set (its entries'
+// paths are then names in files).
+func readDir(files Files, dir string) (des []fs.DirEntry, join func(name string) string, err error) {
+	if files != nil {
+		des, err = files.ReadDir(".")
+		return des, func(name string) string { return name }, err
+	}
+	if dir == "" {
+		dir = "."
+	}
+	des, err = os.ReadDir(dir)
+	return des, func(name string) string { return filepath.Join(dir, name) }, err
 }
 
 // profileFiles lists the files of dir whose names look like profiles,
 // newest first.
-func profileFiles(dir string) []pickEntry {
-	if dir == "" {
-		dir = "."
-	}
-	des, err := os.ReadDir(dir)
+func profileFiles(fsys Files, dir string) []pickEntry {
+	des, join, err := readDir(fsys, dir)
 	if err != nil {
 		return nil
 	}
@@ -67,7 +80,7 @@ func profileFiles(dir string) []pickEntry {
 		if err != nil {
 			continue
 		}
-		files = append(files, file{pickEntry{de.Name(), filepath.Join(dir, de.Name()), info.Size()}, info.ModTime().UnixNano()})
+		files = append(files, file{pickEntry{de.Name(), join(de.Name()), info.Size()}, info.ModTime().UnixNano()})
 	}
 	sort.Slice(files, func(i, j int) bool {
 		if files[i].mod != files[j].mod {
@@ -129,7 +142,7 @@ func (p *picker) view() string {
 	if dir == "" {
 		dir = "."
 	}
-	if abs, err := filepath.Abs(dir); err == nil {
+	if abs, err := filepath.Abs(dir); err == nil && p.files == nil {
 		dir = abs
 	}
 	lines := []string{

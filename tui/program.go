@@ -41,6 +41,16 @@ type Config struct {
 	DarkBackground *bool
 	// NoMouse leaves the mouse to the terminal (text selection).
 	NoMouse bool
+
+	// Files, when set, is the only place profiles are read from (see
+	// Files); `serve` sets it, with NoSave and NoSignalHandler.
+	Files Files
+	// NoSave makes :save refuse: a served explorer writes nothing on
+	// the server (y still copies to the client's clipboard).
+	NoSave bool
+	// NoSignalHandler leaves SIGINT and SIGTERM to the caller: one
+	// process serves many programs and stops them itself.
+	NoSignalHandler bool
 }
 
 // NewProgram returns the program for cfg and its root model.
@@ -55,6 +65,9 @@ func NewProgram(ctx context.Context, cfg Config) (*tea.Program, *Model) {
 	}
 	if !cfg.NoMouse {
 		opts = append(opts, tea.WithMouseCellMotion())
+	}
+	if cfg.NoSignalHandler {
+		opts = append(opts, tea.WithoutSignalHandler())
 	}
 	return tea.NewProgram(m, opts...), m
 }

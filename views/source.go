@@ -56,7 +56,13 @@ type sourceRow struct {
 }
 
 // NewSource makes the Source view.
-func NewSource(c *Common) *Source { return &Source{c: c, files: analysis.NewSourceFiles()} }
+func NewSource(c *Common) *Source {
+	files := c.SourceFiles
+	if files == nil {
+		files = analysis.NewSourceFiles()
+	}
+	return &Source{c: c, files: files}
+}
 
 func (s *Source) Title() string { return "Source" }
 func (s *Source) Init() tea.Cmd { return nil }
