@@ -30,6 +30,11 @@ read and nothing is written.
 func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(stdout) // asked for: not an error
+		}
+	}
 	var cfg serve.Config
 	listen := fs.String("listen", "127.0.0.1:2222", "address to listen on (loopback unless you choose another)")
 	fs.StringVar(&cfg.HostKey, "host_key", "", "host key file, created (ed25519, 0600) when missing (default $XDG_STATE_HOME/pprof-tui/host_ed25519)")
@@ -42,7 +47,7 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.DurationVar(&cfg.Idle, "idle", 15*time.Minute, "a session without a key press for this long is closed")
 	fs.Int64Var(&cfg.MaxBytes, "max_bytes", 512<<20, "largest profile served, in bytes, on disk and decompressed")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, serveUsage)
+		fmt.Fprint(fs.Output(), serveUsage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
