@@ -165,6 +165,13 @@ func TestNothingButTheExplorer(t *testing.T) {
 			t.Errorf("%s: granted %v, %v", req, ok, err)
 		}
 	}
+	// Environment: the colour variables only.
+	if err := sess.Setenv("LD_PRELOAD", "/tmp/x.so"); err == nil {
+		t.Errorf("LD_PRELOAD was accepted")
+	}
+	if err := sess.Setenv("COLORTERM", "truecolor"); err != nil {
+		t.Errorf("COLORTERM: %v", err)
+	}
 	// -L: a direct-tcpip channel; -R: a tcpip-forward request.
 	target, err := os.CreateTemp(t.TempDir(), "x")
 	if err != nil {
@@ -209,5 +216,17 @@ func TestHostKeyPersisted(t *testing.T) {
 	}
 	if gossh.FingerprintSHA256(a.PublicKey()) != gossh.FingerprintSHA256(b.PublicKey()) {
 		t.Errorf("the host key changed across restarts")
+	}
+}
+
+func TestHugeWindowClamped(t *testing.T) {
+	ts := startServer(t, nil)
+	tm := ts.open(termOpt{w: 100000, h: 50000})
+	tm.waitFor(0, "choose a profile")
+	m := tm.quiet()
+	tm.send("\r")
+	tm.waitFor(m, "main.fib")
+	if w := widthOfTabLine(tm.raw(0)); w != maxWidth-1 {
+		t.Errorf("tab line %d wide for a 100000-column window; want the %d-column cap", w, maxWidth)
 	}
 }

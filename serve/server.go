@@ -328,12 +328,17 @@ func (s *Server) sessionRequest(sess ssh.Session, req string) bool {
 
 // sessionChannel is the session channel handler, with agent and X11
 // forwarding requests refused before the library sees them (it would
-// accept an agent request).
+// accept an agent request), and environment variables kept to the few
+// that pick colours, a few times each (the library keeps every one).
 func sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel, ctx ssh.Context) {
 	ssh.DefaultSessionHandler(srv, conn, filteredChannel{ch}, ctx)
 }
 
 type filteredChannel struct{ gossh.NewChannel }
+
+// colourEnv are the environment variables a session may set: those that
+// choose its colours (see colours).
+var colourEnv = map[string]bool{"TERM": true, "COLORTERM": true, "NO_COLOR": true, "COLORFGBG": true}
 
 func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
 	ch, reqs, err := f.NewChannel.Accept()
@@ -343,9 +348,19 @@ func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 	out := make(chan *gossh.Request)
 	go func() {
 		defer close(out)
+		envs := 0
 		for r := range reqs {
+			refuse := false
 			switch r.Type {
 			case "auth-agent-req@openssh.com", "x11-req":
+				refuse = true
+			case "env":
+				var kv struct{ Key, Value string }
+				err := gossh.Unmarshal(r.Payload, &kv)
+				refuse = err != nil || !colourEnv[kv.Key] || len(kv.Value) > 64 || envs >= 16
+				envs++
+			}
+			if refuse {
 				if r.WantReply {
 					r.Reply(false, nil)
 				}

@@ -70,6 +70,10 @@ func (ss *session) why() ending {
 	return ending(ss.end.Load())
 }
 
+// The largest window drawn: a client's claimed size must not make each
+// frame as costly as it likes.
+const maxWidth, maxHeight = 500, 200
+
 // handle runs one session: the explorer on the session's PTY.
 func (s *Server) handle(sess ssh.Session) {
 	start := time.Now()
@@ -123,8 +127,8 @@ func (s *Server) handle(sess ssh.Session) {
 		Load:            format.Options{MaxBytes: s.cfg.MaxBytes, Symbolize: "none"},
 		Input:           in,
 		Output:          sess,
-		Width:           pty.Window.Width,
-		Height:          pty.Window.Height,
+		Width:           min(pty.Window.Width, maxWidth),
+		Height:          min(pty.Window.Height, maxHeight),
 		ColorProfile:    profile,
 		DarkBackground:  &dark,
 	}
@@ -135,7 +139,7 @@ func (s *Server) handle(sess ssh.Session) {
 	}
 	go func() {
 		for w := range winch {
-			p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			p.Send(tea.WindowSizeMsg{Width: min(w.Width, maxWidth), Height: min(w.Height, maxHeight)})
 		}
 	}()
 	go s.watchIdle(ctx, ss, in)
