@@ -46,6 +46,11 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.DurationVar(&cfg.Handshake, "handshake", 10*time.Second, "time to authenticate before the connection is closed")
 	fs.DurationVar(&cfg.Idle, "idle", 15*time.Minute, "a session without a key press for this long is closed")
 	fs.Int64Var(&cfg.MaxBytes, "max_bytes", 512<<20, "largest profile served, in bytes, on disk and decompressed")
+	fs.Func("endpoint", "NAME=URL of a net/http/pprof server whose profiles sessions may fetch (repeatable)", func(v string) error {
+		cfg.Endpoints = append(cfg.Endpoints, v)
+		return nil
+	})
+	fs.IntVar(&cfg.EndpointSeconds, "endpoint_seconds", 10, "duration of an endpoint's CPU profile, at most 60")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), serveUsage)
 		fs.PrintDefaults()

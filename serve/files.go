@@ -1,12 +1,15 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -25,10 +28,18 @@ type rootFiles struct {
 	loads chan struct{}
 	// wrap, for tests, wraps each profile's reader (to slow it down).
 	wrap func(io.Reader) io.Reader
+	// live are the operator's endpoints, listed at the top as live:NAME:KIND.
+	live *endpoints
 }
 
 func (f *rootFiles) ReadDir(name string) ([]fs.DirEntry, error) {
-	return fs.ReadDir(f.root.FS(), name)
+	des, err := fs.ReadDir(f.root.FS(), name)
+	if name != "." || f.live == nil {
+		return des, err
+	}
+	// A file named like an endpoint's profile would be hidden by it.
+	des = slices.DeleteFunc(des, func(de fs.DirEntry) bool { return strings.HasPrefix(de.Name(), livePrefix) })
+	return append(f.live.entries(), des...), err
 }
 
 func (f *rootFiles) Open(name string) (fs.File, error) {
@@ -46,6 +57,9 @@ func notServed(name, why string) error {
 }
 
 func (f *rootFiles) open(name string) (*os.File, error) {
+	if strings.HasPrefix(name, livePrefix) {
+		return nil, notServed(name, "a live profile, fetched when opened")
+	}
 	if !fs.ValidPath(name) {
 		return nil, notServed(name, "not a name in the served directory")
 	}
@@ -79,11 +93,38 @@ func (f *rootFiles) open(name string) (*os.File, error) {
 // reads through a reader that fails once ctx ends, so a session that
 // goes away stops its load within one read.
 func (f *rootFiles) Load(ctx context.Context, name string, opt format.Options) (*format.Profile, error) {
+	if strings.HasPrefix(name, livePrefix) {
+		return f.loadLive(ctx, name, opt)
+	}
 	file, err := f.open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
+	st, err := file.Stat()
+	if err != nil {
+		return nil, notServed(name, "cannot be read")
+	}
+	return f.parse(ctx, name, &ctxReader{ctx: ctx, f: file, size: st.Size()}, opt)
+}
+
+// loadLive fetches an endpoint's profile (not holding a load slot while
+// the endpoint samples), then parses it.
+func (f *rootFiles) loadLive(ctx context.Context, name string, opt format.Options) (*format.Profile, error) {
+	e, path, ok := f.live.lookup(name)
+	if !ok {
+		return nil, notServed(name, "not an endpoint this server names")
+	}
+	data, err := f.live.fetch(ctx, e, path, opt.Status)
+	if err != nil {
+		return nil, err
+	}
+	r := bytes.NewReader(data)
+	return f.parse(ctx, name, &ctxReader{ctx: ctx, f: r, size: r.Size()}, opt)
+}
+
+// parse parses a profile once a load slot is free.
+func (f *rootFiles) parse(ctx context.Context, name string, cr *ctxReader, opt format.Options) (*format.Profile, error) {
 	select {
 	case f.loads <- struct{}{}:
 	default:
@@ -97,14 +138,10 @@ func (f *rootFiles) Load(ctx context.Context, name string, opt format.Options) (
 		}
 	}
 	defer func() { <-f.loads }()
-	st, err := file.Stat()
-	if err != nil {
-		return nil, notServed(name, "cannot be read")
-	}
 	opt.MaxBytes = f.maxBytes
 	opt.Symbolize = "none" // no binaries are read
 	opt.Binaries, opt.BinaryPath = nil, ""
-	var r io.Reader = &ctxReader{ctx: ctx, f: file, size: st.Size()}
+	var r io.Reader = cr
 	if f.wrap != nil {
 		r = f.wrap(r)
 	}
@@ -121,8 +158,11 @@ func (f *rootFiles) Load(ctx context.Context, name string, opt format.Options) (
 // ctxReader reads a file until ctx ends. It is an io.ReaderAt with a
 // Size, as format.Parse wants to size its buffers.
 type ctxReader struct {
-	ctx  context.Context
-	f    *os.File
+	ctx context.Context
+	f   interface {
+		io.Reader
+		io.ReaderAt
+	}
 	size int64
 }
 

@@ -35,6 +35,14 @@ type Config struct {
 	MaxBytes          int64         // a profile's size, and its size decompressed (512 MiB)
 	Grace             time.Duration // for sessions to end on shutdown (5s)
 
+	// Endpoints are NAME=URL entries of net/http/pprof servers whose
+	// profiles sessions may fetch; EndpointSeconds is the CPU profile's
+	// duration (10, at most 60) and EndpointTimeout bounds a fetch
+	// beyond it (20s).
+	Endpoints       []string
+	EndpointSeconds int
+	EndpointTimeout time.Duration
+
 	Log io.Writer // one line per connection, authentication and session (stderr)
 
 	// wrapRead, for tests, wraps each profile's reader.
@@ -59,6 +67,9 @@ func (c *Config) defaults() {
 	defd(&c.Handshake, 10*time.Second)
 	defd(&c.Idle, 15*time.Minute)
 	defd(&c.Grace, 5*time.Second)
+	defd(&c.EndpointTimeout, 20*time.Second)
+	def(&c.EndpointSeconds, 10)
+	c.EndpointSeconds = min(c.EndpointSeconds, 60)
 	if c.MaxBytes <= 0 {
 		c.MaxBytes = 512 << 20
 	}
@@ -105,6 +116,23 @@ func New(cfg Config) (*Server, error) {
 		log:      log.New(cfg.Log, "pprof-tui serve: ", log.LstdFlags),
 		sessions: map[*session]struct{}{},
 		perKey:   map[string]int{},
+	}
+	if len(cfg.Endpoints) > 0 {
+		live := &endpoints{seconds: cfg.EndpointSeconds, maxBytes: cfg.MaxBytes}
+		for _, spec := range cfg.Endpoints {
+			e, err := parseEndpoint(spec, time.Duration(cfg.EndpointSeconds)*time.Second+cfg.EndpointTimeout)
+			if err != nil {
+				root.Close()
+				return nil, err
+			}
+			if _, _, dup := live.lookup(livePrefix + e.name + ":heap"); dup {
+				root.Close()
+				return nil, fmt.Errorf("endpoint %s named twice", e.name)
+			}
+			live.list = append(live.list, e)
+			s.log.Printf("endpoint %s: %s (%v)", e.name, e.request("", 0), e.addrs)
+		}
+		s.files.live = live
 	}
 	keys, bad, err := authorizedKeys(cfg.AuthorizedKeys)
 	if err != nil {
