@@ -92,7 +92,6 @@ func startServer(t testing.TB, edit func(*Config)) *testServer {
 		HostKey:        filepath.Join(tmp, "state", "pprof-tui", "host_ed25519"),
 		AuthorizedKeys: auth,
 		Log:            ts.log,
-		Grace:          3 * time.Second,
 	}
 	if edit != nil {
 		edit(&cfg)

@@ -8,8 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log"
 	"os"
 	"path/filepath"
+	"sync"
+	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -35,6 +38,9 @@ func DefaultHostKey() (string, error) {
 func hostKey(path string) (gossh.Signer, bool, error) {
 	data, err := os.ReadFile(path)
 	if err == nil {
+		if st, err := os.Stat(path); err == nil && st.Mode().Perm()&0o077 != 0 {
+			return nil, false, fmt.Errorf("host key %s: mode %v lets others read it; chmod 600 it", path, st.Mode().Perm())
+		}
 		s, err := gossh.ParsePrivateKey(data)
 		if err != nil {
 			return nil, false, fmt.Errorf("host key %s: %w", path, err)
@@ -103,4 +109,46 @@ func authorizedKeys(path string) (keys map[string]bool, bad []int, err error) {
 		return nil, bad, fmt.Errorf("authorized keys: no key in %s: nobody could log in", path)
 	}
 	return keys, bad, nil
+}
+
+// keyFile is the authorized_keys file, read again when it changes (as
+// OpenSSH reads it at each login), so that adding or removing a key
+// needs no restart.
+type keyFile struct {
+	path string
+	log  *log.Logger
+	mu   sync.Mutex
+	keys map[string]bool
+	mod  time.Time
+	size int64
+}
+
+// load reads the file; the keys it had are dropped if it cannot be
+// read.
+func (k *keyFile) load() error {
+	st, err := os.Stat(k.path)
+	if err != nil {
+		k.keys = nil
+		return fmt.Errorf("authorized keys: %w", err)
+	}
+	k.mod, k.size = st.ModTime(), st.Size()
+	keys, bad, err := authorizedKeys(k.path)
+	for _, line := range bad {
+		k.log.Printf("authorized keys: %s line %d is not a key; skipped", k.path, line)
+	}
+	k.keys = keys
+	return err
+}
+
+func (k *keyFile) authorized(key gossh.PublicKey) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if st, err := os.Stat(k.path); err != nil || !st.ModTime().Equal(k.mod) || st.Size() != k.size {
+		if err := k.load(); err != nil {
+			k.log.Printf("%v", err)
+		} else {
+			k.log.Printf("authorized keys: %s read again: %d keys", k.path, len(k.keys))
+		}
+	}
+	return k.keys[string(key.Marshal())]
 }

@@ -40,6 +40,13 @@ func TestSession(t *testing.T) {
 	tm.waitFor(0, "cpu.pb.gz")
 	tm.waitFor(0, "profile-like files in profiles") // DIR's name, not its path
 
+	// The terminal is never asked anything (background, foreground,
+	// cursor position): a client that does not answer would hang.
+	for _, query := range []string{"\x1b]11;?", "\x1b]10;?", "\x1b[6n"} {
+		if strings.Contains(tm.raw(0), query) {
+			t.Errorf("the server queried the terminal: %q", query)
+		}
+	}
 	m := tm.quiet()
 	tm.send("j\r") // the demo is first, then cpu.pb.gz
 	tm.waitFor(m, "main.fib")
@@ -228,5 +235,43 @@ func TestHugeWindowClamped(t *testing.T) {
 	tm.waitFor(m, "main.fib")
 	if w := widthOfTabLine(tm.raw(0)); w != maxWidth-1 {
 		t.Errorf("tab line %d wide for a 100000-column window; want the %d-column cap", w, maxWidth)
+	}
+}
+
+func TestAuthorizedKeysReadAgain(t *testing.T) {
+	var path string
+	ts := startServer(t, func(c *Config) { path = c.AuthorizedKeys })
+	other := newKey(t)
+	if _, err := ts.dial(other); err == nil {
+		t.Fatal("a key not in the file was accepted")
+	}
+	// Added: in without a restart. (The size changes, so a same-second
+	// modification time does not hide the change.)
+	data := append(gossh.MarshalAuthorizedKey(ts.key.PublicKey()), gossh.MarshalAuthorizedKey(other.PublicKey())...)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ts.dial(other)
+	if err != nil {
+		t.Fatalf("a key added to the file: %v", err)
+	}
+	c.Close()
+	// Removed: out.
+	if err := os.WriteFile(path, gossh.MarshalAuthorizedKey(other.PublicKey()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ts.dial(ts.key); err == nil {
+		t.Errorf("a key removed from the file was accepted")
+	}
+}
+
+func TestHostKeyReadableByOthersRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "host_ed25519")
+	if _, _, err := hostKey(path); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(path, 0o644)
+	if _, _, err := hostKey(path); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		t.Errorf("a host key others can read: %v", err)
 	}
 }

@@ -33,7 +33,6 @@ type Config struct {
 	Handshake         time.Duration // to authenticate after connecting (10s)
 	Idle              time.Duration // without a key press before a session ends (15m)
 	MaxBytes          int64         // a profile's size, and its size decompressed (512 MiB)
-	Grace             time.Duration // for sessions to end on shutdown (5s)
 
 	// Endpoints are NAME=URL entries of net/http/pprof servers whose
 	// profiles sessions may fetch; EndpointSeconds is the CPU profile's
@@ -66,7 +65,6 @@ func (c *Config) defaults() {
 	}
 	defd(&c.Handshake, 10*time.Second)
 	defd(&c.Idle, 15*time.Minute)
-	defd(&c.Grace, 5*time.Second)
 	defd(&c.EndpointTimeout, 20*time.Second)
 	def(&c.EndpointSeconds, 10)
 	c.EndpointSeconds = min(c.EndpointSeconds, 60)
@@ -83,7 +81,7 @@ type Server struct {
 	cfg   Config
 	ssh   *ssh.Server
 	files *rootFiles
-	keys  map[string]bool
+	keys  *keyFile
 	log   *log.Logger
 
 	mu       sync.Mutex
@@ -134,15 +132,11 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.files.live = live
 	}
-	keys, bad, err := authorizedKeys(cfg.AuthorizedKeys)
-	if err != nil {
+	s.keys = &keyFile{path: cfg.AuthorizedKeys, log: s.log}
+	if err := s.keys.load(); err != nil {
 		root.Close()
 		return nil, err
 	}
-	for _, line := range bad {
-		s.log.Printf("authorized keys: %s line %d is not a key; skipped", cfg.AuthorizedKeys, line)
-	}
-	s.keys = keys
 	signer, created, err := hostKey(cfg.HostKey)
 	if err != nil {
 		root.Close()
@@ -331,7 +325,7 @@ func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
 
 // publicKey accepts the keys of the authorized_keys file.
 func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
-	if s.keys[string(key.Marshal())] {
+	if s.keys.authorized(key) {
 		return true
 	}
 	s.log.Printf("auth %s user %q key %s refused: not an authorized key", ctx.RemoteAddr(), ctx.User(), gossh.FingerprintSHA256(key))
