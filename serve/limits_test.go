@@ -306,3 +306,34 @@ func TestShutdownWithOpenSessions(t *testing.T) {
 		})
 	}
 }
+
+func TestAuthenticatedConnectionsCapped(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.MaxConns = 2 })
+	var clients []*gossh.Client
+	for range 2 {
+		c, err := ts.dial(ts.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients = append(clients, c)
+	}
+	if c, err := ts.dial(ts.key); err == nil {
+		c.Close()
+		t.Errorf("a third authenticated connection with a cap of 2")
+	}
+	clients[0].Close()
+	waitUntil(t, 3*time.Second, "a slot", func() bool {
+		ts.srv.mu.Lock()
+		defer ts.srv.mu.Unlock()
+		return ts.srv.conns == 1
+	})
+	c, err := ts.dial(ts.key)
+	if err != nil {
+		t.Fatalf("after one closed: %v", err)
+	}
+	c.Close()
+	clients[1].Close()
+	if log := ts.log.String(); !strings.Contains(log, "refused: 2 connections are open") {
+		t.Errorf("the log:\n%s", log)
+	}
+}

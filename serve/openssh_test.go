@@ -70,7 +70,7 @@ func openSSHSession(t *testing.T, ts *testServer, tmp string, run int) {
 	if err := os.WriteFile(knownHosts, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sock := filepath.Join(tmp, "tmux.sock")
+	sock := filepath.Join(tmp, fmt.Sprintf("tmux%d.sock", run)) // a server of its own each run
 	tmux := func(args ...string) string {
 		t.Helper()
 		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()

@@ -30,6 +30,7 @@ type Config struct {
 	MaxSessionsPerKey int           // sessions at once per public key (4)
 	MaxLoads          int           // profiles parsed at once (2); others wait
 	MaxUnauth         int           // connections not yet authenticated (16)
+	MaxConns          int           // authenticated connections (4 × MaxSessions)
 	Handshake         time.Duration // to authenticate after connecting (10s)
 	Idle              time.Duration // without a key press before a session ends (15m)
 	MaxBytes          int64         // a profile's size, and its size decompressed (512 MiB)
@@ -58,6 +59,7 @@ func (c *Config) defaults() {
 	def(&c.MaxSessionsPerKey, 4)
 	def(&c.MaxLoads, 2)
 	def(&c.MaxUnauth, 16)
+	def(&c.MaxConns, 4*c.MaxSessions)
 	defd := func(v *time.Duration, d time.Duration) {
 		if *v <= 0 {
 			*v = d
@@ -88,6 +90,7 @@ type Server struct {
 	closing  bool
 	ln       net.Listener
 	unauth   int
+	conns    int // authenticated connections
 	sessions map[*session]struct{}
 	perKey   map[string]int
 	running  sync.WaitGroup // session handlers
@@ -275,12 +278,30 @@ type ctxKey struct{ name string }
 var connKey = &ctxKey{"conn"}
 
 // limitedConn holds an unauthenticated slot until authentication
-// succeeds or the connection closes.
+// succeeds or the connection closes, then an authenticated one until it
+// closes.
 type limitedConn struct {
 	net.Conn
-	srv   *Server
-	once  sync.Once
-	timer *time.Timer
+	srv     *Server
+	once    sync.Once
+	timer   *time.Timer
+	counted atomic.Bool // holds an authenticated slot
+	closed  sync.Once
+}
+
+// authenticate takes an authenticated slot, if one is free, and frees
+// the unauthenticated one.
+func (c *limitedConn) authenticate() error {
+	c.srv.mu.Lock()
+	if c.srv.conns >= c.srv.cfg.MaxConns {
+		c.srv.mu.Unlock()
+		return fmt.Errorf("%d connections are open", c.srv.cfg.MaxConns)
+	}
+	c.srv.conns++
+	c.counted.Store(true)
+	c.srv.mu.Unlock()
+	c.authenticated()
+	return nil
 }
 
 // authenticated frees the slot; it reports whether it was the one to.
@@ -298,6 +319,13 @@ func (c *limitedConn) authenticated() bool {
 
 func (c *limitedConn) Close() error {
 	c.authenticated()
+	c.closed.Do(func() {
+		if c.counted.Load() {
+			c.srv.mu.Lock()
+			c.srv.conns--
+			c.srv.mu.Unlock()
+		}
+	})
 	return c.Conn.Close()
 }
 
@@ -310,7 +338,10 @@ func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
 		MaxAuthTries: 3,
 		VerifiedPublicKeyCallback: func(conn gossh.ConnMetadata, key gossh.PublicKey, perms *gossh.Permissions, algo string) (*gossh.Permissions, error) {
 			if lc != nil {
-				lc.authenticated()
+				if err := lc.authenticate(); err != nil {
+					s.log.Printf("auth %s user %q key %s refused: %v", conn.RemoteAddr(), conn.User(), gossh.FingerprintSHA256(key), err)
+					return nil, err
+				}
 			}
 			s.log.Printf("auth %s user %q key %s accepted", conn.RemoteAddr(), conn.User(), gossh.FingerprintSHA256(key))
 			return perms, nil
