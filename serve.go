@@ -46,6 +46,7 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.IntVar(&cfg.MaxConns, "max_connections", 0, "authenticated connections at once (default 4 × -max_sessions)")
 	fs.DurationVar(&cfg.Handshake, "handshake", 10*time.Second, "time to authenticate before the connection is closed")
 	fs.DurationVar(&cfg.Idle, "idle", 15*time.Minute, "a session without a key press for this long is closed")
+	fs.StringVar(&cfg.SourceRoot, "source_root", "", "a directory inside DIR where the Source view finds source files (default: none are read)")
 	fs.Int64Var(&cfg.MaxBytes, "max_bytes", 512<<20, "largest profile served, in bytes, on disk and decompressed")
 	fs.Func("endpoint", "NAME=URL of a net/http/pprof server whose profiles sessions may fetch (repeatable)", func(v string) error {
 		cfg.Endpoints = append(cfg.Endpoints, v)

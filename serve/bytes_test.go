@@ -18,9 +18,7 @@ func TestBytesPerKey(t *testing.T) {
 	ts := startServer(t, nil)
 	tm := ts.open(termOpt{w: 100, h: 30})
 	tm.waitFor(0, "choose a profile")
-	m := tm.quiet()
-	tm.send("\r") // the embedded demo: the same profile, read from memory
-	tm.waitFor(m, "main.fib")
+	tm.press("\r", "main.fib") // the embedded demo: the same profile, read from memory
 	measure := func(keys string, n int) []int {
 		var sizes []int
 		for range n {

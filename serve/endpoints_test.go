@@ -136,12 +136,8 @@ func TestEndpointSecondsClamped(t *testing.T) {
 	tm.waitFor(0, "live:api:heap")
 	// The demo, then the live profiles by name: allocs (which this
 	// server does not have), block, cpu, goroutine, heap.
-	m := tm.quiet()
-	tm.send("j\r")
-	tm.waitFor(m, "api allocs: the endpoint answered 404 Not Found: 404 page not found")
-	m = tm.quiet()
-	tm.send("jjjj\r")
-	tm.waitFor(m, "main.fib")
+	tm.press("j\r", "api allocs: the endpoint answered 404 Not Found: 404 page not found")
+	tm.press("jjjj\r", "main.fib")
 	waitUntil(t, 5*time.Second, "the log line", func() bool { return strings.Contains(ts.log.String(), "endpoint api: http://127.0.0.1:") })
 }
 

@@ -148,3 +148,29 @@ func TestLoadStopsWithItsContext(t *testing.T) {
 		t.Errorf("%d load slots still held", n)
 	}
 }
+
+func TestSourceRoot(t *testing.T) {
+	src, err := os.ReadFile("../testdata/src/goprof/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := startServer(t, func(c *Config) {
+		os.MkdirAll(filepath.Join(c.Dir, "src", "goprof"), 0o755)
+		os.WriteFile(filepath.Join(c.Dir, "src", "goprof", "main.go"), src, 0o644)
+		c.SourceRoot = filepath.Join(c.Dir, "src")
+	})
+	tm := ts.open(termOpt{})
+	tm.waitFor(0, "cpu.pb.gz")
+	tm.press("j\r", "main.fib")
+	tm.press("6", "return fib(n-1) + fib(n-2)")
+
+	// A source root must lie inside DIR, by the kernel's walk.
+	outside := t.TempDir()
+	os.Symlink(outside, filepath.Join(ts.dir, "link"))
+	for _, root := range []string{outside, filepath.Join(ts.dir, ".."), filepath.Join(ts.dir, "link"), filepath.Join(ts.dir, "cpu.pb.gz")} {
+		_, err := New(Config{Dir: ts.dir, SourceRoot: root, AuthorizedKeys: filepath.Join(ts.tmp, "authorized_keys"), HostKey: filepath.Join(ts.tmp, "hk")})
+		if err == nil || !strings.Contains(err.Error(), "must be a directory inside") {
+			t.Errorf("source root %s: %v", root, err)
+		}
+	}
+}

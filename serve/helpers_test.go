@@ -300,3 +300,12 @@ func waitUntil(t testing.TB, d time.Duration, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// press sends keys once the screen is still, and waits for want to be
+// drawn after them.
+func (tm *term) press(keys, want string) {
+	tm.t.Helper()
+	m := tm.quiet()
+	tm.send(keys)
+	tm.waitFor(m, want)
+}

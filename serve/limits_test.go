@@ -47,9 +47,7 @@ func TestConcurrentSessions(t *testing.T) {
 			defer wg.Done()
 			tm := terms[i]
 			tm.waitFor(0, "choose a profile")
-			m := tm.quiet()
-			tm.send("j\r")
-			tm.waitFor(m, "main.fib")
+			tm.press("j\r", "main.fib")
 		}()
 	}
 	wg.Wait()
@@ -108,18 +106,14 @@ func TestOversizedAndFIFOOverSSH(t *testing.T) {
 	tm := ts.open(termOpt{})
 	tm.waitFor(0, "cpu.pb.gz")
 	// Newest first: big.pb.gz follows the demo.
-	m := tm.quiet()
-	tm.send("j\r")
-	tm.waitFor(m, "big.pb.gz: too large to serve (2MB; the limit is 1MB)")
+	tm.press("j\r", "big.pb.gz: too large to serve (2MB; the limit is 1MB)")
 	// cpu.pb.gz becomes a FIFO after it was listed: opening it must
 	// not wait for a writer.
 	os.Remove(filepath.Join(ts.dir, "cpu.pb.gz"))
 	if err := syscall.Mkfifo(filepath.Join(ts.dir, "cpu.pb.gz"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m = tm.quiet()
-	tm.send("j\r")
-	tm.waitFor(m, "cpu.pb.gz: not a regular file")
+	tm.press("j\r", "cpu.pb.gz: not a regular file")
 }
 
 func TestClientCutMidLoad(t *testing.T) {
@@ -163,9 +157,7 @@ func TestLoadsWaitTheirTurn(t *testing.T) {
 	b.waitFor(0, "cpu.pb.gz")
 	a.send("j\r")
 	<-reads
-	m := b.quiet()
-	b.send("j\r")
-	b.waitFor(m, "queued behind other sessions' loads")
+	b.press("j\r", "queued behind other sessions' loads")
 }
 
 func TestCrashEndsOnlyItsSession(t *testing.T) {
@@ -185,9 +177,7 @@ func TestCrashEndsOnlyItsSession(t *testing.T) {
 		t.Errorf("the crashed session's terminal was not given back")
 	}
 	// The other session carries on: the embedded demo needs no file.
-	m := other.quiet()
-	other.send("\r")
-	other.waitFor(m, "main.fib")
+	other.press("\r", "main.fib")
 	if log := ts.log.String(); !strings.Contains(log, "a bug in the loader") || !strings.Contains(log, "goroutine") {
 		t.Errorf("the crash's stack is not in the log:\n%s", log)
 	}
@@ -276,9 +266,7 @@ func TestShutdownWithOpenSessions(t *testing.T) {
 			picking, exploring := ts.open(termOpt{}), ts.open(termOpt{w: 90, h: 25})
 			picking.waitFor(0, "choose a profile")
 			exploring.waitFor(0, "choose a profile")
-			m := exploring.quiet()
-			exploring.send("j\r")
-			exploring.waitFor(m, "main.fib")
+			exploring.press("j\r", "main.fib")
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			start := time.Now()

@@ -47,11 +47,9 @@ func TestSession(t *testing.T) {
 			t.Errorf("the server queried the terminal: %q", query)
 		}
 	}
+	tm.press("j\r", "cpu.pb.gz │") // the demo is first, then cpu.pb.gz
+	tm.waitFor(0, "main.fib")
 	m := tm.quiet()
-	tm.send("j\r") // the demo is first, then cpu.pb.gz
-	tm.waitFor(m, "main.fib")
-	tm.waitFor(m, "cpu.pb.gz │")
-	m = tm.quiet()
 	if w := widthOfTabLine(tm.raw(0)); w != 99 {
 		t.Errorf("tab line %d wide at 100 columns", w)
 	}
@@ -61,9 +59,7 @@ func TestSession(t *testing.T) {
 	}
 	waitUntil(t, 5*time.Second, "the redraw at 80 columns", func() bool { return widthOfTabLine(tm.raw(m)) == 79 })
 
-	m = tm.quiet()
-	tm.send(":save out.pb.gz\r")
-	tm.waitFor(m, "writes nothing on the server")
+	tm.press(":save out.pb.gz\r", "writes nothing on the server")
 	if des, _ := os.ReadDir(ts.dir); len(des) != 1 {
 		t.Errorf("the served directory holds %d files after :save, want 1", len(des))
 	}
@@ -230,9 +226,7 @@ func TestHugeWindowClamped(t *testing.T) {
 	ts := startServer(t, nil)
 	tm := ts.open(termOpt{w: 100000, h: 50000})
 	tm.waitFor(0, "choose a profile")
-	m := tm.quiet()
-	tm.send("\r")
-	tm.waitFor(m, "main.fib")
+	tm.press("\r", "main.fib")
 	if w := widthOfTabLine(tm.raw(0)); w != maxWidth-1 {
 		t.Errorf("tab line %d wide for a 100000-column window; want the %d-column cap", w, maxWidth)
 	}

@@ -8,6 +8,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -22,7 +23,10 @@ import (
 // Config is the operator's choice of what to serve and the limits.
 // Zero values take the defaults named beside them.
 type Config struct {
-	Dir            string // the served directory
+	Dir string // the served directory
+	// SourceRoot, a directory inside Dir, is where the Source view
+	// looks for source files; none are read without it.
+	SourceRoot     string
 	HostKey        string // path of the host key, created when missing
 	AuthorizedKeys string // path of the authorized_keys file
 
@@ -85,6 +89,8 @@ type Server struct {
 	files *rootFiles
 	keys  *keyFile
 	log   *log.Logger
+	// sourceRoot is Config.SourceRoot, opened inside the served root.
+	sourceRoot *os.Root
 
 	mu       sync.Mutex
 	closing  bool
@@ -111,12 +117,20 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	var sourceRoot *os.Root
+	if cfg.SourceRoot != "" {
+		if sourceRoot, err = openInside(root, cfg.Dir, cfg.SourceRoot); err != nil {
+			root.Close()
+			return nil, err
+		}
+	}
 	s := &Server{
-		cfg:      cfg,
-		files:    &rootFiles{root: root, maxBytes: cfg.MaxBytes, loads: make(chan struct{}, cfg.MaxLoads), wrap: cfg.wrapRead},
-		log:      log.New(cfg.Log, "pprof-tui serve: ", log.LstdFlags),
-		sessions: map[*session]struct{}{},
-		perKey:   map[string]int{},
+		cfg:        cfg,
+		sourceRoot: sourceRoot,
+		files:      &rootFiles{root: root, maxBytes: cfg.MaxBytes, loads: make(chan struct{}, cfg.MaxLoads), wrap: cfg.wrapRead},
+		log:        log.New(cfg.Log, "pprof-tui serve: ", log.LstdFlags),
+		sessions:   map[*session]struct{}{},
+		perKey:     map[string]int{},
 	}
 	if len(cfg.Endpoints) > 0 {
 		live := &endpoints{seconds: cfg.EndpointSeconds, maxBytes: cfg.MaxBytes}
@@ -239,7 +253,32 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.ssh.Close()
 	s.files.root.Close()
+	if s.sourceRoot != nil {
+		s.sourceRoot.Close()
+	}
 	return err
+}
+
+// openInside opens path, which must lie inside dir, through dir's root:
+// the kernel's walk, not a string check, keeps it inside.
+func openInside(root *os.Root, dir, path string) (*os.Root, error) {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(absDir, abs)
+	if err != nil {
+		return nil, fmt.Errorf("source root %s: %w", path, err)
+	}
+	r, err := root.OpenRoot(filepath.ToSlash(rel))
+	if err != nil {
+		return nil, fmt.Errorf("source root %s must be a directory inside %s: %w", path, dir, err)
+	}
+	return r, nil
 }
 
 // connect admits a new connection if fewer than MaxUnauth are still

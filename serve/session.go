@@ -122,6 +122,7 @@ func (s *Server) handle(sess ssh.Session) {
 	cfg := tui.Config{
 		Dir:             filepath.Base(s.cfg.Dir),
 		Files:           &sessionFiles{rootFiles: s.files, ss: ss},
+		SourceRoot:      s.sourceRoot,
 		NoSave:          true,
 		NoSignalHandler: true,
 		Load:            format.Options{MaxBytes: s.cfg.MaxBytes, Symbolize: "none"},

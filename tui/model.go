@@ -91,7 +91,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	c := &views.Common{Styles: views.NewStyles(r), Keys: views.DefaultKeyMap(),
 		Diff: len(cfg.Sources.Base)+len(cfg.Sources.DiffBase) > 0}
 	if cfg.Files != nil {
-		c.SourceFiles = analysis.NoSourceFiles()
+		c.SourceFiles = analysis.SourceFilesIn(cfg.SourceRoot)
 	}
 	opts := cfg.Options
 	if opts.Granularity == "" {

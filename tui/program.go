@@ -43,8 +43,10 @@ type Config struct {
 	NoMouse bool
 
 	// Files, when set, is the only place profiles are read from (see
-	// Files); `serve` sets it, with NoSave and NoSignalHandler.
-	Files Files
+	// Files); `serve` sets it, with NoSave and NoSignalHandler. Source
+	// files are then read only under SourceRoot (none when it is nil).
+	Files      Files
+	SourceRoot *os.Root
 	// NoSave makes :save refuse: a served explorer writes nothing on
 	// the server (y still copies to the client's clipboard).
 	NoSave bool

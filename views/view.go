@@ -24,7 +24,7 @@ type Common struct {
 	// sign.
 	Diff bool
 	// SourceFiles, when set, is where the Source view reads files
-	// (analysis.NoSourceFiles when served); nil: the file system.
+	// (analysis.SourceFilesIn when served); nil: the file system.
 	SourceFiles *analysis.SourceFiles
 }
 
