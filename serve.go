@@ -93,6 +93,7 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	// bubbletea prints a crashed session's stack to stdout: that is the
 	// server's log too.
+	defer func(stdout *os.File) { os.Stdout = stdout }(os.Stdout)
 	os.Stdout = os.Stderr
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
