@@ -325,3 +325,31 @@ func TestAuthenticatedConnectionsCapped(t *testing.T) {
 		t.Errorf("the log:\n%s", log)
 	}
 }
+
+func TestChannelsPerConnection(t *testing.T) {
+	ts := startServer(t, nil)
+	c, err := ts.dial(ts.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var open []*gossh.Session
+	for range maxChannels {
+		sess, err := c.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, sess)
+	}
+	if _, err := c.NewSession(); err == nil || !strings.Contains(err.Error(), "too many sessions on this connection") {
+		t.Errorf("a channel beyond %d: %v", maxChannels, err)
+	}
+	open[0].Close()
+	waitUntil(t, 3*time.Second, "a channel to free", func() bool {
+		sess, err := c.NewSession()
+		if err == nil {
+			sess.Close()
+		}
+		return err == nil
+	})
+}

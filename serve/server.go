@@ -185,7 +185,7 @@ func New(cfg Config) (*Server, error) {
 	// Only sessions; no direct-tcpip (-L), no tcpip-forward (-R), no
 	// subsystems (sftp); agent and X11 requests are refused by
 	// filterRequests.
-	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": sessionChannel}
+	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
 	srv.RequestHandlers = map[string]ssh.RequestHandler{}
 	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
 	srv.LocalPortForwardingCallback = nil
@@ -321,11 +321,12 @@ var connKey = &ctxKey{"conn"}
 // closes.
 type limitedConn struct {
 	net.Conn
-	srv     *Server
-	once    sync.Once
-	timer   *time.Timer
-	counted atomic.Bool // holds an authenticated slot
-	closed  sync.Once
+	srv      *Server
+	once     sync.Once
+	timer    *time.Timer
+	counted  atomic.Bool // holds an authenticated slot
+	closed   sync.Once
+	channels atomic.Int32 // session channels open
 }
 
 // authenticate takes an authenticated slot, if one is free, and frees
@@ -422,9 +423,22 @@ func (s *Server) sessionRequest(sess ssh.Session, req string) bool {
 // forwarding requests refused before the library sees them (it would
 // accept an agent request), and environment variables kept to the few
 // that pick colours, a few times each (the library keeps every one).
-func sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel, ctx ssh.Context) {
-	ssh.DefaultSessionHandler(srv, conn, filteredChannel{ch}, ctx)
+// At most maxChannels session channels are open on one connection at
+// once (each costs buffers, shell or not).
+func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel, ctx ssh.Context) {
+	if lc, ok := ctx.Value(connKey).(*limitedConn); ok {
+		if lc.channels.Add(1) > maxChannels {
+			lc.channels.Add(-1)
+			s.log.Printf("session %s user %q refused: %d sessions open on this connection", conn.RemoteAddr(), conn.User(), maxChannels)
+			ch.Reject(gossh.ResourceShortage, "too many sessions on this connection")
+			return
+		}
+		defer lc.channels.Add(-1)
+	}
+	ssh.DefaultSessionHandler(srv, conn, filteredChannel{ch}, ctx) // returns when the channel closes
 }
+
+const maxChannels = 4
 
 type filteredChannel struct{ gossh.NewChannel }
 
