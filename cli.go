@@ -134,6 +134,9 @@ picker of the profiles in the current directory. A SOURCE is a file
 folded stacks), - for stdin, or an http(s):// net/http/pprof URL. Several
 are merged. Flags take pprof's names and may follow the sources. In the
 explorer, : sets the same settings (:help lists them).
+
+pprof-tui serve [flags] DIR serves the explorer on DIR's profiles over
+SSH (pprof-tui serve -h lists its flags).
 `)
 	group := func(title string) { fmt.Fprintf(w, "\n%s:\n", title) }
 	flags := commandFlags(&c)

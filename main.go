@@ -144,6 +144,9 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "serve" {
+		return serveCommand(ctx, args[1:], stdout, stderr)
+	}
 	c, err := parseArgs(args)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // SourceFiles finds the source files a profile names and caches their
@@ -21,6 +22,10 @@ type SourceFiles struct {
 	files map[sourceKey]*sourceText
 	// wd returns the current directory (os.Getwd; tests replace it).
 	wd func() (string, error)
+	// served: read only under root, or nothing when it is nil
+	// (SourceFilesIn).
+	served bool
+	root   *os.Root
 }
 
 type sourceKey struct {
@@ -36,6 +41,47 @@ type sourceText struct {
 // NewSourceFiles returns an empty cache.
 func NewSourceFiles() *SourceFiles {
 	return &SourceFiles{files: map[sourceKey]*sourceText{}, wd: os.Getwd}
+}
+
+// SourceFilesIn returns a cache that reads files only under root, and
+// none when root is nil. A served explorer reads nothing outside the
+// directory its operator chose, while a profile's file names point
+// anywhere: a name is looked up under root as it is (without its
+// leading /), then without its first directory, its second, and so on
+// to its base name; source_path and trim_path play no part, so the :
+// line cannot point elsewhere.
+func SourceFilesIn(root *os.Root) *SourceFiles {
+	return &SourceFiles{files: map[sourceKey]*sourceText{}, wd: os.Getwd, served: true, root: root}
+}
+
+// errNoSourceFiles is SourceFilesIn(nil)'s answer.
+var errNoSourceFiles = errors.New("source files are not read here (the explorer is served without a source root)")
+
+// readIn looks path up under s.root (see SourceFilesIn).
+func (s *SourceFiles) readIn(path string) *sourceText {
+	serr := &SourceError{File: path, Trimmed: path, SearchPath: "the source root"}
+	if s.root == nil {
+		serr.Err = errNoSourceFiles
+		return &sourceText{err: serr}
+	}
+	parts := strings.Split(strings.Trim(filepath.ToSlash(path), "/"), "/")
+	for i := range parts {
+		name := strings.Join(parts[i:], "/")
+		if !fs.ValidPath(name) {
+			continue
+		}
+		serr.Tried = append(serr.Tried, name)
+		f, err := s.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+		if err != nil {
+			continue
+		}
+		lines, err := readOpenLines(f, name)
+		f.Close()
+		if err == nil {
+			return &sourceText{found: name, lines: lines}
+		}
+	}
+	return &sourceText{err: serr}
 }
 
 // SourceError says that a source file was not found, and where the
@@ -89,6 +135,9 @@ func (s *SourceFiles) Find(path string, opt Options) (lines []string, found stri
 }
 
 func (s *SourceFiles) read(path string, opt Options) *sourceText {
+	if s.served {
+		return s.readIn(path)
+	}
 	wd, _ := s.wd()
 	searchPath := opt.SourcePath
 	if searchPath == "" {
@@ -206,6 +255,21 @@ func readLines(name string) ([]string, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readOpenLines(f, name)
+}
+
+// readOpenLines reads an open file's lines once fstat says it is a
+// regular file under maxSourceBytes.
+func readOpenLines(f *os.File, name string) ([]string, error) {
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	case st.Size() > maxSourceBytes:
+		return nil, fmt.Errorf("%s is too large for a source file (%d bytes)", name, st.Size())
+	}
 	var lines []string
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)

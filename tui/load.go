@@ -5,10 +5,12 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/progress"
@@ -42,7 +44,8 @@ type loader struct {
 	total int64
 	bar   progress.Model
 	began time.Time
-	bins  *symbolize.Cache // binaries read for symbolization, kept from one load to the next
+	bins  *symbolize.Cache        // binaries read for symbolization, kept from one load to the next
+	last  *atomic.Pointer[string] // the load's latest status message, shown while it runs
 }
 
 type progressMsg struct{ read int64 }
@@ -72,7 +75,11 @@ func (l *loader) start(ctx context.Context, src format.Sources, data []byte) tea
 	if data != nil {
 		l.total = int64(len(data))
 	} else if len(src.Sources) > 0 {
-		if st, err := os.Stat(src.Sources[0]); err == nil && st.Mode().IsRegular() {
+		stat := os.Stat
+		if l.cfg.Files != nil {
+			stat = func(name string) (fs.FileInfo, error) { return fs.Stat(l.cfg.Files, name) }
+		}
+		if st, err := stat(src.Sources[0]); err == nil && st.Mode().IsRegular() {
 			l.total = st.Size()
 		}
 	}
@@ -89,10 +96,13 @@ func (l *loader) start(ctx context.Context, src format.Sources, data []byte) tea
 	// shown in the footer when the profile is loaded.
 	var mu sync.Mutex
 	var notes []string
+	last := new(atomic.Pointer[string])
+	l.last = last
 	opt.Status = func(msg string) {
 		mu.Lock()
 		defer mu.Unlock()
 		notes = append(notes, msg)
+		last.Store(&msg)
 	}
 	opt.Progress = func(n int64) {
 		select {
@@ -107,6 +117,8 @@ func (l *loader) start(ctx context.Context, src format.Sources, data []byte) tea
 		var err error
 		if data != nil {
 			p, err = format.Parse(bytes.NewReader(data), opt)
+		} else if l.cfg.Files != nil {
+			p, err = loadFiles(ctx, l.cfg.Files, src, opt)
 		} else {
 			p, err = format.Load(ctx, src, opt)
 		}
@@ -141,6 +153,8 @@ func (l *loader) view(name string, spin spinner.Model) string {
 	read := ""
 	if l.read > 0 {
 		read = " (" + analysis.ScaledLabel(l.read, "bytes", "minimum") + " read)"
+	} else if msg := l.last.Load(); msg != nil {
+		read = " " + st.Dim.Render("("+views.SafeText(*msg)+")") // waiting for a turn (serve)
 	}
 	return fmt.Sprintf("%s %s %s%s", spin.View(), st.Prompt.Render("Loading"), name, read)
 }

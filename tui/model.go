@@ -104,6 +104,9 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	r := newRenderer(cfg)
 	c := &views.Common{Styles: views.NewStyles(r), Keys: views.DefaultKeyMap(),
 		Diff: len(cfg.Sources.Base)+len(cfg.Sources.DiffBase) > 0}
+	if cfg.Files != nil {
+		c.SourceFiles = analysis.SourceFilesIn(cfg.SourceRoot)
+	}
 	opts := openingOptions(cfg)
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
@@ -126,7 +129,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	m.help.Styles.Ellipsis = st.HelpSep
 	m.load = newLoader(cfg, st)
 	if len(cfg.Sources.Sources) == 0 {
-		m.picker = newPicker(cfg.Dir, c)
+		m.picker = newPicker(cfg.Files, cfg.Dir, c)
 	} else {
 		m.phase = phaseLoading
 		m.source = sourceName(cfg.Sources)

@@ -2,7 +2,10 @@ package tui
 
 import (
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,7 +25,9 @@ import (
 // the embedded demo profile, for `pprof-tui` run with no argument.
 type picker struct {
 	c       *views.Common
-	dir     string // the directory listed, absolute
+	files   Files  // what it lists: nil for the local file system (see Files)
+	dir     string // the directory listed: absolute, or a path in files
+	label   string // how files' top is named on screen
 	entries []pickEntry
 	shown   []int // the entries the filter keeps, in order
 	listErr error // reading dir failed
@@ -54,9 +59,9 @@ type pickedMsg struct {
 // each costs an open and a 4 KiB read.
 const maxPickerFiles = 5000
 
-func newPicker(dir string, c *views.Common) *picker {
-	p := &picker{c: c, now: time.Now}
-	if dir == "" {
+func newPicker(files Files, dir string, c *views.Common) *picker {
+	p := &picker{c: c, files: files, now: time.Now, label: dir}
+	if dir == "" || files != nil {
 		dir = "."
 	}
 	p.chdir(dir, "")
@@ -66,11 +71,13 @@ func newPicker(dir string, c *views.Common) *picker {
 // chdir lists dir, with the cursor on the entry named at (the directory
 // just left, going up), else on the first.
 func (p *picker) chdir(dir, at string) {
-	if abs, err := filepath.Abs(dir); err == nil {
+	if p.files != nil {
+		dir = path.Clean(dir)
+	} else if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
 	p.dir = dir
-	p.entries, p.listErr = listDir(dir)
+	p.entries, p.listErr = p.listDir(dir)
 	p.filter, p.filtering, p.err = "", false, nil
 	p.refilter()
 	for i, e := range p.shown {
@@ -82,12 +89,12 @@ func (p *picker) chdir(dir, at string) {
 
 // listDir returns the demo, the parent and the subdirectories of dir by
 // name, then its profiles newest first. Hidden files are left out.
-func listDir(dir string) ([]pickEntry, error) {
+func (p *picker) listDir(dir string) ([]pickEntry, error) {
 	out := []pickEntry{{name: DemoName, kind: "demo", size: int64(len(demoProfile))}}
-	if parent := filepath.Dir(dir); parent != dir {
+	if parent := p.parent(dir); parent != dir {
 		out = append(out, pickEntry{name: "..", path: parent, kind: "directory", dir: true})
 	}
-	des, err := os.ReadDir(dir)
+	des, join, err := readDir(p.files, dir)
 	var dirs, files []pickEntry
 	sniffed := 0
 	for _, de := range des {
@@ -95,8 +102,19 @@ func listDir(dir string) ([]pickEntry, error) {
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		path := filepath.Join(dir, name)
-		info, err := os.Stat(path) // through symlinks
+		path := join(name)
+		if k, ok := de.(kindEntry); ok {
+			// Named by the Files it came from (a live endpoint): listed
+			// as it is, not opened.
+			info, _ := de.Info()
+			e := pickEntry{name: name, path: path, kind: k.Kind()}
+			if info != nil {
+				e.mod = info.ModTime()
+			}
+			files = append(files, e)
+			continue
+		}
+		info, err := p.stat(de, path) // through symlinks
 		if err != nil {
 			continue
 		}
@@ -107,7 +125,7 @@ func listDir(dir string) ([]pickEntry, error) {
 			dirs = append(dirs, e)
 		case info.Mode().IsRegular() && sniffed < maxPickerFiles:
 			sniffed++
-			if e.kind, _ = format.SniffFile(path); e.kind != "" {
+			if e.kind = p.sniff(path); e.kind != "" {
 				files = append(files, e)
 			}
 		}
@@ -119,6 +137,68 @@ func listDir(dir string) ([]pickEntry, error) {
 		return files[i].name < files[j].name
 	})
 	return append(append(out, dirs...), files...), err
+}
+
+// readDir lists dir in files, or in the local file system when files is
+// nil; join names an entry of it as the picker opens it.
+func readDir(files Files, dir string) (des []fs.DirEntry, join func(name string) string, err error) {
+	if files != nil {
+		des, err = files.ReadDir(dir)
+		return des, func(name string) string { return path.Join(dir, name) }, err
+	}
+	des, err = os.ReadDir(dir)
+	return des, func(name string) string { return filepath.Join(dir, name) }, err
+}
+
+// parent is dir's parent (dir itself at the top).
+func (p *picker) parent(dir string) string {
+	if p.files != nil {
+		return path.Dir(dir)
+	}
+	return filepath.Dir(dir)
+}
+
+func (p *picker) base(dir string) string {
+	if p.files != nil {
+		return path.Base(dir)
+	}
+	return filepath.Base(dir)
+}
+
+// stat describes entry de, named name, through a symlink.
+func (p *picker) stat(de fs.DirEntry, name string) (fs.FileInfo, error) {
+	if p.files == nil {
+		return os.Stat(name)
+	}
+	// What Files lists, as listed; a symlink through Files, which opens
+	// (and refuses) what it points at.
+	info, err := de.Info()
+	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return fs.Stat(p.files, name)
+	}
+	return info, err
+}
+
+// kindEntry is a Files directory entry that names its own kind (a live
+// endpoint's profile): the picker lists it without opening it.
+type kindEntry interface{ Kind() string }
+
+// sniff names the format of the profile in file name ("" for none),
+// from its first bytes. A file that Files will not open (too large to
+// serve) is listed as such, so that opening it says why.
+func (p *picker) sniff(name string) string {
+	if p.files == nil {
+		kind, _ := format.SniffFile(name)
+		return kind
+	}
+	f, err := p.files.Open(name)
+	if err != nil {
+		return "not served"
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	return format.Sniff(head[:n])
 }
 
 // refilter keeps the entries whose names contain the filter (any case),
@@ -201,8 +281,8 @@ func (p *picker) update(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Search):
 		p.filtering = true
 	case key.Matches(msg, k.Back):
-		if parent := filepath.Dir(p.dir); parent != p.dir {
-			p.chdir(parent, filepath.Base(p.dir))
+		if parent := p.parent(p.dir); parent != p.dir {
+			p.chdir(parent, p.base(p.dir))
 		}
 	case key.Matches(msg, k.Drill):
 		return p.open()
@@ -222,7 +302,7 @@ func (p *picker) open() tea.Cmd {
 	case e.dir:
 		at := ""
 		if e.name == ".." {
-			at = filepath.Base(p.dir)
+			at = p.base(p.dir)
 		}
 		p.chdir(e.path, at)
 		return nil
@@ -245,7 +325,7 @@ func (p *picker) view() string {
 	}
 	lines := []string{
 		st.Header.Render("pprof-tui") + st.Dim.Render(" — choose a profile"),
-		st.Dim.Render(fitLeft(fmt.Sprintf("%s: %d %s, %d %s", views.SafeText(p.dir), nprof, plural(nprof, "profile"), ndir, plural(ndir, "directory")), p.width)),
+		st.Dim.Render(fitLeft(fmt.Sprintf("%s: %d %s, %d %s", views.SafeText(p.where()), nprof, plural(nprof, "profile"), ndir, plural(ndir, "directory")), p.width)),
 	}
 	// One line says what is going on: the filter being typed, an error,
 	// the filter kept, or that there is nothing to open here.
@@ -365,4 +445,16 @@ func oneLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// where names the directory listed on screen: a served directory by its
+// name and the path within it, never the server's path.
+func (p *picker) where() string {
+	if p.files == nil {
+		return p.dir
+	}
+	if p.dir == "." {
+		return p.label
+	}
+	return p.label + "/" + p.dir
 }

@@ -46,6 +46,18 @@ type Config struct {
 	// keeping History snapshots' totals for the trend (0: 60).
 	Refresh time.Duration
 	History int
+
+	// Files, when set, is the only place profiles are read from (see
+	// Files); `serve` sets it, with NoSave and NoSignalHandler. Source
+	// files are then read only under SourceRoot (none when it is nil).
+	Files      Files
+	SourceRoot *os.Root
+	// NoSave makes :save refuse: a served explorer writes nothing on
+	// the server (y still copies to the client's clipboard).
+	NoSave bool
+	// NoSignalHandler leaves SIGINT and SIGTERM to the caller: one
+	// process serves many programs and stops them itself.
+	NoSignalHandler bool
 }
 
 // NewProgram returns the program for cfg and its root model.
@@ -60,6 +72,9 @@ func NewProgram(ctx context.Context, cfg Config) (*tea.Program, *Model) {
 	}
 	if !cfg.NoMouse {
 		opts = append(opts, tea.WithMouseCellMotion())
+	}
+	if cfg.NoSignalHandler {
+		opts = append(opts, tea.WithoutSignalHandler())
 	}
 	return tea.NewProgram(m, opts...), m
 }

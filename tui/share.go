@@ -35,6 +35,9 @@ type savedMsg struct {
 // save writes what the current settings select to path; force allows
 // overwriting a file. The work runs in the background.
 func (m *Model) save(path string, force bool) (tea.Cmd, error) {
+	if m.cfg.NoSave {
+		return nil, fmt.Errorf("save: this explorer is served over SSH and writes nothing on the server; y copies to your clipboard")
+	}
 	if path == "" {
 		return nil, fmt.Errorf("save needs a file name: :save cpu.pb.gz (or .folded, .txt)")
 	}

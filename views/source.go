@@ -58,7 +58,11 @@ type sourceRow struct {
 
 // NewSource makes the Source view.
 func NewSource(c *Common) *Source {
-	return &Source{c: c, files: analysis.NewSourceFiles(), valW: srcValW}
+	files := c.SourceFiles
+	if files == nil {
+		files = analysis.NewSourceFiles()
+	}
+	return &Source{c: c, files: files, valW: srcValW}
 }
 
 func (s *Source) Title() string { return "Source" }

@@ -23,6 +23,9 @@ type Common struct {
 	// -diff_base): values are signed deltas, and views colour them by
 	// sign.
 	Diff bool
+	// SourceFiles, when set, is where the Source view reads files
+	// (analysis.SourceFilesIn when served); nil: the file system.
+	SourceFiles *analysis.SourceFiles
 }
 
 // View is one tab of the explorer. The root program routes keys and

@@ -1,0 +1,51 @@
+package serve
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestBytesPerKey measures what the explorer writes to an SSH client per
+// key at 100×30 in 256 colours (the README's figures: go test ./serve
+// -run BytesPerKey -v): a cursor move inside the window, a move that
+// scrolls the list by a line, a page, on Top, Tree and the flame graph.
+func TestBytesPerKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	ts := startServer(t, nil)
+	tm := ts.open(termOpt{w: 100, h: 30})
+	tm.waitFor(0, "choose a profile")
+	tm.press("\r", "main.fib") // the embedded demo: the same profile, read from memory
+	measure := func(keys string, n int) []int {
+		var sizes []int
+		for range n {
+			m := tm.quiet()
+			tm.send(keys)
+			sizes = append(sizes, tm.quiet()-m)
+		}
+		return sizes
+	}
+	var report []string
+	row := func(what string, sizes []int) {
+		s := append([]int(nil), sizes...)
+		sort.Ints(s)
+		report = append(report, fmt.Sprintf("%-36s median %5d B  min %5d  max %5d  (%d keys)", what, s[len(s)/2], s[0], s[len(s)-1], len(s)))
+	}
+	// The tree bottom-up (b): a row per function, as many as Top's.
+	for _, v := range []struct{ keys, name string }{{"1", "Top"}, {"2b", "Tree"}} {
+		measure(v.keys, 1)
+		measure("g", 1)
+		row(v.name+": cursor down (j)", measure("j", 10))
+		measure("j", 15) // to the window's last row
+		row(v.name+": down past the bottom (scroll)", measure("j", 10))
+		row(v.name+": page down", measure("\x1b[6~", 2))
+	}
+	measure("4", 1)
+	row("Flame: next frame down (j)", measure("j", 5))
+	row("Flame: parent frame (k)", measure("k", 5))
+	row("view switch 1 → 2 → 4 → 1", append(append(measure("1", 1), measure("2", 1)...), append(measure("4", 1), measure("1", 1)...)...))
+	t.Logf("bytes written per key at 100×30, xterm-256color:\n%s", strings.Join(report, "\n"))
+}
