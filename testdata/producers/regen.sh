@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Rebuilds the producer corpus on this machine and regenerates its goldens
+# from the producers' own reference tools. Run from anywhere:
+#   bash testdata/producers/regen.sh            # new profiles, then goldens
+#   bash testdata/producers/regen.sh goldens    # goldens of the files here
+# A producer that cannot be set up here is skipped with a one-line note and
+# its files are left as they are. See ../README.md for what each file is.
+set -euo pipefail
+cd "$(dirname "$0")"
+here=$(pwd)
+export TZ=UTC
+mode=${1:-all}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+note() { echo "regen: $*" >&2; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# google/pprof itself, with binutils, for the gperftools goldens.
+PPROF_VERSION=v0.0.0-20261016150608-1facf8f91b50
+
+# --- Producers ---------------------------------------------------------
+
+goheap() { # Go's ?debug=1 text profiles and their binary
+  have go || { note "skip goheap: no go"; return; }
+  (cd src/goheap && go build -trimpath -ldflags='-s -w' -o "$work/goheap" .)
+  mkdir -p "$work/goheap.out"
+  "$work/goheap" "$work/goheap.out"
+  cp "$work"/goheap.out/*.debug1.txt goheap/
+  gzip -9n < "$work/goheap" > goheap/goheap.gz
+}
+
+tcheap() { # gperftools: HEAPPROFILE dumps, heap_v2 and growth samples
+  have c++ || { note "skip tcheap: no c++"; return; }
+  [ -e /usr/include/gperftools/heap-profiler.h ] || {
+    note "skip tcheap: no gperftools (apt-get install libgoogle-perftools-dev)"; return; }
+  # An absolute source name, the same on every machine, so that every
+  # symbolizer prints the same file name (/build/tcheap.cc).
+  c++ -g -O1 -fno-omit-frame-pointer -fdebug-prefix-map="$here/src/tcheap=/build" \
+    -o "$work/tcheap" "$here/src/tcheap/tcheap.cc" -ltcmalloc
+  mkdir -p "$work/tc"
+  HEAPPROFILE="$work/tc/heap" TCMALLOC_SAMPLE_PARAMETER=65536 "$work/tcheap" "$work/tc" 2>/dev/null
+  # Every mapped file is renamed /absent/NAME, so that pprof and we find
+  # only the binaries kept here (PPROF_BINARY_PATH=.), whatever libc this
+  # machine has: the others stay unsymbolized ([libc.so.6]) in both.
+  for f in heap.0001.heap heap.0002.heap heap_v2.heap growth.heap; do
+    sed -E 's|^([0-9a-f]+-[0-9a-f]+ .* )/([^ ]*/)?([^/ ]+)$|\1/absent/\3|' "$work/tc/$f" > "tcheap/$f"
+  done
+  lib=$(grep -o '/[^ ]*libtcmalloc[^ ]*' "$work/tc/heap_v2.heap" | head -n 1)
+  gzip -9n < "$lib" > "tcheap/$(basename "$lib").gz"
+  gzip -9n < "$work/tcheap" > tcheap/tcheap.gz
+}
+
+# --- Goldens -------------------------------------------------------------
+
+# setup DIR: a copy of DIR's inputs in $work/run with *.gz gunzipped.
+setup() {
+  rm -rf "$work/run"
+  mkdir -p "$work/run"
+  for f in "$1"/*; do
+    case "$f" in */golden) continue ;; esac
+    case "$f" in
+      *.gz) gunzip < "$f" > "$work/run/$(basename "${f%.gz}")"; chmod +x "$work/run/$(basename "${f%.gz}")" ;;
+      *) cp "$f" "$work/run/" ;;
+    esac
+  done
+}
+
+goldens() {
+  local gopprof=""
+  if have llvm-symbolizer || have addr2line; then
+    GOBIN="$work/bin" GOFLAGS=-mod=mod go install "github.com/google/pprof@$PPROF_VERSION" 2>/dev/null &&
+      gopprof="$work/bin/pprof" || note "skip pprof goldens: cannot install github.com/google/pprof"
+  else
+    note "skip pprof goldens: no binutils (addr2line) or llvm-symbolizer"
+  fi
+  go version > GO_VERSION
+  echo "github.com/google/pprof@$PPROF_VERSION" >> GO_VERSION
+  local dir name oracle
+  while read -r dir name oracle args; do
+    case "$dir" in ''|'#'*) continue ;; esac
+    [ -d "$dir" ] || continue
+    setup "$dir"
+    mkdir -p "$dir/golden"
+    local tool=(go tool pprof)
+    case "$oracle" in
+      pprof) [ -n "$gopprof" ] || continue; tool=("$gopprof") ;;
+    esac
+    # shellcheck disable=SC2086 # args are split as the test splits them
+    if ! (cd "$work/run" && PPROF_BINARY_PATH=. "${tool[@]}" $args) \
+        > "$dir/golden/$name.txt" 2> "$work/err" < /dev/null; then
+      note "$dir $name: $(head -n 1 "$work/err")"
+      rm -f "$dir/golden/$name.txt"
+    fi
+  done < cases.txt
+}
+
+if [ "$mode" = all ]; then
+  goheap
+  tcheap
+fi
+goldens
