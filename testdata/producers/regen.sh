@@ -3,6 +3,7 @@
 # from the producers' own reference tools. Run from anywhere:
 #   bash testdata/producers/regen.sh            # new profiles, then goldens
 #   bash testdata/producers/regen.sh goldens    # goldens of the files here
+#   bash testdata/producers/regen.sh perfwork   # one producer (goheap, tcheap, perfwork, …), then goldens
 # A producer that cannot be set up here is skipped with a one-line note and
 # its files are left as they are. See ../README.md for what each file is.
 set -euo pipefail
@@ -50,6 +51,23 @@ tcheap() { # gperftools: HEAPPROFILE dumps, heap_v2 and growth samples
   gzip -9n < "$work/tcheap" > tcheap/tcheap.gz
 }
 
+perfwork() { # Linux perf: perf script text, perf report as the oracle
+  have perf || { note "skip perf: no perf (apt-get install linux-perf)"; return; }
+  have cc || { note "skip perf: no cc"; return; }
+  cc -g -O1 -fno-omit-frame-pointer -fdebug-prefix-map="$here/src/perfwork=/build" \
+    -o "$work/perfwork" "$here/src/perfwork/perfwork.c" -lm -lpthread
+  if ! perf record -q -F 999 -g -e cpu-clock,task-clock -o "$work/perf.data" "$work/perfwork" >/dev/null 2>"$work/err"; then
+    note "skip perf: perf record failed (kernel.perf_event_paranoid?): $(head -n 1 "$work/err")"; return
+  fi
+  mkdir -p perf/golden
+  perf script -i "$work/perf.data" -F +pid 2>/dev/null | gzip -9n > perf/perfwork.script.gz
+  # perf's own shares per symbol: self (--no-children) and with callees
+  # (--children), one section per event.
+  perf report -i "$work/perf.data" --stdio --sort sym -g none --no-children 2>/dev/null > perf/golden/report.self.txt
+  perf report -i "$work/perf.data" --stdio --sort sym -g none --children 2>/dev/null > perf/golden/report.children.txt
+  perf --version > perf/golden/PERF_VERSION
+}
+
 # --- Goldens -------------------------------------------------------------
 
 # setup DIR: a copy of DIR's inputs in $work/run with *.gz gunzipped.
@@ -94,8 +112,9 @@ goldens() {
   done < cases.txt
 }
 
-if [ "$mode" = all ]; then
-  goheap
-  tcheap
-fi
+case "$mode" in
+  all) goheap; tcheap; perfwork ;;
+  goldens) ;;
+  *) for p in "$@"; do "$p"; done ;;
+esac
 goldens
