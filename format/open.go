@@ -59,7 +59,7 @@ func (o *Options) maxBytes() int64 {
 }
 
 // Formats lists the input formats Parse recognises, for error messages.
-const Formats = "gzip, profile.proto, legacy gperftools CPU, pprof legacy text (heap, contention, thread, goroutine), perf.data and perf script, folded stacks"
+const Formats = "gzip, profile.proto, legacy gperftools CPU, pprof legacy text (heap, contention, thread, goroutine), perf.data and perf script, V8 .cpuprofile, folded stacks"
 
 // ErrUnknownFormat is returned (wrapped) when no decoder recognises the input.
 var ErrUnknownFormat = errors.New("unrecognized profile format")
@@ -75,6 +75,7 @@ var memoryFormats = []struct {
 	{"legacy text profile", isLegacyText, parseLegacyText},
 	{"", isPerfData, parsePerfData}, // its errors name the format
 	{"perf script", isPerfScript, parsePerfScript},
+	{"V8 CPU profile", isCPUProfile, parseCPUProfile},
 	{"folded stacks", isFolded, parseFolded},
 }
 

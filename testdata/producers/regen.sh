@@ -68,6 +68,17 @@ perfwork() { # Linux perf: perf script text, perf report as the oracle
   perf --version > perf/golden/PERF_VERSION
 }
 
+v8work() { # V8 CPU profile (node --cpu-prof); the test computes its own oracle
+  have node || { note "skip v8: no node"; return; }
+  mkdir -p "$work/v8" v8
+  cp src/v8work/work.js "$work/v8/"
+  (cd "$work/v8" && node --cpu-prof --cpu-prof-dir=. --cpu-prof-name=work.cpuprofile \
+    --cpu-prof-interval 1000 work.js >/dev/null)
+  # The script's URL names this machine's temporary directory: /build instead.
+  sed "s|file://$work/v8/|file:///build/|g" "$work/v8/work.cpuprofile" > v8/work.cpuprofile
+  node --version > v8/NODE_VERSION
+}
+
 # --- Goldens -------------------------------------------------------------
 
 # setup DIR: a copy of DIR's inputs in $work/run with *.gz gunzipped.
@@ -113,7 +124,7 @@ goldens() {
 }
 
 case "$mode" in
-  all) goheap; tcheap; perfwork ;;
+  all) goheap; tcheap; perfwork; v8work ;;
   goldens) ;;
   *) for p in "$@"; do "$p"; done ;;
 esac
