@@ -35,7 +35,8 @@ func producerCases(t *testing.T) []producerCase {
 }
 
 // producerInputs copies dir's inputs into a temporary directory, *.gz
-// gunzipped, as testdata/producers/regen.sh does before running pprof.
+// (binaries) gunzipped but *.pb.gz (profiles) not, as
+// testdata/producers/regen.sh does before running pprof.
 func producerInputs(t *testing.T, dir string) string {
 	t.Helper()
 	run := t.TempDir()
@@ -54,7 +55,7 @@ func producerInputs(t *testing.T, dir string) string {
 		}
 		var r io.Reader = in
 		name := e.Name()
-		if n, ok := strings.CutSuffix(name, ".gz"); ok {
+		if n, ok := strings.CutSuffix(name, ".gz"); ok && !strings.HasSuffix(n, ".pb") {
 			zr, err := gzip.NewReader(in)
 			if err != nil {
 				t.Fatalf("%s: %v", src, err)

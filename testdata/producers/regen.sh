@@ -79,15 +79,38 @@ v8work() { # V8 CPU profile (node --cpu-prof); the test computes its own oracle
   node --version > v8/NODE_VERSION
 }
 
+gotrace() { # go tool trace -pprof=net|sync|syscall|sched
+  have go || { note "skip gotrace: no go"; return; }
+  (cd src/gotrace && go build -trimpath -o "$work/gotrace" .)
+  "$work/gotrace" "$work/trace.out"
+  mkdir -p gotrace
+  for k in net sync syscall sched; do
+    go tool trace -pprof=$k "$work/trace.out" > "gotrace/$k.pb" 2>/dev/null
+  done
+}
+
+ddnode() { # npm @datadog/pprof: wall+cpu with labels, line-number mode, heap
+  have npm && have node || { note "skip ddnode: no node/npm"; return; }
+  mkdir -p "$work/ddnode" ddnode
+  cp src/ddnode/package.json src/ddnode/ddwork.js "$work/ddnode/"
+  if ! (cd "$work/ddnode" && npm install --no-audit --no-fund >/dev/null 2>"$work/err"); then
+    note "skip ddnode: npm install @datadog/pprof failed: $(tail -n 1 "$work/err")"; return
+  fi
+  (cd "$work/ddnode" && node ddwork.js "$here/ddnode")
+  node --version > ddnode/NODE_VERSION
+}
+
 # --- Goldens -------------------------------------------------------------
 
-# setup DIR: a copy of DIR's inputs in $work/run with *.gz gunzipped.
+# setup DIR: a copy of DIR's inputs in $work/run with *.gz gunzipped
+# (binaries, kept compressed here), but not *.pb.gz (profiles).
 setup() {
   rm -rf "$work/run"
   mkdir -p "$work/run"
   for f in "$1"/*; do
     case "$f" in */golden) continue ;; esac
     case "$f" in
+      *.pb.gz) cp "$f" "$work/run/" ;; # a profile: pprof reads it gzipped
       *.gz) gunzip < "$f" > "$work/run/$(basename "${f%.gz}")"; chmod +x "$work/run/$(basename "${f%.gz}")" ;;
       *) cp "$f" "$work/run/" ;;
     esac
@@ -124,7 +147,7 @@ goldens() {
 }
 
 case "$mode" in
-  all) goheap; tcheap; perfwork; v8work ;;
+  all) goheap; tcheap; perfwork; v8work; gotrace; ddnode ;;
   goldens) ;;
   *) for p in "$@"; do "$p"; done ;;
 esac
