@@ -89,14 +89,22 @@ gotrace() { # go tool trace -pprof=net|sync|syscall|sched
   done
 }
 
-ddnode() { # npm @datadog/pprof: wall+cpu with labels, line-number mode, heap
+ddnode() { # npm @datadog/pprof (wall+cpu with labels, line numbers, heap) and npm pprof
   have npm && have node || { note "skip ddnode: no node/npm"; return; }
   mkdir -p "$work/ddnode" ddnode
   cp src/ddnode/package.json src/ddnode/ddwork.js "$work/ddnode/"
   if ! (cd "$work/ddnode" && npm install --no-audit --no-fund >/dev/null 2>"$work/err"); then
     note "skip ddnode: npm install @datadog/pprof failed: $(tail -n 1 "$work/err")"; return
   fi
+  cp src/ddnode/gnode.js "$work/ddnode/"
   (cd "$work/ddnode" && node ddwork.js "$here/ddnode")
+  # npm pprof builds its addon with node-gyp: an install script npm may
+  # not have run.
+  if (cd "$work/ddnode" && npm rebuild pprof >/dev/null 2>"$work/err"); then
+    (cd "$work/ddnode" && node gnode.js "$here/ddnode")
+  else
+    note "skip npm pprof: its addon does not build: $(tail -n 1 "$work/err")"
+  fi
   node --version > ddnode/NODE_VERSION
 }
 
