@@ -108,6 +108,18 @@ ddnode() { # npm @datadog/pprof (wall+cpu with labels, line numbers, heap) and n
   node --version > ddnode/NODE_VERSION
 }
 
+goprofs() { # fgprof, godeltaprof, go test -memprofile -blockprofile -mutexprofile
+  have go || { note "skip goprofs: no go"; return; }
+  if ! (cd src/goprofs && go build -trimpath -o "$work/goprofs" . 2>"$work/err"); then
+    note "skip goprofs: cannot build (Go module proxy?): $(tail -n 1 "$work/err")"; return
+  fi
+  mkdir -p goprofs
+  "$work/goprofs" goprofs
+  (cd src/goprofs && go test -trimpath -o "$work/goprofs.test" -run TestWork \
+    -memprofile "$here/goprofs/test-mem.pb.gz" -blockprofile "$here/goprofs/test-block.pb.gz" \
+    -mutexprofile "$here/goprofs/test-mutex.pb.gz" . >/dev/null)
+}
+
 # --- Goldens -------------------------------------------------------------
 
 # setup DIR: a copy of DIR's inputs in $work/run with *.gz gunzipped
@@ -155,7 +167,7 @@ goldens() {
 }
 
 case "$mode" in
-  all) goheap; tcheap; perfwork; v8work; gotrace; ddnode ;;
+  all) goheap; tcheap; perfwork; v8work; gotrace; ddnode; goprofs ;;
   goldens) ;;
   *) for p in "$@"; do "$p"; done ;;
 esac
