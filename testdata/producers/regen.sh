@@ -120,6 +120,19 @@ goprofs() { # fgprof, godeltaprof, go test -memprofile -blockprofile -mutexprofi
     -mutexprofile "$here/goprofs/test-mutex.pb.gz" . >/dev/null)
 }
 
+jfr() { # OpenJDK Flight Recorder, converted by github.com/grafana/jfr-parser
+  have javac && have java || { note "skip jfr: no JDK"; return; }
+  [ -n "${JFR_PARSER_DIR:-}" ] || {
+    note "skip jfr: set JFR_PARSER_DIR to a checkout of github.com/grafana/jfr-parser (1d06ce37; not on the module proxy)"; return; }
+  mkdir -p "$work/jfr" jfr
+  cp src/jfr/* "$work/jfr/"
+  (cd "$work/jfr" && go mod edit -replace "github.com/grafana/jfr-parser=$JFR_PARSER_DIR" &&
+    GOFLAGS=-mod=mod go build -o jfr2pprof . && javac Work.java &&
+    java -XX:StartFlightRecording=filename=rec.jfr,settings=profile -cp . Work >/dev/null 2>&1 &&
+    ./jfr2pprof rec.jfr "$here/jfr" >/dev/null) || { note "skip jfr: the recording or its conversion failed"; return; }
+  java -version 2>&1 | head -n 1 > jfr/JAVA_VERSION
+}
+
 # --- Goldens -------------------------------------------------------------
 
 # setup DIR: a copy of DIR's inputs in $work/run with *.gz gunzipped
@@ -167,7 +180,7 @@ goldens() {
 }
 
 case "$mode" in
-  all) goheap; tcheap; perfwork; v8work; gotrace; ddnode; goprofs ;;
+  all) goheap; tcheap; perfwork; v8work; gotrace; ddnode; goprofs; jfr ;;
   goldens) ;;
   *) for p in "$@"; do "$p"; done ;;
 esac
