@@ -166,6 +166,7 @@ goldens() {
     [ -d "$dir" ] || continue
     setup "$dir"
     mkdir -p "$dir/golden"
+    args=${args//\$SRC/$here/src} # the sources, for -list
     local tool=(go tool pprof)
     case "$oracle" in
       pprof) [ -n "$gopprof" ] || continue; tool=("$gopprof") ;;
