@@ -43,15 +43,16 @@ var (
 	perfSrclineRE   = regexp.MustCompile(`^\s+\S+:\d+$`)
 )
 
-// isPerfScript recognises perf script text by its first sample header.
+// isPerfScript recognises perf script text by its first sample header,
+// or by the header block `perf script --header` starts with (which may
+// outlast head).
 func isPerfScript(head []byte) bool {
+	if bytes.HasPrefix(head, []byte("# ========\n# captured on")) {
+		return true
+	}
 	for len(head) > 0 {
 		var line []byte
-		var complete bool
-		line, head, complete = bytes.Cut(head, []byte{'\n'})
-		if !complete && len(head) == 0 && len(line) > 512 {
-			return false
-		}
+		line, head, _ = bytes.Cut(head, []byte{'\n'})
 		l := strings.TrimRight(string(line), "\r")
 		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
 			continue
