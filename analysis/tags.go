@@ -52,19 +52,14 @@ type TagKey struct {
 	Values []TagValue
 }
 
-// numLabelLive reports whether pprof sees numeric label l at all: pprof's
-// decoder drops a label that has neither a string, a number nor a unit.
-func numLabelLive(l format.NumLabel) bool { return l.Value != 0 || l.Unit != 0 }
-
 // numLabelUnits returns the unit of each numeric label key, as pprof
 // infers it.
 func numLabelUnits(p *format.Profile) map[string]string {
 	units := map[string]string{}
 	for j := range p.Samples.NumValue {
+		// A label pprof's proto decoder drops (no number, no unit) is
+		// not in the profile; legacy text heap profiles keep bytes:[0].
 		l := p.Samples.NumLabel(j)
-		if !numLabelLive(l) {
-			continue
-		}
 		key := p.Strings[l.Key]
 		if u := p.Strings[l.Unit]; u != "" && units[key] == "" {
 			units[key] = u
@@ -216,7 +211,7 @@ func numTagFilter(p *format.Profile, wantKey string, r tagRange, units map[strin
 	return func(i int) bool {
 		for _, l := range s.NumLabels(i) {
 			c, ok := convs[l.Key]
-			if !ok || !numLabelLive(l) {
+			if !ok {
 				continue
 			}
 			if v := float64(l.Value) * c.mul / c.div; v >= r.lo && v <= r.hi {
@@ -341,9 +336,7 @@ func Tags(p *format.Profile, vi int, keep sampleFilter, keyOK func(string) bool)
 		setSum[s] += v
 		setSeen[s] = true
 		for _, l := range p.Samples.NumLabels(i) {
-			if numLabelLive(l) {
-				numSum[numKey{l.Key, l.Value}] += v
-			}
+			numSum[numKey{l.Key, l.Value}] += v
 		}
 	}
 

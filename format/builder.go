@@ -25,6 +25,20 @@ func newBuilder(p *Profile) *builder {
 	return &builder{p: p}
 }
 
+// newTypedBuilder is newBuilder for decoders that make their own sample
+// types: the string table starts with "" and the types' names and units
+// (in pprof's order), and there is one value column per type.
+func newTypedBuilder(p *Profile) *builder {
+	b := newBuilder(p)
+	b.str("")
+	for _, t := range p.SampleTypes {
+		b.str(t.Type)
+		b.str(t.Unit)
+	}
+	p.Samples.Values = make([][]int64, len(p.SampleTypes))
+	return b
+}
+
 // hash mixes 32-bit words; it only has to spread stacks over a Go map.
 func hashInt32s(h uint64, xs []int32) uint64 {
 	for _, x := range xs {

@@ -33,6 +33,18 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte("main;foo;bar 10\nmain;baz 3\n"))
+	f.Add([]byte(perfScriptQuirks))
+	f.Add([]byte(cpuProfileQuirks))
+	if data, err := os.ReadFile("../testdata/producers/v8/work.cpuprofile"); err == nil {
+		f.Add(data)
+	}
+	if data, err := os.ReadFile("../testdata/producers/perf/perfwork.script.gz"); err == nil {
+		if raw, err := gunzip(data); err == nil {
+			f.Add(raw[:min(len(raw), 8<<10)]) // the first samples of a real perf script
+		}
+	}
+	// A perf.data file would be read by running perf: not here.
+	perfCommand = "pprof-tui-fuzz-no-perf"
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Parse(bytes.NewReader(data), Options{MaxBytes: 16 << 20})
 		if err != nil {

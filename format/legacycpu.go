@@ -213,13 +213,7 @@ func parseLegacyCPU(data []byte) (*Profile, error) {
 		Period:      periodNs,
 		DropFrames:  cpuProfilerFrames,
 	}
-	b := newBuilder(p)
-	b.str("")
-	for _, t := range p.SampleTypes {
-		b.str(t.Type)
-		b.str(t.Unit)
-	}
-	p.Samples.Values = make([][]int64, 2)
+	b := newTypedBuilder(p)
 
 	// Locations are numbered in order of first use, as pprof numbers them.
 	locOf := make(map[uint64]int32)

@@ -71,8 +71,18 @@ func isLegacyText(head []byte) bool {
 	return false
 }
 
-// parseLegacyText decodes a whole legacy text profile held in memory.
+// parseLegacyText decodes a whole legacy text profile held in memory and
+// gives it pprof's built-in drop_frames and keep_frames.
 func parseLegacyText(data []byte) (*Profile, error) {
+	p, err := parseLegacyTextFrames(data)
+	if err != nil {
+		return nil, err
+	}
+	p.DropFrames, p.KeepFrames = legacyFrameInfo(p.SampleTypes)
+	return p, nil
+}
+
+func parseLegacyTextFrames(data []byte) (*Profile, error) {
 	r := &ltReader{data: data}
 	first, _ := r.next()
 	switch {

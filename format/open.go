@@ -59,21 +59,26 @@ func (o *Options) maxBytes() int64 {
 }
 
 // Formats lists the input formats Parse recognises, for error messages.
-const Formats = "gzip, profile.proto, legacy gperftools CPU, pprof legacy text (heap, contention, thread, goroutine), folded stacks"
+const Formats = "gzip, profile.proto, legacy gperftools CPU, pprof legacy text (heap, contention, thread, goroutine), perf.data and perf script, V8 .cpuprofile, folded stacks"
 
 // ErrUnknownFormat is returned (wrapped) when no decoder recognises the input.
 var ErrUnknownFormat = errors.New("unrecognized profile format")
 
 // memoryFormats are decoded from one in-memory copy of the input; they are
 // small in practice. profile.proto, the one format that gets big, streams.
+// Sniff names them by label (see Sniff).
 var memoryFormats = []struct {
-	name  string
+	name  string // prefixes its parse errors ("" when they name it already)
+	label string // what Sniff calls it
 	sniff func(head []byte) bool
 	parse func(data []byte) (*Profile, error)
 }{
-	{"", isLegacyCPU, parseLegacyCPU}, // its errors name the format
-	{"legacy text profile", isLegacyText, parseLegacyText},
-	{"folded stacks", isFolded, parseFolded},
+	{"", "gperftools CPU", isLegacyCPU, parseLegacyCPU},
+	{"legacy text profile", "legacy text", isLegacyText, parseLegacyText},
+	{"", "perf.data", isPerfData, parsePerfData},
+	{"perf script", "perf script", isPerfScript, parsePerfScript},
+	{"V8 CPU profile", "V8 .cpuprofile", isCPUProfile, parseCPUProfile},
+	{"folded stacks", "folded stacks", isFolded, parseFolded},
 }
 
 // Parse reads one profile in any supported format, gzipped or not.

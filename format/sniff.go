@@ -58,14 +58,17 @@ func Sniff(head []byte) string {
 	if len(head) == 0 {
 		return ""
 	}
-	switch {
-	case isLegacyCPU(head):
-		return "gperftools CPU" + gz
-	case isLegacyText(head):
-		return "legacy " + legacyTextKind(head) + gz
-	case isFolded(head):
-		return "folded stacks" + gz
-	case plausibleProto(head):
+	// The formats Parse tries, in its order (memoryFormats).
+	for _, f := range memoryFormats {
+		if !f.sniff(head) {
+			continue
+		}
+		if f.label == "legacy text" {
+			return "legacy " + legacyTextKind(head) + gz
+		}
+		return f.label + gz
+	}
+	if plausibleProto(head) {
 		return "profile.proto" + gz
 	}
 	return ""

@@ -9,7 +9,6 @@ import (
 // Sniff tells profiles from other files by their first bytes, as Parse
 // does, whatever their names.
 func TestSniff(t *testing.T) {
-	corpus := "/work/shared/profiles" // the shared corpus, when present
 	for _, tc := range []struct {
 		path, want string
 	}{
@@ -19,16 +18,14 @@ func TestSniff(t *testing.T) {
 		{"../testdata/legacy/cpubench", ""},    // the binary
 		{"../testdata/src/goprof/main.go", ""}, // source
 		{"../README.md", ""},
-		{corpus + "/pprof-testdata/profile/testdata/cppbench.contention", "legacy contention"},
-		{corpus + "/pprof-testdata/profile/testdata/cppbench.growth", "legacy growth"},
-		{corpus + "/pprof-testdata/profile/testdata/cppbench.thread", "legacy thread"},
-		{corpus + "/pprof-testdata/profile/testdata/java.contention", "legacy contention"},
-		{corpus + "/pprof-testdata/profile/testdata/cppbench.cpu", "gperftools CPU"},
-		{corpus + "/gperftools/cpubench.c", ""},
+		{"../testdata/legacytext/cppbench.contention", "legacy contention"},
+		{"../testdata/legacytext/cppbench.growth", "legacy growth"},
+		{"../testdata/legacytext/cppbench.thread", "legacy thread"},
+		{"../testdata/legacytext/java.contention", "legacy contention"},
+		{"../testdata/legacy/cpu.prof", "gperftools CPU"},
+		{"../testdata/producers/perf/perfwork.script.gz", "perf script, gzip"},
+		{"../testdata/producers/v8/work.cpuprofile", "V8 .cpuprofile"},
 	} {
-		if _, err := os.Stat(tc.path); err != nil {
-			continue
-		}
 		got, err := SniffFile(tc.path)
 		if err != nil || got != tc.want {
 			t.Errorf("%s: %q, %v; want %q", tc.path, got, err, tc.want)

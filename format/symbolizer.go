@@ -221,6 +221,11 @@ func (s *symbolizer) symbolizeLocal(p *Profile) {
 	}
 	funcs := make(map[fnKey]int32, len(p.Locations))
 	function := func(fr symbolize.Frame) int32 {
+		if s.opt.NoInlines {
+			// go tool pprof's frames carry no start line, and pprof keys
+			// unnamed nodes (-files) by it: one node per file, as there.
+			fr.StartLine = 0
+		}
 		k := fnKey{fr.Func, fr.File, fr.StartLine}
 		if i, ok := funcs[k]; ok {
 			return i

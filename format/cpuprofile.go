@@ -1,0 +1,280 @@
+package format
+
+// V8's CPU profile, the JSON that `node --cpu-prof` and Chrome DevTools
+// write (.cpuprofile; the DevTools protocol's Profiler.Profile):
+//
+//	{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)", "url": "",
+//	            "lineNumber": -1, "columnNumber": -1}, "hitCount": 0,
+//	            "children": [2, 3]}, ...],
+//	 "startTime": µs, "endTime": µs,
+//	 "samples": [leaf node id, ...], "timeDeltas": [µs since the previous sample, ...]}
+//
+// The nodes are a call tree; a sample names its leaf node and its stack is
+// the path up to the root, which we leave out ("(root)" is no frame).
+// A sample's time is the interval until the next sample (the last one's
+// until endTime), as DevTools draws samples in its flame chart; samples
+// whose deltas are negative are put in time order first, as DevTools
+// does. Sample types: samples (count) and cpu (microseconds). A frame is
+// its function (DevTools' "(anonymous)" when V8 gives no name), in the
+// script's URL as file (file:// URLs as paths) at the function's line:
+// V8 records where each function starts, not the line a call was made
+// on.
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+type v8Profile struct {
+	Nodes      []v8Node `json:"nodes"`
+	StartTime  *int64   `json:"startTime"`
+	EndTime    *int64   `json:"endTime"`
+	Samples    []int64  `json:"samples"`
+	TimeDeltas []int64  `json:"timeDeltas"`
+}
+
+type v8Node struct {
+	ID        *int64      `json:"id"`
+	CallFrame v8CallFrame `json:"callFrame"`
+	Children  []int64     `json:"children"`
+	Parent    *int64      `json:"parent"`
+}
+
+type v8CallFrame struct {
+	FunctionName string `json:"functionName"`
+	URL          string `json:"url"`
+	LineNumber   int64  `json:"lineNumber"`
+	ColumnNumber int64  `json:"columnNumber"`
+}
+
+// isCPUProfile recognises the JSON of a V8 CPU profile by its first keys.
+func isCPUProfile(head []byte) bool {
+	h := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if len(h) == 0 || h[0] != '{' {
+		return false
+	}
+	return bytes.Contains(h, []byte(`"nodes"`)) && bytes.Contains(h, []byte(`"callFrame"`))
+}
+
+// parseCPUProfile reads a V8 CPU profile.
+func parseCPUProfile(data []byte) (*Profile, error) {
+	var v v8Profile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&v); err != nil {
+		return nil, jsonError(data, err)
+	}
+	switch {
+	case len(v.Nodes) == 0:
+		return nil, fmt.Errorf("nodes: none")
+	case v.StartTime == nil:
+		return nil, fmt.Errorf("startTime: missing")
+	case v.EndTime == nil:
+		return nil, fmt.Errorf("endTime: missing")
+	case len(v.TimeDeltas) != len(v.Samples):
+		return nil, fmt.Errorf("timeDeltas: %d values for %d samples", len(v.TimeDeltas), len(v.Samples))
+	case len(v.Samples) == 0:
+		return nil, fmt.Errorf("samples: none")
+	}
+
+	// The tree: each node's index and parent index.
+	index := make(map[int64]int32, len(v.Nodes))
+	for i, n := range v.Nodes {
+		if n.ID == nil {
+			return nil, fmt.Errorf("nodes[%d]: no id", i)
+		}
+		if _, dup := index[*n.ID]; dup {
+			return nil, fmt.Errorf("nodes[%d]: id %d appears twice", i, *n.ID)
+		}
+		if i == 1<<31-1 {
+			return nil, fmt.Errorf("nodes: too many")
+		}
+		index[*n.ID] = int32(i)
+	}
+	parent := make([]int32, len(v.Nodes))
+	for i := range parent {
+		parent[i] = -1
+	}
+	setParent := func(child, p int32, field string) error {
+		if parent[child] >= 0 && parent[child] != p {
+			return fmt.Errorf("%s: node %d has two parents", field, *v.Nodes[child].ID)
+		}
+		parent[child] = p
+		return nil
+	}
+	for i, n := range v.Nodes {
+		for j, c := range n.Children {
+			ci, ok := index[c]
+			if !ok {
+				return nil, fmt.Errorf("nodes[%d].children[%d]: no node %d", i, j, c)
+			}
+			if err := setParent(ci, int32(i), fmt.Sprintf("nodes[%d].children[%d]", i, j)); err != nil {
+				return nil, err
+			}
+		}
+		if n.Parent != nil {
+			pi, ok := index[*n.Parent]
+			if !ok {
+				return nil, fmt.Errorf("nodes[%d].parent: no node %d", i, *n.Parent)
+			}
+			if err := setParent(int32(i), pi, fmt.Sprintf("nodes[%d].parent", i)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// depth doubles as the cycle check: a path up that is longer than
+	// the number of nodes goes round.
+	depth := make([]int32, len(v.Nodes))
+	for i := range v.Nodes {
+		d := int32(0)
+		for n := int32(i); parent[n] >= 0; n = parent[n] {
+			if depth[n] > 0 {
+				d += depth[n]
+				break
+			}
+			d++
+			if int(d) > len(v.Nodes) {
+				return nil, fmt.Errorf("nodes[%d]: its parents form a cycle", i)
+			}
+		}
+		depth[i] = d
+	}
+
+	// Sample times, in time order.
+	type sample struct {
+		node int32
+		at   int64
+	}
+	samples := make([]sample, len(v.Samples))
+	at := *v.StartTime
+	sorted := true
+	for i, id := range v.Samples {
+		n, ok := index[id]
+		if !ok {
+			return nil, fmt.Errorf("samples[%d]: no node %d", i, id)
+		}
+		at += v.TimeDeltas[i]
+		sorted = sorted && v.TimeDeltas[i] >= 0
+		samples[i] = sample{n, at}
+	}
+	if !sorted {
+		slices.SortStableFunc(samples, func(a, b sample) int { return cmp.Compare(a.at, b.at) })
+	}
+
+	p := &Profile{
+		SampleTypes:   []ValueType{{"samples", "count"}, {"cpu", "microseconds"}},
+		PeriodType:    ValueType{"cpu", "microseconds"},
+		DurationNanos: (*v.EndTime - *v.StartTime) * 1000,
+	}
+	if len(samples) > 1 {
+		p.Period = (samples[len(samples)-1].at - samples[0].at) / int64(len(samples)-1)
+	}
+	b := newTypedBuilder(p)
+
+	// A location per distinct frame, numbered in order of first use.
+	type frameKey struct {
+		name, file string
+		line, col  int64
+	}
+	locOf := map[frameKey]int32{}
+	fnOf := map[frameKey]int32{}
+	nodeLoc := make([]int32, len(v.Nodes))
+	for i := range nodeLoc {
+		nodeLoc[i] = -1
+	}
+	location := func(n int32) int32 {
+		if l := nodeLoc[n]; l >= 0 {
+			return l
+		}
+		cf := v.Nodes[n].CallFrame
+		name := cf.FunctionName
+		if name == "" {
+			name = "(anonymous)"
+		}
+		k := frameKey{name, v8File(cf.URL), cf.LineNumber + 1, cf.ColumnNumber + 1}
+		l, ok := locOf[k]
+		if !ok {
+			fk := frameKey{name: k.name, file: k.file}
+			if k.line > 0 {
+				fk.line = k.line
+			}
+			f, ok := fnOf[fk]
+			if !ok {
+				f = int32(len(p.Functions))
+				p.Functions = append(p.Functions, Function{ID: uint64(f) + 1, Name: k.name, SystemName: k.name, Filename: k.file, StartLine: fk.line})
+				fnOf[fk] = f
+			}
+			l = int32(len(p.Locations))
+			p.Locations = append(p.Locations, Location{ID: uint64(l) + 1, Mapping: -1, Lines: []Line{{Function: f, Line: fk.line, Column: max(k.col, 0)}}})
+			locOf[k] = l
+		}
+		nodeLoc[n] = l
+		return l
+	}
+
+	var locs []int32
+	for i, s := range samples {
+		next := *v.EndTime
+		if i+1 < len(samples) {
+			next = samples[i+1].at
+		}
+		locs = locs[:0]
+		for n := s.node; n >= 0 && parent[n] >= 0; n = parent[n] {
+			locs = append(locs, location(n)) // the root is no frame
+		}
+		st, err := b.stack(locs)
+		if err != nil {
+			return nil, fmt.Errorf("samples[%d]: %w", i, err)
+		}
+		if err := b.sample(st, []int64{1, max(next-s.at, 0)}, 0, nil); err != nil {
+			return nil, fmt.Errorf("samples[%d]: %w", i, err)
+		}
+	}
+	for i := range p.Functions {
+		b.str(p.Functions[i].Name)
+		b.str(p.Functions[i].Filename)
+	}
+	return p, nil
+}
+
+// v8File is the file name of a script URL: file:// URLs as paths, other
+// URLs (http, node:internal) as they are.
+func v8File(u string) string {
+	if !strings.HasPrefix(u, "file://") {
+		return u
+	}
+	if parsed, err := url.Parse(u); err == nil && parsed.Path != "" {
+		return parsed.Path
+	}
+	return u
+}
+
+// jsonError makes a decoding error name the line and column, or the field.
+func jsonError(data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("%s: %v", lineCol(data, syn.Offset), err)
+	case errors.As(err, &typ):
+		return fmt.Errorf("%s: field %s: want %s, got JSON %s", lineCol(data, typ.Offset), typ.Field, typ.Type, typ.Value)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("JSON ends early (truncated file?)")
+	}
+	return err
+}
+
+// lineCol names the line and column of byte offset off.
+func lineCol(data []byte, off int64) string {
+	off = min(max(off, 0), int64(len(data)))
+	before := data[:off]
+	line := bytes.Count(before, []byte{'\n'}) + 1
+	col := off - int64(bytes.LastIndexByte(before, '\n'))
+	return fmt.Sprintf("line %d, column %d", line, col)
+}

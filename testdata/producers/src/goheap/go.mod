@@ -1,0 +1,3 @@
+module goheap
+
+go 1.26
