@@ -18,6 +18,9 @@ type query struct {
 	// locNodes[locOff[l]:locOff[l+1]] are location l's frames as nodes,
 	// outermost first (see buildLocNodes).
 	locOff, locNodes []int32
+	locInlined       []bool // per locNodes slot: an inlined frame (not its location's outermost)
+	cand             []bool // per node: an inlined frame somewhere (see candidates)
+	anyCand          bool
 	filtering        bool             // any filter can change or drop a stack
 	keep             func(i int) bool // tag filters; nil keeps every sample
 	hidden           bool             // some location is hidden
@@ -149,18 +152,48 @@ func (q *query) buildLocNodes() {
 	off := q.e.lt.off
 	q.locOff = make([]int32, len(v.flags)+1)
 	q.locNodes = make([]int32, 0, len(v.lines)+len(v.flags))
+	q.locInlined = make([]bool, 0, len(v.lines)+len(v.flags))
 	for l := range v.flags {
 		if v.flags[l]&fHidden == 0 {
 			lines := v.lines[v.off[l]:v.off[l+1]]
 			if len(lines) == 0 {
 				q.locNodes = append(q.locNodes, slotNode[off[l]])
+				q.locInlined = append(q.locInlined, false)
 			}
 			for k := len(lines) - 1; k >= 0; k-- {
 				q.locNodes = append(q.locNodes, slotNode[off[l]+int32(lines[k])])
+				q.locInlined = append(q.locInlined, k != len(lines)-1)
 			}
 		}
 		q.locOff[l+1] = int32(len(q.locNodes))
 	}
+}
+
+// pathRange is the part of stack locs that survives the filters, and
+// whether the stack survives at all.
+func (q *query) pathRange(locs []int32) (lo, hi int, ok bool) {
+	if !q.filtering {
+		return 0, len(locs), true
+	}
+	return q.view.stackRange(locs, q.c, q.hidden, q.names, q.drop)
+}
+
+// appendSlots is appendPath with each frame as its index into
+// q.locNodes (its node is q.locNodes[j]), for callers that need to know
+// where a frame comes from.
+func (q *query) appendSlots(buf []int32, locs []int32) ([]int32, bool) {
+	lo, hi, ok := q.pathRange(locs)
+	if !ok {
+		return buf, false
+	}
+	off := q.locOff
+	for i := hi - 1; i >= lo; i-- {
+		l := locs[i]
+		for j := off[l]; j < off[l+1]; j++ {
+			buf = append(buf, j)
+		}
+	}
+	return buf, true
 }
 
 // appendPath appends the nodes of stack locs that survive the filters to
@@ -168,13 +201,9 @@ func (q *query) buildLocNodes() {
 // inl non-nil it also appends, per node, whether it is an inlined frame
 // (not the outermost line of its location).
 func (q *query) appendPath(buf []int32, inl *[]bool, locs []int32) ([]int32, bool) {
-	lo, hi := 0, len(locs)
-	if q.filtering {
-		var ok bool
-		lo, hi, ok = q.view.stackRange(locs, q.c, q.hidden, q.names, q.drop)
-		if !ok {
-			return buf, false
-		}
+	lo, hi, ok := q.pathRange(locs)
+	if !ok {
+		return buf, false
 	}
 	off, nodes := q.locOff, q.locNodes
 	for i := hi - 1; i >= lo; i-- {
@@ -199,6 +228,9 @@ type aggregate struct {
 	total           int64 // percentage denominator
 	stackW, stackDW []int64
 	kept            []bool // per stack: survives the filters
+	// inlEdges are the call edges into candidates for inline markers,
+	// when they could be summed with flat and cum (see fuseEdges), else nil.
+	inlEdges *edgeSums
 }
 
 // parallelStacks is the stack count above which aggregation splits the
@@ -210,18 +242,28 @@ func (q *query) aggregate() *aggregate {
 	w, dw, total, totalDiv := q.stackWeights()
 	a := &aggregate{q: q, stackW: w, stackDW: dw, kept: make([]bool, p.Stacks.Len())}
 	n := p.Stacks.Len()
+	var cand []bool
+	if q.fuseEdges(w, dw) {
+		cand = q.candidates()
+	}
 	if n < parallelStacks {
-		a.flat, a.cum, a.flatDiv, a.cumDiv = a.sumRange(0, n)
+		a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = a.sumRange(0, n, cand)
 	} else {
 		// Two halves on two goroutines, each with its own sums: the
 		// machines this runs on have two cores.
-		type part struct{ flat, cum, flatDiv, cumDiv []int64 }
+		type part struct {
+			flat, cum, flatDiv, cumDiv []int64
+			inlEdges                   *edgeSums
+		}
 		var other part
 		both(func() {
-			a.flat, a.cum, a.flatDiv, a.cumDiv = a.sumRange(0, n/2)
+			a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = a.sumRange(0, n/2, cand)
 		}, func() {
-			other.flat, other.cum, other.flatDiv, other.cumDiv = a.sumRange(n/2, n)
+			other.flat, other.cum, other.flatDiv, other.cumDiv, other.inlEdges = a.sumRange(n/2, n, cand)
 		})
+		if a.inlEdges != nil {
+			a.inlEdges.merge(other.inlEdges)
+		}
 		addInto(a.flat, other.flat)
 		addInto(a.cum, other.cum)
 		addInto(a.flatDiv, other.flatDiv)
@@ -243,9 +285,46 @@ func addInto(dst, src []int64) {
 	}
 }
 
+// fuseEdges reports whether the inline markers' edges can be summed in
+// the same walk as flat and cum, before the rows are known: when every
+// node of every walked stack is a row (no nodefraction or nodecount
+// trims them, and no node can sum to zero: no negative or zero-valued
+// stack is walked). Otherwise inlineMarkers walks the stacks again.
+func (q *query) fuseEdges(w, dw []int64) bool {
+	if q.opt.NodeFraction != 0 || q.opt.NodeCount != 0 {
+		return false
+	}
+	for s, v := range w {
+		if v < 0 || v == 0 && dw != nil && dw[s] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// candidates flags the nodes that are an inlined frame somewhere: only
+// they can be marked inline.
+func (q *query) candidates() []bool {
+	if q.cand == nil {
+		q.cand = make([]bool, len(q.nodes.nodes))
+		for j, n := range q.locNodes {
+			if q.locInlined[j] {
+				q.cand[n] = true
+				q.anyCand = true
+			}
+		}
+	}
+	if !q.anyCand {
+		return nil
+	}
+	return q.cand
+}
+
 // sumRange adds up flat and cum over stacks [from, to): cum once per node
-// per stack (recursion counts once), flat to the leaf-most frame.
-func (a *aggregate) sumRange(from, to int) (flat, cum, flatDiv, cumDiv []int64) {
+// per stack (recursion counts once), flat to the leaf-most frame. With
+// cand non-nil it also sums the call edges into cand nodes, as
+// inlineEdges does with every node kept.
+func (a *aggregate) sumRange(from, to int, cand []bool) (flat, cum, flatDiv, cumDiv []int64, edges *edgeSums) {
 	q := a.q
 	p := q.e.p
 	nn := len(q.nodes.nodes)
@@ -255,6 +334,15 @@ func (a *aggregate) sumRange(from, to int) (flat, cum, flatDiv, cumDiv []int64) 
 	}
 	stamp := make([]int32, nn)
 	var path []int32
+	nodes, inlined := q.locNodes, q.locInlined
+	var static []int32 // per locNodes slot: its edge id when it is an inlined frame
+	if cand != nil {
+		edges = newEdgeSums()
+		static = make([]int32, len(nodes))
+		for j := range static {
+			static[j] = -1
+		}
+	}
 	for s := from; s < to; s++ {
 		sw := a.stackW[s]
 		var sdw int64
@@ -269,13 +357,15 @@ func (a *aggregate) sumRange(from, to int) (flat, cum, flatDiv, cumDiv []int64) 
 			continue
 		}
 		var ok bool
-		path, ok = q.appendPath(path[:0], nil, locs)
+		path, ok = q.appendSlots(path[:0], locs)
 		a.kept[s] = ok
 		if !ok || len(path) == 0 {
 			continue
 		}
 		mark := int32(s + 1)
-		for _, n := range path {
+		parent := int32(-1)
+		for _, j := range path {
+			n := nodes[j]
 			if stamp[n] != mark {
 				stamp[n] = mark
 				cum[n] += sw
@@ -283,14 +373,30 @@ func (a *aggregate) sumRange(from, to int) (flat, cum, flatDiv, cumDiv []int64) 
 					cumDiv[n] += sdw
 				}
 			}
+			if cand != nil && cand[n] && parent >= 0 && parent != n {
+				// An inlined frame's caller is the next-outer line
+				// of its location, the same in every stack.
+				inl := inlined[j]
+				var id int32
+				if inl {
+					if id = static[j]; id < 0 {
+						id = edges.id(edgeKey{parent, n})
+						static[j] = id
+					}
+				} else {
+					id = edges.id(edgeKey{parent, n})
+				}
+				edges.add(id, mark, sw, inl)
+			}
+			parent = n
 		}
-		leaf := path[len(path)-1]
+		leaf := nodes[path[len(path)-1]]
 		flat[leaf] += sw
 		if flatDiv != nil {
 			flatDiv[leaf] += sdw
 		}
 	}
-	return flat, cum, flatDiv, cumDiv
+	return flat, cum, flatDiv, cumDiv, edges
 }
 
 // filtersPass reports whether a stack survives the filters.
