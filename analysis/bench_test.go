@@ -1,53 +1,28 @@
-package analysis
+package analysis_test
 
 import (
-	"context"
-	"sync"
 	"testing"
 
-	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/bigprof"
 )
 
-var (
-	bigMu      sync.Mutex
-	bigEngines = map[synth.Shape]*Engine{}
-)
-
-// engine1M loads the synthesized 1M-sample profile of a shape once (set
-// PPROF_TUI_BIGPROF to use another file for the Zipf shape; see
-// synth.BenchmarkProfile). One engine is kept at a time, so a run over
-// every shape does not hold four profiles.
-func engine1M(b *testing.B, shape synth.Shape) *Engine {
+func engine1M(b *testing.B, shape synth.Shape) *analysis.Engine {
 	b.Helper()
-	bigMu.Lock()
-	defer bigMu.Unlock()
-	if e := bigEngines[shape]; e != nil {
-		return e
-	}
-	clear(bigEngines)
-	path, err := synth.BenchmarkShape(shape)
-	if shape == synth.Zipf {
-		path, err = synth.BenchmarkProfile()
-	}
+	e, err := bigprof.Engine(shape)
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := format.Open(context.Background(), path, format.Options{})
-	if err != nil {
+	if _, err := e.Top(analysis.DefaultOptions()); err != nil { // warm the node table
 		b.Fatal(err)
 	}
-	e := NewEngine(p)
-	if _, err := e.Top(DefaultOptions()); err != nil { // warm the node table
-		b.Fatal(err)
-	}
-	bigEngines[shape] = e
 	return e
 }
 
 // shapes runs f as a sub-benchmark per shape (synth.BenchShapes:
 // PPROF_TUI_SHAPES=zipf,distinct limits them).
-func shapes(b *testing.B, f func(b *testing.B, e *Engine, s synth.Shape)) {
+func shapes(b *testing.B, f func(b *testing.B, e *analysis.Engine, s synth.Shape)) {
 	for _, s := range synth.BenchShapes() {
 		b.Run(string(s), func(b *testing.B) { f(b, engine1M(b, s), s) })
 	}
@@ -63,8 +38,8 @@ func tagFocus(s synth.Shape) string {
 
 // explorer is the options the explorer opens with: every node
 // (nodefraction=0), so every row's inline marker is computed.
-func explorer() Options {
-	opt := DefaultOptions()
+func explorer() analysis.Options {
+	opt := analysis.DefaultOptions()
 	opt.NodeFraction = 0
 	return opt
 }
@@ -75,7 +50,7 @@ func explorer() Options {
 //
 //	go test ./analysis -run XXX -bench 1M -benchtime 10x
 func BenchmarkReaggregate1M(b *testing.B) {
-	shapes(b, func(b *testing.B, e *Engine, s synth.Shape) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, s synth.Shape) {
 		for _, c := range []struct {
 			name string
 			set  map[string]string
@@ -89,7 +64,7 @@ func BenchmarkReaggregate1M(b *testing.B) {
 			{"lines", map[string]string{"granularity": "lines", "nodefraction": "0"}},
 		} {
 			b.Run(c.name, func(b *testing.B) {
-				opt := DefaultOptions()
+				opt := analysis.DefaultOptions()
 				for k, v := range c.set {
 					if err := opt.Set(k, v); err != nil {
 						b.Fatal(err)
@@ -112,10 +87,10 @@ func BenchmarkReaggregate1M(b *testing.B) {
 // BenchmarkTreeFirstScreen1M builds the call tree and expands what a
 // first screen shows: the roots and the heaviest path (target: <= 100 ms).
 func BenchmarkTreeFirstScreen1M(b *testing.B) {
-	shapes(b, func(b *testing.B, e *Engine, _ synth.Shape) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
 		opt := explorer()
 		for i := 0; i < b.N; i++ {
-			t, err := e.Tree(opt, TreeOptions{})
+			t, err := e.Tree(opt, analysis.TreeOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
