@@ -24,6 +24,12 @@ type Engine struct {
 	// derived holds the engines of this profile with -tagroot/-tagleaf
 	// frames, by setting.
 	derived map[string]*Engine
+	tops    []recentTop // the last Top results, most recent last
+}
+
+type recentTop struct {
+	opt Options
+	top *Top
 }
 
 type tableKey struct {

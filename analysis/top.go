@@ -46,14 +46,47 @@ func (s *NodeSet) Name(n int32) string { return s.t.names[n] }
 // Len returns the number of nodes.
 func (s *NodeSet) Len() int { return len(s.t.nodes) }
 
-// Top computes pprof's -top report.
+// Top computes pprof's -top report. The result is shared: do not modify.
+// The last few results are kept, so going back to options computed a
+// moment ago (clearing a filter, the sample type cycling back) costs
+// nothing.
 func (e *Engine) Top(opt Options) (*Top, error) {
+	if t := e.recentTop(opt); t != nil {
+		return t, nil
+	}
 	q, err := e.newQuery(opt)
 	if err != nil {
 		return nil, err
 	}
-	a := q.aggregate()
-	return a.top(), nil
+	t := q.aggregate().top()
+	e.keepTop(opt, t)
+	return t, nil
+}
+
+// recentTops is how many Top results an Engine keeps.
+const recentTops = 8
+
+func (e *Engine) recentTop(opt Options) *Top {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, r := range e.tops {
+		if r.opt == opt {
+			// Most recent last.
+			copy(e.tops[i:], e.tops[i+1:])
+			e.tops[len(e.tops)-1] = r
+			return r.top
+		}
+	}
+	return nil
+}
+
+func (e *Engine) keepTop(opt Options, t *Top) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.tops) == recentTops {
+		e.tops = append(e.tops[:0], e.tops[1:]...)
+	}
+	e.tops = append(e.tops, recentTop{opt, t})
 }
 
 func (a *aggregate) top() *Top {
