@@ -178,24 +178,6 @@ func (q *query) pathRange(locs []int32) (lo, hi int, ok bool) {
 	return q.view.stackRange(locs, q.c, q.hidden, q.names, q.drop)
 }
 
-// appendSlots is appendPath with each frame as its index into
-// q.locNodes (its node is q.locNodes[j]), for callers that need to know
-// where a frame comes from.
-func (q *query) appendSlots(buf []int32, locs []int32) ([]int32, bool) {
-	lo, hi, ok := q.pathRange(locs)
-	if !ok {
-		return buf, false
-	}
-	off := q.locOff
-	for i := hi - 1; i >= lo; i-- {
-		l := locs[i]
-		for j := off[l]; j < off[l+1]; j++ {
-			buf = append(buf, j)
-		}
-	}
-	return buf, true
-}
-
 // appendPath appends the nodes of stack locs that survive the filters to
 // buf, root first, and reports whether the stack survives at all. With
 // inl non-nil it also appends, per node, whether it is an inlined frame
@@ -333,8 +315,7 @@ func (a *aggregate) sumRange(from, to int, cand []bool) (flat, cum, flatDiv, cum
 		flatDiv, cumDiv = make([]int64, nn), make([]int64, nn)
 	}
 	stamp := make([]int32, nn)
-	var path []int32
-	nodes, inlined := q.locNodes, q.locInlined
+	nodes, inlined, off := q.locNodes, q.locInlined, q.locOff
 	var static []int32 // per locNodes slot: its edge id when it is an inlined frame
 	if cand != nil {
 		edges = newEdgeSums()
@@ -356,41 +337,49 @@ func (a *aggregate) sumRange(from, to int, cand []bool) (flat, cum, flatDiv, cum
 			a.kept[s] = q.filtersPass(locs)
 			continue
 		}
-		var ok bool
-		path, ok = q.appendSlots(path[:0], locs)
+		lo, hi, ok := q.pathRange(locs)
 		a.kept[s] = ok
-		if !ok || len(path) == 0 {
+		if !ok {
 			continue
 		}
+		// The path, root first, is read from the location view in
+		// place (as appendPath would build it): most of the time goes
+		// here on profiles with many distinct stacks.
 		mark := int32(s + 1)
 		parent := int32(-1)
-		for _, j := range path {
-			n := nodes[j]
-			if stamp[n] != mark {
-				stamp[n] = mark
-				cum[n] += sw
-				if cumDiv != nil {
-					cumDiv[n] += sdw
-				}
-			}
-			if cand != nil && cand[n] && parent >= 0 && parent != n {
-				// An inlined frame's caller is the next-outer line
-				// of its location, the same in every stack.
-				inl := inlined[j]
-				var id int32
-				if inl {
-					if id = static[j]; id < 0 {
-						id = edges.id(edgeKey{parent, n})
-						static[j] = id
+		for i := hi - 1; i >= lo; i-- {
+			l := locs[i]
+			for j := off[l]; j < off[l+1]; j++ {
+				n := nodes[j]
+				if stamp[n] != mark {
+					stamp[n] = mark
+					cum[n] += sw
+					if cumDiv != nil {
+						cumDiv[n] += sdw
 					}
-				} else {
-					id = edges.id(edgeKey{parent, n})
 				}
-				edges.add(id, mark, sw, inl)
+				if cand != nil && cand[n] && parent >= 0 && parent != n {
+					// An inlined frame's caller is the next-outer
+					// line of its location, the same in every stack.
+					inl := inlined[j]
+					var id int32
+					if inl {
+						if id = static[j]; id < 0 {
+							id = edges.id(edgeKey{parent, n})
+							static[j] = id
+						}
+					} else {
+						id = edges.id(edgeKey{parent, n})
+					}
+					edges.add(id, mark, sw, inl)
+				}
+				parent = n
 			}
-			parent = n
 		}
-		leaf := nodes[path[len(path)-1]]
+		if parent < 0 {
+			continue // every frame hidden
+		}
+		leaf := parent // the last frame
 		flat[leaf] += sw
 		if flatDiv != nil {
 			flatDiv[leaf] += sdw
