@@ -20,6 +20,10 @@ func TestRecentTops(t *testing.T) {
 	if top("") != first {
 		t.Fatal("the same options computed again")
 	}
+	named := testOptions(t, map[string]string{"sample_index": e.Profile().SampleTypes[e.Profile().DefaultSampleIndex()].Type})
+	if r, err := e.Top(named); err != nil || r != first {
+		t.Fatalf("the default sample type by name computed again (%v)", err)
+	}
 	for i := range recentTops - 1 {
 		top(fmt.Sprintf("f%d", i))
 	}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/pprof-tui/pprof-tui/format"
 )
@@ -51,7 +52,8 @@ func (s *NodeSet) Len() int { return len(s.t.nodes) }
 // moment ago (clearing a filter, the sample type cycling back) costs
 // nothing.
 func (e *Engine) Top(opt Options) (*Top, error) {
-	if t := e.recentTop(opt); t != nil {
+	key := e.topKey(opt)
+	if t := e.recentTop(key); t != nil {
 		return t, nil
 	}
 	q, err := e.newQuery(opt)
@@ -59,8 +61,21 @@ func (e *Engine) Top(opt Options) (*Top, error) {
 		return nil, err
 	}
 	t := q.aggregate().top()
-	e.keepTop(opt, t)
+	e.keepTop(key, t)
 	return t, nil
+}
+
+// topKey spells opt's defaults out, so that options that differ only in
+// how they name the same thing (the default sample type and the same
+// type by name or index; no granularity and "functions") share a result.
+func (e *Engine) topKey(opt Options) Options {
+	if vi, err := SampleIndex(e.p, opt.SampleIndex); err == nil {
+		opt.SampleIndex = strconv.Itoa(vi)
+	}
+	if opt.Granularity == "" {
+		opt.Granularity = "functions"
+	}
+	return opt
 }
 
 // recentTops is how many Top results an Engine keeps.
