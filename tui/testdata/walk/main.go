@@ -160,6 +160,7 @@ type walker struct {
 	in      io.WriteCloser
 	out     *bufio.Reader
 	started time.Time
+	seq     int
 }
 
 func launch(sock, bin, prof string) (*walker, error) {
@@ -182,21 +183,6 @@ func launch(sock, bin, prof string) (*walker, error) {
 	if err := w.ctl.Start(); err != nil {
 		return nil, err
 	}
-	// Attaching answers with a block of its own: read up to a marker so
-	// that each later command reads its own answer.
-	fmt.Fprintln(w.in, "display -p SYNC")
-	for {
-		line, err := w.out.ReadString('\n')
-		if err != nil {
-			return nil, fmt.Errorf("tmux control: %w", err)
-		}
-		if line == "SYNC\n" {
-			break
-		}
-	}
-	if _, err := w.out.ReadString('\n'); err != nil { // its %end
-		return nil, err
-	}
 	if _, err := w.cmd("refresh-client -f no-output"); err != nil {
 		return nil, err
 	}
@@ -214,14 +200,17 @@ func (w *walker) close() {
 }
 
 // cmd runs a tmux command on the control connection and returns its
-// output: the lines between its %begin and %end. Notifications outside
-// the block are skipped.
+// output. A marker command follows it, and everything read up to the
+// marker's answer is skipped but the command's own block: attaching and
+// notifications send blocks and lines of their own.
 func (w *walker) cmd(c string) (string, error) {
-	if _, err := fmt.Fprintln(w.in, c); err != nil {
+	w.seq++
+	mark := fmt.Sprintf("WALK-MARK-%d", w.seq)
+	if _, err := fmt.Fprintf(w.in, "%s\ndisplay -p %s\n", c, mark); err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	in := false
+	var b, last strings.Builder
+	in, failed := false, false
 	for {
 		line, err := w.out.ReadString('\n')
 		if err != nil {
@@ -231,10 +220,17 @@ func (w *walker) cmd(c string) (string, error) {
 		case strings.HasPrefix(line, "%begin "):
 			in = true
 			b.Reset()
-		case in && strings.HasPrefix(line, "%end "):
-			return b.String(), nil
-		case in && strings.HasPrefix(line, "%error "):
-			return "", fmt.Errorf("tmux: %s: %s", c, b.String())
+		case in && (strings.HasPrefix(line, "%end ") || strings.HasPrefix(line, "%error ")):
+			in = false
+			if b.String() == mark+"\n" {
+				if failed {
+					return "", fmt.Errorf("tmux: %s: %s", c, last.String())
+				}
+				return last.String(), nil
+			}
+			failed = strings.HasPrefix(line, "%error ")
+			last.Reset()
+			last.WriteString(b.String())
 		case in:
 			b.WriteString(line)
 		}
