@@ -42,9 +42,11 @@ const (
 )
 
 // walkGraph builds the call graph of the walk shapes: every function calls
-// walkCallees others, chosen uniformly, from distinct lines; a third of the
-// call sites and leaf lines inline a chain of one or two small functions
-// (so their location has 2–3 lines).
+// walkCallees others, drawn uniformly from the graph, each from a line of
+// its own (a walk picks among the call sites Zipf-skewed, s=0.7, so some
+// paths are warmer than others); a third of the call sites and leaf lines
+// inline a chain of one or two small functions (so their location has 2–3
+// lines).
 func (g *generator) walkGraph() {
 	r := g.rng
 	n := g.cfg.Functions
