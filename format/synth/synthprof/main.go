@@ -20,7 +20,7 @@ import (
 func main() {
 	var c synth.Config
 	flag.IntVar(&c.Samples, "samples", 100_000, "number of samples")
-	flag.IntVar(&c.Functions, "functions", 3000, "distinct functions in the call graph")
+	flag.IntVar(&c.Functions, "functions", 0, "distinct functions in the call graph (0: the shape's default, 3000, or 100,000 for wide)")
 	flag.IntVar(&c.MaxDepth, "depth", 30, "maximum stack depth in frames, inlined frames included")
 	flag.Uint64Var(&c.Seed, "seed", 1, "random seed")
 	flag.BoolVar(&c.Labels, "labels", true, "add string and numeric labels")
