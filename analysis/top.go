@@ -78,8 +78,13 @@ func (e *Engine) topKey(opt Options) Options {
 	return opt
 }
 
-// recentTops is how many Top results an Engine keeps.
-const recentTops = 8
+// recentTops is how many Top results an Engine keeps, and recentRows how
+// many rows in all (about 56 MB): on a profile with a million nodes (lines
+// of 100,000 functions) one result is already that big.
+const (
+	recentTops = 8
+	recentRows = 1 << 20
+)
 
 func (e *Engine) recentTop(opt Options) *Top {
 	e.mu.Lock()
@@ -98,7 +103,15 @@ func (e *Engine) recentTop(opt Options) *Top {
 func (e *Engine) keepTop(opt Options, t *Top) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(e.tops) == recentTops {
+	if len(t.Rows) > recentRows {
+		return
+	}
+	rows := len(t.Rows)
+	for _, r := range e.tops {
+		rows += len(r.top.Rows)
+	}
+	for len(e.tops) > 0 && (len(e.tops) == recentTops || rows > recentRows) {
+		rows -= len(e.tops[0].top.Rows)
 		e.tops = append(e.tops[:0], e.tops[1:]...)
 	}
 	e.tops = append(e.tops, recentTop{opt, t})
