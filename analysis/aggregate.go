@@ -21,6 +21,7 @@ type query struct {
 	locInlined       []bool // per locNodes slot: an inlined frame (not its location's outermost)
 	cand             []bool // per node: an inlined frame somewhere (see candidates)
 	anyCand          bool
+	inlinedSlots     int              // locInlined's true slots: about the inline edges
 	filtering        bool             // any filter can change or drop a stack
 	keep             func(i int) bool // tag filters; nil keeps every sample
 	hidden           bool             // some location is hidden
@@ -293,6 +294,7 @@ func (q *query) candidates() []bool {
 			if q.locInlined[j] {
 				q.cand[n] = true
 				q.anyCand = true
+				q.inlinedSlots++
 			}
 		}
 	}
@@ -318,7 +320,7 @@ func (a *aggregate) sumRange(from, to int, cand []bool) (flat, cum, flatDiv, cum
 	nodes, inlined, off := q.locNodes, q.locInlined, q.locOff
 	var static []int32 // per locNodes slot: its edge id when it is an inlined frame
 	if cand != nil {
-		edges = newEdgeSums()
+		edges = newEdgeSums(q.inlinedSlots / 2) // each half sees about half
 		static = make([]int32, len(nodes))
 		for j := range static {
 			static[j] = -1

@@ -13,8 +13,20 @@ type edgeSums struct {
 	slots     []int32 // id+1, 0 for empty; len is a power of two
 }
 
-func newEdgeSums() *edgeSums {
-	return &edgeSums{slots: make([]int32, 1024)}
+// newEdgeSums sizes the table for about hint edges, so that a profile
+// with a million inlined frame slots does not grow it twenty times.
+func newEdgeSums(hint int) *edgeSums {
+	size := 1024
+	for size < 2*hint {
+		size *= 2
+	}
+	return &edgeSums{
+		slots:     make([]int32, size),
+		keys:      make([]edgeKey, 0, hint),
+		weight:    make([]int64, 0, hint),
+		allInline: make([]bool, 0, hint),
+		stamp:     make([]int32, 0, hint),
+	}
 }
 
 func edgeHash(e edgeKey) uint64 {

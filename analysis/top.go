@@ -209,7 +209,7 @@ func (a *aggregate) sortNodes(ns []int32, byCum bool) {
 func (a *aggregate) inlineEdges(from, to int, candidate, kept []bool) *edgeSums {
 	q := a.q
 	p := q.e.p
-	t := newEdgeSums()
+	t := newEdgeSums(0) // few edges when few nodes are kept
 	off, nodes := q.locOff, q.locNodes
 	static := make([]int32, len(nodes))
 	for j := range static {
