@@ -58,17 +58,77 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 		nodes: e.nodeTable(opt.Granularity, opt.NoInlines),
 		names: c.focus != nil || c.ignore != nil || c.hide != nil || c.show != nil,
 	}
-	q.view = e.buildLocView(c, opt.NoInlines)
 	q.drop = e.dropFrames() != nil
+	q.filtering = q.names || q.drop || c.showFrom != nil || c.pruneFrom != nil
+	key := locKey{opt.Granularity, opt.NoInlines, opt.Focus, opt.Ignore, opt.Hide, opt.Show, opt.ShowFrom, opt.PruneFrom}
+	if lp := e.recentLocs(key); lp != nil {
+		q.view, q.hidden, q.locOff, q.locNodes, q.locInlined = lp.view, lp.hidden, lp.off, lp.nodes, lp.inlined
+		q.cand, q.anyCand, q.inlinedSlots = lp.cand, lp.anyCand, lp.inlinedSlots
+		return q, nil
+	}
+	q.view = e.buildLocView(c, opt.NoInlines)
 	for _, fl := range q.view.flags {
 		if fl&fHidden != 0 {
 			q.hidden = true
 			break
 		}
 	}
-	q.filtering = q.names || q.drop || c.showFrom != nil || c.pruneFrom != nil
 	q.buildLocNodes()
+	q.candidates()
+	e.keepLocs(key, &locPaths{q.view, q.hidden, q.locOff, q.locNodes, q.locInlined, q.cand, q.anyCand, q.inlinedSlots})
 	return q, nil
+}
+
+// locKey is what a query's location view and node lists depend on.
+type locKey struct {
+	granularity                                    string
+	noInlines                                      bool
+	focus, ignore, hide, show, showFrom, pruneFrom string
+}
+
+// locPaths is a query's location view and node lists, kept by the Engine
+// for the next queries with the same name filters and granularity (a
+// sample type or tag filter changes none of them): building them is
+// O(locations), which dominates on profiles with a million locations.
+// Never modified once built.
+type locPaths struct {
+	view          *locView
+	hidden        bool
+	off, nodes    []int32
+	inlined, cand []bool
+	anyCand       bool
+	inlinedSlots  int
+}
+
+// recentLocSets is how many location views an Engine keeps: the current
+// one and those just before it (clearing a filter goes back to one).
+const recentLocSets = 3
+
+func (e *Engine) recentLocs(k locKey) *locPaths {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, r := range e.locs {
+		if r.key == k {
+			copy(e.locs[i:], e.locs[i+1:])
+			e.locs[len(e.locs)-1] = r
+			return r.lp
+		}
+	}
+	return nil
+}
+
+func (e *Engine) keepLocs(k locKey, lp *locPaths) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.locs) == recentLocSets {
+		e.locs = append(e.locs[:0], e.locs[1:]...)
+	}
+	e.locs = append(e.locs, recentLocPaths{k, lp})
+}
+
+type recentLocPaths struct {
+	key locKey
+	lp  *locPaths
 }
 
 // stackWeights sums the selected value (and the count, for mean) of the

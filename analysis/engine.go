@@ -24,7 +24,8 @@ type Engine struct {
 	// derived holds the engines of this profile with -tagroot/-tagleaf
 	// frames, by setting.
 	derived map[string]*Engine
-	tops    []recentTop // the last Top results, most recent last
+	tops    []recentTop      // the last Top results, most recent last
+	locs    []recentLocPaths // the last location views, most recent last
 }
 
 type recentTop struct {

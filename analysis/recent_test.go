@@ -38,3 +38,30 @@ func TestRecentTops(t *testing.T) {
 		t.Fatal("kept more than recentTops results")
 	}
 }
+
+// TestRecentLocs: a query that reuses a kept location view gives what a
+// fresh engine gives, across filter changes that do and do not change
+// the view.
+func TestRecentLocs(t *testing.T) {
+	p := engineFor(t, "../testdata/go/cpu_labels.pb.gz").Profile()
+	shared := NewEngine(p)
+	for _, set := range []map[string]string{
+		nil, {"hide": "fmt"}, {"sample_index": "samples"}, {"hide": "fmt", "sample_index": "samples"},
+		{"focus": "main"}, {"tagfocus": "worker=w1"}, nil, {"granularity": "lines"}, {"hide": "fmt"},
+		{"focus": "main", "hide": "runtime"}, {"hide": "fmt", "tagfocus": "worker=w2"},
+	} {
+		opt := testOptions(t, set)
+		opt.EdgeFraction = 0.0011 // past the recent Top results
+		got, err := shared.Top(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := NewEngine(p).Top(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got.Rows) != fmt.Sprint(want.Rows) {
+			t.Errorf("%v: rows differ from a fresh engine's", set)
+		}
+	}
+}
