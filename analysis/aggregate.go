@@ -107,28 +107,14 @@ const recentLocSets = 3
 func (e *Engine) recentLocs(k locKey) *locPaths {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for i, r := range e.locs {
-		if r.key == k {
-			copy(e.locs[i:], e.locs[i+1:])
-			e.locs[len(e.locs)-1] = r
-			return r.lp
-		}
-	}
-	return nil
+	lp, _ := e.locs.get(k)
+	return lp
 }
 
 func (e *Engine) keepLocs(k locKey, lp *locPaths) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(e.locs) == recentLocSets {
-		e.locs = append(e.locs[:0], e.locs[1:]...)
-	}
-	e.locs = append(e.locs, recentLocPaths{k, lp})
-}
-
-type recentLocPaths struct {
-	key locKey
-	lp  *locPaths
+	e.locs.add(k, lp, recentLocSets, nil)
 }
 
 // stackWeights sums the selected value (and the count, for mean) of the

@@ -24,13 +24,8 @@ type Engine struct {
 	// derived holds the engines of this profile with -tagroot/-tagleaf
 	// frames, by setting.
 	derived map[string]*Engine
-	tops    []recentTop      // the last Top results, most recent last
-	locs    []recentLocPaths // the last location views, most recent last
-}
-
-type recentTop struct {
-	opt Options
-	top *Top
+	tops    recent[Options, *Top]     // the last Top results
+	locs    recent[locKey, *locPaths] // the last location views
 }
 
 type tableKey struct {

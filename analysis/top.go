@@ -89,32 +89,23 @@ const (
 func (e *Engine) recentTop(opt Options) *Top {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for i, r := range e.tops {
-		if r.opt == opt {
-			// Most recent last.
-			copy(e.tops[i:], e.tops[i+1:])
-			e.tops[len(e.tops)-1] = r
-			return r.top
-		}
-	}
-	return nil
+	t, _ := e.tops.get(opt)
+	return t
 }
 
 func (e *Engine) keepTop(opt Options, t *Top) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	if len(t.Rows) > recentRows {
 		return
 	}
-	rows := len(t.Rows)
-	for _, r := range e.tops {
-		rows += len(r.top.Rows)
-	}
-	for len(e.tops) > 0 && (len(e.tops) == recentTops || rows > recentRows) {
-		rows -= len(e.tops[0].top.Rows)
-		e.tops = append(e.tops[:0], e.tops[1:]...)
-	}
-	e.tops = append(e.tops, recentTop{opt, t})
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.tops.add(opt, t, recentTops, func(kept []*Top, t *Top) bool {
+		rows := len(t.Rows)
+		for _, k := range kept {
+			rows += len(k.Rows)
+		}
+		return rows > recentRows
+	})
 }
 
 func (a *aggregate) top() *Top {
