@@ -14,6 +14,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -122,6 +123,10 @@ func run(bin, prof string, rounds int, all []step) error {
 		time.Sleep(300 * time.Millisecond)
 		for i, s := range all {
 			d, err := w.do(s)
+			if errors.Is(err, errUnchanged) {
+				fmt.Printf("  %-28s  no redraw in %v (the key changed nothing)\n", s.name, unchanged)
+				continue
+			}
 			if err != nil {
 				w.close()
 				return fmt.Errorf("%s: %w", s.name, err)
@@ -249,11 +254,16 @@ func (w *walker) screen() (string, error) { return w.cmd("capture-pane -p -t wal
 func (w *walker) wait(re *regexp.Regexp, before string, t0 time.Time) (time.Duration, error) {
 	deadline := t0.Add(5 * time.Minute)
 	var last string
+	changed := false
 	var at time.Duration
 	for time.Now().Before(deadline) {
 		s, err := w.screen()
 		if err != nil {
 			return 0, err
+		}
+		changed = changed || s != before
+		if !changed && before != "" && time.Since(t0) > unchanged {
+			return 0, errUnchanged
 		}
 		switch {
 		case s != before && !strings.Contains(s, "computing") && re.MatchString(s):
@@ -269,6 +279,12 @@ func (w *walker) wait(re *regexp.Regexp, before string, t0 time.Time) (time.Dura
 	s, _ := w.screen()
 	return 0, fmt.Errorf("timed out waiting for /%s/; the screen:\n%s", re, s)
 }
+
+// unchanged is how long a step's screen may stay as it was before the
+// key: a zoom into a frame that already fills the width changes nothing.
+const unchanged = 20 * time.Second
+
+var errUnchanged = errors.New("the screen did not change")
 
 func (w *walker) do(s step) (time.Duration, error) {
 	keys := s.keys
