@@ -18,6 +18,10 @@ type query struct {
 	// locNodes[locOff[l]:locOff[l+1]] are location l's frames as nodes,
 	// outermost first (see buildLocNodes).
 	locOff, locNodes []int32
+	locInlined       []bool // per locNodes slot: an inlined frame (not its location's outermost)
+	cand             []bool // per node: an inlined frame somewhere (see candidates)
+	anyCand          bool
+	inlinedSlots     int              // locInlined's true slots: about the inline edges
 	filtering        bool             // any filter can change or drop a stack
 	keep             func(i int) bool // tag filters; nil keeps every sample
 	hidden           bool             // some location is hidden
@@ -52,17 +56,63 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 		nodes: e.nodeTable(opt.Granularity, opt.NoInlines, opt.ShowColumns),
 		names: c.focus != nil || c.ignore != nil || c.hide != nil || c.show != nil,
 	}
-	q.view = e.buildLocView(c, opt.NoInlines)
 	q.drop = e.dropFrames() != nil
+	q.filtering = q.names || q.drop || c.showFrom != nil || c.pruneFrom != nil
+	key := locKey{opt.Granularity, opt.NoInlines, opt.Focus, opt.Ignore, opt.Hide, opt.Show, opt.ShowFrom, opt.PruneFrom}
+	if lp := e.recentLocs(key); lp != nil {
+		q.view, q.hidden, q.locOff, q.locNodes, q.locInlined = lp.view, lp.hidden, lp.off, lp.nodes, lp.inlined
+		q.cand, q.anyCand, q.inlinedSlots = lp.cand, lp.anyCand, lp.inlinedSlots
+		return q, nil
+	}
+	q.view = e.buildLocView(c, opt.NoInlines)
 	for _, fl := range q.view.flags {
 		if fl&fHidden != 0 {
 			q.hidden = true
 			break
 		}
 	}
-	q.filtering = q.names || q.drop || c.showFrom != nil || c.pruneFrom != nil
 	q.buildLocNodes()
+	q.candidates()
+	e.keepLocs(key, &locPaths{q.view, q.hidden, q.locOff, q.locNodes, q.locInlined, q.cand, q.anyCand, q.inlinedSlots})
 	return q, nil
+}
+
+// locKey is what a query's location view and node lists depend on.
+type locKey struct {
+	granularity                                    string
+	noInlines                                      bool
+	focus, ignore, hide, show, showFrom, pruneFrom string
+}
+
+// locPaths is a query's location view and node lists, kept by the Engine
+// for the next queries with the same name filters and granularity (a
+// sample type or tag filter changes none of them): building them is
+// O(locations), which dominates on profiles with a million locations.
+// Never modified once built.
+type locPaths struct {
+	view          *locView
+	hidden        bool
+	off, nodes    []int32
+	inlined, cand []bool
+	anyCand       bool
+	inlinedSlots  int
+}
+
+// recentLocSets is how many location views an Engine keeps: the current
+// one and those just before it (clearing a filter goes back to one).
+const recentLocSets = 3
+
+func (e *Engine) recentLocs(k locKey) *locPaths {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	lp, _ := e.locs.get(k)
+	return lp
+}
+
+func (e *Engine) keepLocs(k locKey, lp *locPaths) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.locs.add(k, lp, recentLocSets, nil)
 }
 
 // stackWeights sums the selected value (and the count, for mean) of the
@@ -147,18 +197,30 @@ func (q *query) buildLocNodes() {
 	off := q.e.lt.off
 	q.locOff = make([]int32, len(v.flags)+1)
 	q.locNodes = make([]int32, 0, len(v.lines)+len(v.flags))
+	q.locInlined = make([]bool, 0, len(v.lines)+len(v.flags))
 	for l := range v.flags {
 		if v.flags[l]&fHidden == 0 {
 			lines := v.lines[v.off[l]:v.off[l+1]]
 			if len(lines) == 0 {
 				q.locNodes = append(q.locNodes, slotNode[off[l]])
+				q.locInlined = append(q.locInlined, false)
 			}
 			for k := len(lines) - 1; k >= 0; k-- {
 				q.locNodes = append(q.locNodes, slotNode[off[l]+int32(lines[k])])
+				q.locInlined = append(q.locInlined, k != len(lines)-1)
 			}
 		}
 		q.locOff[l+1] = int32(len(q.locNodes))
 	}
+}
+
+// pathRange is the part of stack locs that survives the filters, and
+// whether the stack survives at all.
+func (q *query) pathRange(locs []int32) (lo, hi int, ok bool) {
+	if !q.filtering {
+		return 0, len(locs), true
+	}
+	return q.view.stackRange(locs, q.c, q.hidden, q.names, q.drop)
 }
 
 // appendPath appends the nodes of stack locs that survive the filters to
@@ -166,13 +228,9 @@ func (q *query) buildLocNodes() {
 // inl non-nil it also appends, per node, whether it is an inlined frame
 // (not the outermost line of its location).
 func (q *query) appendPath(buf []int32, inl *[]bool, locs []int32) ([]int32, bool) {
-	lo, hi := 0, len(locs)
-	if q.filtering {
-		var ok bool
-		lo, hi, ok = q.view.stackRange(locs, q.c, q.hidden, q.names, q.drop)
-		if !ok {
-			return buf, false
-		}
+	lo, hi, ok := q.pathRange(locs)
+	if !ok {
+		return buf, false
 	}
 	off, nodes := q.locOff, q.locNodes
 	for i := hi - 1; i >= lo; i-- {
@@ -197,6 +255,9 @@ type aggregate struct {
 	total           int64 // percentage denominator
 	stackW, stackDW []int64
 	kept            []bool // per stack: survives the filters
+	// inlEdges are the call edges into candidates for inline markers,
+	// when they could be summed with flat and cum (see fuseEdges), else nil.
+	inlEdges *edgeSums
 }
 
 // parallelStacks is the stack count above which aggregation splits the
@@ -208,18 +269,28 @@ func (q *query) aggregate() *aggregate {
 	w, dw, total, totalDiv := q.stackWeights()
 	a := &aggregate{q: q, stackW: w, stackDW: dw, kept: make([]bool, p.Stacks.Len())}
 	n := p.Stacks.Len()
+	var cand []bool
+	if q.fuseEdges(w, dw) {
+		cand = q.candidates()
+	}
 	if n < parallelStacks {
-		a.flat, a.cum, a.flatDiv, a.cumDiv = a.sumRange(0, n)
+		a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = a.sumRange(0, n, cand)
 	} else {
 		// Two halves on two goroutines, each with its own sums: the
 		// machines this runs on have two cores.
-		type part struct{ flat, cum, flatDiv, cumDiv []int64 }
+		type part struct {
+			flat, cum, flatDiv, cumDiv []int64
+			inlEdges                   *edgeSums
+		}
 		var other part
 		both(func() {
-			a.flat, a.cum, a.flatDiv, a.cumDiv = a.sumRange(0, n/2)
+			a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = a.sumRange(0, n/2, cand)
 		}, func() {
-			other.flat, other.cum, other.flatDiv, other.cumDiv = a.sumRange(n/2, n)
+			other.flat, other.cum, other.flatDiv, other.cumDiv, other.inlEdges = a.sumRange(n/2, n, cand)
 		})
+		if a.inlEdges != nil {
+			a.inlEdges.merge(other.inlEdges)
+		}
 		addInto(a.flat, other.flat)
 		addInto(a.cum, other.cum)
 		addInto(a.flatDiv, other.flatDiv)
@@ -241,9 +312,47 @@ func addInto(dst, src []int64) {
 	}
 }
 
+// fuseEdges reports whether the inline markers' edges can be summed in
+// the same walk as flat and cum, before the rows are known: when every
+// node of every walked stack is a row (no nodefraction or nodecount
+// trims them, and no node can sum to zero: no negative or zero-valued
+// stack is walked). Otherwise inlineMarkers walks the stacks again.
+func (q *query) fuseEdges(w, dw []int64) bool {
+	if q.opt.NodeFraction != 0 || q.opt.NodeCount != 0 {
+		return false
+	}
+	for s, v := range w {
+		if v < 0 || v == 0 && dw != nil && dw[s] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// candidates flags the nodes that are an inlined frame somewhere: only
+// they can be marked inline.
+func (q *query) candidates() []bool {
+	if q.cand == nil {
+		q.cand = make([]bool, len(q.nodes.nodes))
+		for j, n := range q.locNodes {
+			if q.locInlined[j] {
+				q.cand[n] = true
+				q.anyCand = true
+				q.inlinedSlots++
+			}
+		}
+	}
+	if !q.anyCand {
+		return nil
+	}
+	return q.cand
+}
+
 // sumRange adds up flat and cum over stacks [from, to): cum once per node
-// per stack (recursion counts once), flat to the leaf-most frame.
-func (a *aggregate) sumRange(from, to int) (flat, cum, flatDiv, cumDiv []int64) {
+// per stack (recursion counts once), flat to the leaf-most frame. With
+// cand non-nil it also sums the call edges into cand nodes, as
+// inlineEdges does with every node kept.
+func (a *aggregate) sumRange(from, to int, cand []bool) (flat, cum, flatDiv, cumDiv []int64, edges *edgeSums) {
 	q := a.q
 	p := q.e.p
 	nn := len(q.nodes.nodes)
@@ -252,7 +361,15 @@ func (a *aggregate) sumRange(from, to int) (flat, cum, flatDiv, cumDiv []int64) 
 		flatDiv, cumDiv = make([]int64, nn), make([]int64, nn)
 	}
 	stamp := make([]int32, nn)
-	var path []int32
+	nodes, inlined, off := q.locNodes, q.locInlined, q.locOff
+	var static []int32 // per locNodes slot: its edge id when it is an inlined frame
+	if cand != nil {
+		edges = newEdgeSums(q.inlinedSlots / 2) // each half sees about half
+		static = make([]int32, len(nodes))
+		for j := range static {
+			static[j] = -1
+		}
+	}
 	for s := from; s < to; s++ {
 		sw := a.stackW[s]
 		var sdw int64
@@ -266,29 +383,55 @@ func (a *aggregate) sumRange(from, to int) (flat, cum, flatDiv, cumDiv []int64) 
 			a.kept[s] = q.filtersPass(locs)
 			continue
 		}
-		var ok bool
-		path, ok = q.appendPath(path[:0], nil, locs)
+		lo, hi, ok := q.pathRange(locs)
 		a.kept[s] = ok
-		if !ok || len(path) == 0 {
+		if !ok {
 			continue
 		}
+		// The path, root first, is read from the location view in
+		// place (as appendPath would build it): most of the time goes
+		// here on profiles with many distinct stacks.
 		mark := int32(s + 1)
-		for _, n := range path {
-			if stamp[n] != mark {
-				stamp[n] = mark
-				cum[n] += sw
-				if cumDiv != nil {
-					cumDiv[n] += sdw
+		parent := int32(-1)
+		for i := hi - 1; i >= lo; i-- {
+			l := locs[i]
+			for j := off[l]; j < off[l+1]; j++ {
+				n := nodes[j]
+				if stamp[n] != mark {
+					stamp[n] = mark
+					cum[n] += sw
+					if cumDiv != nil {
+						cumDiv[n] += sdw
+					}
 				}
+				if cand != nil && cand[n] && parent >= 0 && parent != n {
+					// An inlined frame's caller is the next-outer
+					// line of its location, the same in every stack.
+					inl := inlined[j]
+					var id int32
+					if inl {
+						if id = static[j]; id < 0 {
+							id = edges.id(edgeKey{parent, n})
+							static[j] = id
+						}
+					} else {
+						id = edges.id(edgeKey{parent, n})
+					}
+					edges.add(id, mark, sw, inl)
+				}
+				parent = n
 			}
 		}
-		leaf := path[len(path)-1]
+		if parent < 0 {
+			continue // every frame hidden
+		}
+		leaf := parent // the last frame
 		flat[leaf] += sw
 		if flatDiv != nil {
 			flatDiv[leaf] += sdw
 		}
 	}
-	return flat, cum, flatDiv, cumDiv
+	return flat, cum, flatDiv, cumDiv, edges
 }
 
 // filtersPass reports whether a stack survives the filters.

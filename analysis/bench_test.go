@@ -1,91 +1,110 @@
-package analysis
+package analysis_test
 
 import (
-	"context"
-	"sync"
 	"testing"
 
-	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/bigprof"
 )
 
-var (
-	bigOnce   sync.Once
-	bigEngine *Engine
-	bigErr    error
-)
-
-// bigEngine loads the synthesized 1M-sample profile once (set
-// PPROF_TUI_BIGPROF to use another file; see synth.BenchmarkProfile).
-func engine1M(b *testing.B) *Engine {
+func engine1M(b *testing.B, shape synth.Shape) *analysis.Engine {
 	b.Helper()
-	bigOnce.Do(func() {
-		var path string
-		if path, bigErr = synth.BenchmarkProfile(); bigErr != nil {
-			return
-		}
-		var p *format.Profile
-		p, bigErr = format.Open(context.Background(), path, format.Options{})
-		if bigErr == nil {
-			bigEngine = NewEngine(p)
-			_, bigErr = bigEngine.Top(DefaultOptions()) // warm the node table
-		}
-	})
-	if bigErr != nil {
-		b.Fatal(bigErr)
+	e, err := bigprof.Engine(shape)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return bigEngine
+	if _, err := e.Top(analysis.DefaultOptions()); err != nil { // warm the node table
+		b.Fatal(err)
+	}
+	return e
+}
+
+// shapes runs f as a sub-benchmark per shape (synth.BenchShapes:
+// PPROF_TUI_SHAPES=zipf,distinct limits them).
+func shapes(b *testing.B, f func(b *testing.B, e *analysis.Engine, s synth.Shape)) {
+	for _, s := range synth.BenchShapes() {
+		b.Run(string(s), func(b *testing.B) { f(b, engine1M(b, s), s) })
+	}
+}
+
+// tagFocus is a tagfocus that keeps part of a shape's samples.
+func tagFocus(s synth.Shape) string {
+	if s == synth.Zipf {
+		return "service=checkout"
+	}
+	return "worker=w1"
+}
+
+// explorer is the options the explorer opens with: every node
+// (nodefraction=0), so every row's inline marker is computed.
+func explorer() analysis.Options {
+	opt := analysis.DefaultOptions()
+	opt.NodeFraction = 0
+	return opt
+}
+
+// uncached returns opt changed in a way that changes no result (the
+// edge fraction by a billionth) but that the engine's cache of recent
+// Top results has not seen.
+func uncached(opt analysis.Options, i int) analysis.Options {
+	opt.EdgeFraction *= 1 + float64(i+1)*1e-9
+	return opt
 }
 
 // BenchmarkReaggregate1M is what a change of sample type or filter costs
-// on a 1M-sample profile (issue target: <= 150 ms):
+// on a 1M-sample profile of each shape (issue target: <= 150 ms; "explorer"
+// is the default table with every node, as the explorer asks for it):
 //
 //	go test ./analysis -run XXX -bench 1M -benchtime 10x
 func BenchmarkReaggregate1M(b *testing.B) {
-	e := engine1M(b)
-	for _, c := range []struct {
-		name string
-		set  map[string]string
-	}{
-		{"default", nil},
-		{"sample_index", map[string]string{"sample_index": "samples"}},
-		{"focus", map[string]string{"focus": "Handle"}},
-		{"hide", map[string]string{"hide": "runtime"}},
-		{"tagfocus", map[string]string{"tagfocus": "service=checkout"}},
-		{"lines", map[string]string{"granularity": "lines"}},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			opt := DefaultOptions()
-			for k, v := range c.set {
-				if err := opt.Set(k, v); err != nil {
+	shapes(b, func(b *testing.B, e *analysis.Engine, s synth.Shape) {
+		for _, c := range []struct {
+			name string
+			set  map[string]string
+		}{
+			{"default", nil},
+			{"explorer", map[string]string{"nodefraction": "0"}},
+			{"sample_index", map[string]string{"sample_index": "samples", "nodefraction": "0"}},
+			{"focus", map[string]string{"focus": "Handle|json", "nodefraction": "0"}},
+			{"hide", map[string]string{"hide": "runtime|json", "nodefraction": "0"}},
+			{"tagfocus", map[string]string{"tagfocus": tagFocus(s), "nodefraction": "0"}},
+			{"lines", map[string]string{"granularity": "lines", "nodefraction": "0"}},
+		} {
+			b.Run(c.name, func(b *testing.B) {
+				opt := analysis.DefaultOptions()
+				for k, v := range c.set {
+					if err := opt.Set(k, v); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if _, err := e.Top(opt); err != nil { // node table for the granularity
 					b.Fatal(err)
 				}
-			}
-			if _, err := e.Top(opt); err != nil { // node table for the granularity
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := e.Top(opt); err != nil {
-					b.Fatal(err)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, err := e.Top(uncached(opt, i)); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
-	}
+			})
+		}
+	})
 }
 
 // BenchmarkTreeFirstScreen1M builds the call tree and expands what a
 // first screen shows: the roots and the heaviest path (target: <= 100 ms).
 func BenchmarkTreeFirstScreen1M(b *testing.B) {
-	e := engine1M(b)
-	opt := DefaultOptions()
-	for i := 0; i < b.N; i++ {
-		t, err := e.Tree(opt, TreeOptions{})
-		if err != nil {
-			b.Fatal(err)
+	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
+		opt := explorer()
+		for i := 0; i < b.N; i++ {
+			t, err := e.Tree(opt, analysis.TreeOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if roots := t.Roots(); len(roots) > 0 {
+				t.HeaviestPath(roots[0])
+			}
 		}
-		if roots := t.Roots(); len(roots) > 0 {
-			t.HeaviestPath(roots[0])
-		}
-	}
+	})
 }

@@ -24,6 +24,8 @@ type Engine struct {
 	// derived holds the engines of this profile with -tagroot/-tagleaf
 	// frames, by setting.
 	derived map[string]*Engine
+	tops    recent[Options, *Top]     // the last Top results
+	locs    recent[locKey, *locPaths] // the last location views
 }
 
 type tableKey struct {

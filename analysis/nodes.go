@@ -94,6 +94,14 @@ func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines
 	}
 	t := &nodeTable{granularity: granularity, noInlines: noInlines, slotNode: make([]int32, lt.off[len(lt.off)-1])}
 	index := make(map[NodeInfo]int32)
+	// Where a named function's node depends on the function alone
+	// (functions, filefunctions), it is looked up once per function, not
+	// once per frame slot: profiles with a million locations spent most
+	// of this table's time hashing NodeInfos (issue 11).
+	var byFunc []int32 // function → node+1, 0 until seen
+	if keepFunc && !keepLine && !keepAddr && !keepCol {
+		byFunc = make([]int32, len(p.Functions))
+	}
 	for li := range p.Locations {
 		loc := &p.Locations[li]
 		var objfile string
@@ -108,6 +116,12 @@ func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines
 		n := max(1, len(loc.Lines))
 		for k := 0; k < n; k++ {
 			var ni NodeInfo
+			if byFunc != nil && len(loc.Lines) > 0 && loc.Lines[k].Function >= 0 {
+				if id := byFunc[loc.Lines[k].Function]; id > 0 {
+					t.slotNode[base+int32(k)] = id - 1
+					continue
+				}
+			}
 			if len(loc.Lines) == 0 || loc.Lines[k].Function < 0 {
 				ni = NodeInfo{Address: addr, Objfile: objfile}
 			} else {
@@ -139,6 +153,9 @@ func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines
 				index[ni] = id
 			}
 			t.slotNode[base+int32(k)] = id
+			if byFunc != nil && ni.Name != "" {
+				byFunc[loc.Lines[k].Function] = id + 1
+			}
 		}
 	}
 	return t

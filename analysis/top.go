@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/pprof-tui/pprof-tui/format"
 )
@@ -46,14 +47,65 @@ func (s *NodeSet) Name(n int32) string { return s.t.names[n] }
 // Len returns the number of nodes.
 func (s *NodeSet) Len() int { return len(s.t.nodes) }
 
-// Top computes pprof's -top report.
+// Top computes pprof's -top report. The result is shared: do not modify.
+// The last few results are kept, so going back to options computed a
+// moment ago (clearing a filter, the sample type cycling back) costs
+// nothing.
 func (e *Engine) Top(opt Options) (*Top, error) {
+	key := e.topKey(opt)
+	if t := e.recentTop(key); t != nil {
+		return t, nil
+	}
 	q, err := e.newQuery(opt)
 	if err != nil {
 		return nil, err
 	}
-	a := q.aggregate()
-	return a.top(), nil
+	t := q.aggregate().top()
+	e.keepTop(key, t)
+	return t, nil
+}
+
+// topKey spells opt's defaults out, so that options that differ only in
+// how they name the same thing (the default sample type and the same
+// type by name or index; no granularity and "functions") share a result.
+func (e *Engine) topKey(opt Options) Options {
+	if vi, err := SampleIndex(e.p, opt.SampleIndex); err == nil {
+		opt.SampleIndex = strconv.Itoa(vi)
+	}
+	if opt.Granularity == "" {
+		opt.Granularity = "functions"
+	}
+	return opt
+}
+
+// recentTops is how many Top results an Engine keeps, and recentRows how
+// many rows in all (about 56 MB): on a profile with a million nodes (lines
+// of 100,000 functions) one result is already that big.
+const (
+	recentTops = 8
+	recentRows = 1 << 20
+)
+
+func (e *Engine) recentTop(opt Options) *Top {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t, _ := e.tops.get(opt)
+	return t
+}
+
+func (e *Engine) keepTop(opt Options, t *Top) {
+	if len(t.Rows) > recentRows {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.tops.add(opt, t, recentTops, func(kept []*Top, t *Top) bool {
+		rows := len(t.Rows)
+		for _, k := range kept {
+			rows += len(k.Rows)
+		}
+		return rows > recentRows
+	})
 }
 
 func (a *aggregate) top() *Top {
@@ -137,49 +189,78 @@ func (a *aggregate) sortNodes(ns []int32, byCum bool) {
 	})
 }
 
-type inlineEdge struct {
-	weight    int64
-	allInline bool
-}
-
 // inlineEdges collects, over stacks [from, to), the call edges into
 // candidate nodes between consecutive kept nodes, each counted once per
 // stack as pprof counts them once per sample.
-func (a *aggregate) inlineEdges(from, to int, candidate, kept []bool) map[edgeKey]*inlineEdge {
+//
+// It walks the location view directly rather than building each path:
+// an inlined frame whose next-outer line is kept has that line as its
+// caller in every stack, so its edge id is found once per query
+// (static[j]) and each later occurrence costs two array reads.
+func (a *aggregate) inlineEdges(from, to int, candidate, kept []bool) *edgeSums {
 	q := a.q
 	p := q.e.p
-	edges := map[edgeKey]*inlineEdge{}
-	var seen []edgeKey
-	var path []int32
-	var inl []bool
+	t := newEdgeSums(0) // few edges when few nodes are kept
+	off, nodes := q.locOff, q.locNodes
+	static := make([]int32, len(nodes))
+	for j := range static {
+		static[j] = -1
+	}
 	for s := from; s < to; s++ {
-		if !a.kept[s] || (a.stackW[s] == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
+		sw := a.stackW[s]
+		if !a.kept[s] || (sw == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
 			continue
 		}
-		seen = seen[:0]
+		locs := p.Stacks.At(int32(s))
+		lo, hi, _ := q.pathRange(locs)
+		mark := int32(s + 1)
 		parent := int32(-1)
-		sw := a.stackW[s]
-		inl = inl[:0]
-		path, _ = q.appendPath(path[:0], &inl, p.Stacks.At(int32(s)))
-		for k, n := range path {
-			if !kept[n] {
-				continue
-			}
-			if candidate[n] && parent >= 0 && parent != n {
-				e := edgeKey{parent, n}
-				var first bool
-				if seen, first = once(seen, e); first {
-					if info := edges[e]; info != nil {
-						info.weight += sw
-						info.allInline = info.allInline && inl[k]
-					} else {
-						edges[e] = &inlineEdge{sw, inl[k]}
-					}
+		for i := hi - 1; i >= lo; i-- {
+			l := locs[i]
+			first := off[l]
+			for j := first; j < off[l+1]; j++ {
+				n := nodes[j]
+				if !kept[n] {
+					continue
 				}
+				if candidate[n] && parent >= 0 && parent != n {
+					var id int32
+					if j > first && kept[nodes[j-1]] {
+						// parent is nodes[j-1], whatever the stack.
+						if id = static[j]; id < 0 {
+							id = t.id(edgeKey{parent, n})
+							static[j] = id
+						}
+					} else {
+						id = t.id(edgeKey{parent, n})
+					}
+					t.add(id, mark, sw, j > first)
+				}
+				parent = n
 			}
-			parent = n
 		}
 	}
+	return t
+}
+
+// allInlineEdges walks every stack for the call edges into candidate
+// nodes between consecutive nodes of the given set.
+func (a *aggregate) allInlineEdges(nodes []int32, candidate []bool) *edgeSums {
+	kept := make([]bool, len(candidate))
+	for _, n := range nodes {
+		kept[n] = true
+	}
+	n := a.q.e.p.Stacks.Len()
+	if n < parallelStacks {
+		return a.inlineEdges(0, n, candidate, kept)
+	}
+	var edges, other *edgeSums
+	both(func() {
+		edges = a.inlineEdges(0, n/2, candidate, kept)
+	}, func() {
+		other = a.inlineEdges(n/2, n, candidate, kept)
+	})
+	edges.merge(other)
 	return edges
 }
 
@@ -214,52 +295,23 @@ func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []string {
 	q := a.q
 	out := make([]string, len(nodes))
 	nn := len(q.nodes.nodes)
-	// Only nodes that appear as an inlined frame somewhere can be marked.
-	candidate := make([]bool, nn)
-	anyCandidate := false
-	for l := range q.e.p.Locations {
-		ns := q.locNodes[q.locOff[l]:q.locOff[l+1]]
-		for k := 1; k < len(ns); k++ {
-			candidate[ns[k]] = true
-			anyCandidate = true
-		}
-	}
-	if !anyCandidate {
+	candidate := q.candidates()
+	if candidate == nil {
 		return out
 	}
-	kept := make([]bool, nn)
-	for _, n := range nodes {
-		kept[n] = true
-	}
-	n := q.e.p.Stacks.Len()
-	var edges map[edgeKey]*inlineEdge
-	if n < parallelStacks {
-		edges = a.inlineEdges(0, n, candidate, kept)
-	} else {
-		var other map[edgeKey]*inlineEdge
-		both(func() {
-			edges = a.inlineEdges(0, n/2, candidate, kept)
-		}, func() {
-			other = a.inlineEdges(n/2, n, candidate, kept)
-		})
-		for k, o := range other {
-			if e := edges[k]; e != nil {
-				e.weight += o.weight
-				e.allInline = e.allInline && o.allInline
-			} else {
-				edges[k] = o
-			}
-		}
+	edges := a.inlEdges
+	if edges == nil {
+		edges = a.allInlineEdges(nodes, candidate)
 	}
 	inlIn := make([]bool, nn)
 	non := make([]bool, nn)
-	for e, info := range edges {
+	for id, e := range edges.keys {
 		// pprof drops light edges (|weight| < edgefraction of the total)
 		// before it looks at them.
-		if abs64(info.weight) < edgeCutoff {
+		if abs64(edges.weight[id]) < edgeCutoff {
 			continue
 		}
-		if info.allInline {
+		if edges.allInline[id] {
 			inlIn[e.to] = true
 		} else {
 			non[e.to] = true

@@ -1,9 +1,7 @@
 package views
 
 import (
-	"context"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,35 +10,25 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
-	"github.com/pprof-tui/pprof-tui/format"
 	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/bigprof"
 )
 
-var (
-	bigOnce   sync.Once
-	bigEngine *analysis.Engine
-	bigErr    error
-)
-
-// engine1M loads the synthesized 1M-sample profile once (or the file
-// named by PPROF_TUI_BIGPROF; see synth.BenchmarkProfile).
-func engine1M(b *testing.B) *analysis.Engine {
+func engine1M(b *testing.B, shape synth.Shape) *analysis.Engine {
 	b.Helper()
-	bigOnce.Do(func() {
-		var path string
-		if path, bigErr = synth.BenchmarkProfile(); bigErr != nil {
-			return
-		}
-		var p *format.Profile
-		p, bigErr = format.Open(context.Background(), path, format.Options{})
-		if bigErr == nil {
-			bigEngine = analysis.NewEngine(p)
-		}
-	})
-	if bigErr != nil {
-		b.Fatal(bigErr)
+	e, err := bigprof.Engine(shape)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return bigEngine
+	return e
+}
+
+// shapes runs f as a sub-benchmark per shape (synth.BenchShapes:
+// PPROF_TUI_SHAPES=zipf,distinct limits them).
+func shapes(b *testing.B, f func(b *testing.B, e *analysis.Engine)) {
+	for _, s := range synth.BenchShapes() {
+		b.Run(string(s), func(b *testing.B) { f(b, engine1M(b, s)) })
+	}
 }
 
 func benchCommon() *Common {
@@ -55,8 +43,9 @@ func benchCommon() *Common {
 // 160×45, in colour (issue target: one frame, 16 ms):
 //
 //	go test ./views -run XXX -bench Frame1M
-func BenchmarkFrame1M(b *testing.B) {
-	e := engine1M(b)
+func BenchmarkFrame1M(b *testing.B) { shapes(b, benchFrame1M) }
+
+func benchFrame1M(b *testing.B, e *analysis.Engine) {
 	opt := analysis.DefaultOptions()
 	opt.NodeFraction = 0
 	c := benchCommon()
@@ -89,8 +78,9 @@ func BenchmarkFrame1M(b *testing.B) {
 // BenchmarkTreeOpen1M is the UI goroutine's share of showing a new tree:
 // taking the result (whose heaviest path the background already grouped)
 // and drawing it.
-func BenchmarkTreeOpen1M(b *testing.B) {
-	e := engine1M(b)
+func BenchmarkTreeOpen1M(b *testing.B) { shapes(b, benchTreeOpen1M) }
+
+func benchTreeOpen1M(b *testing.B, e *analysis.Engine) {
 	opt := analysis.DefaultOptions()
 	opt.NodeFraction = 0
 	c := benchCommon()
@@ -119,8 +109,9 @@ func BenchmarkTreeOpen1M(b *testing.B) {
 // off the UI goroutine, ui-ns/op taking it and redrawing.
 //
 //	go test ./views -run XXX -bench Flame1M -benchmem
-func BenchmarkFlame1M(b *testing.B) {
-	e := engine1M(b)
+func BenchmarkFlame1M(b *testing.B) { shapes(b, benchFlame1M) }
+
+func benchFlame1M(b *testing.B, e *analysis.Engine) {
 	opt := analysis.DefaultOptions()
 	opt.NodeFraction = 0
 	c := benchCommon()
@@ -181,8 +172,9 @@ func BenchmarkFlame1M(b *testing.B) {
 // then its path opened, on the UI goroutine (target: one frame, 16 ms):
 //
 //	go test ./views -run XXX -bench TreeReveal1M -benchtime 10x
-func BenchmarkTreeReveal1M(b *testing.B) {
-	e := engine1M(b)
+func BenchmarkTreeReveal1M(b *testing.B) { shapes(b, benchTreeReveal1M) }
+
+func benchTreeReveal1M(b *testing.B, e *analysis.Engine) {
 	opt := analysis.DefaultOptions()
 	opt.NodeFraction = 0
 	top, err := e.Top(opt)

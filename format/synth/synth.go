@@ -38,6 +38,10 @@ type Config struct {
 	// values) and numeric labels (request_bytes in "bytes" and a
 	// high-cardinality span_id with no unit) to request-serving samples.
 	Labels bool
+	// Shape is the kind of stacks (default Zipf); see Shape. Functions
+	// defaults to 100,000 for Wide, and MaxDepth is ignored by the walk
+	// shapes (Distinct, Wide, Deep), whose depths are fixed.
+	Shape Shape
 }
 
 const (
@@ -136,13 +140,21 @@ func Write(w io.Writer, c Config) error {
 }
 
 func (c Config) withDefaults() (Config, error) {
+	if c.Shape == "" {
+		c.Shape = Zipf
+	}
 	if c.Functions == 0 {
 		c.Functions = defaultFunctions
+		if c.Shape == Wide {
+			c.Functions = wideFunctions
+		}
 	}
 	if c.MaxDepth == 0 {
 		c.MaxDepth = defaultMaxDepth
 	}
 	switch {
+	case c.Shape != Zipf && c.Shape != Distinct && c.Shape != Wide && c.Shape != Deep:
+		return c, fmt.Errorf("synth: Shape %q is not one of %v", c.Shape, Shapes)
 	case c.Samples < 0:
 		return c, fmt.Errorf("synth: Samples %d is negative", c.Samples)
 	case c.Functions < minFunctions:
@@ -171,6 +183,9 @@ type function struct {
 	calls     []int32
 	choice    []uint32
 	leafLines [4]int32
+	// chain[i] (walk shapes) indexes generator.chains: the functions
+	// inlined at locs[i], outermost first; -1 for none.
+	chain []int32
 	// locs caches the location of this function's frame when nothing is
 	// inlined into it: locs[i] for calling callees[i], then one per leaf
 	// line. 0 until first used. It spares most walks the location map.
@@ -216,6 +231,13 @@ type generator struct {
 
 	labels labeler
 
+	// The walk shapes (see shapes.go).
+	chains     [][]int32
+	slotCDF    []uint32
+	deepIDs    [][]byte // per deep stack: its packed location ids, once drawn
+	deepCDF    []uint32
+	walkLabels walkLabeler
+
 	// Per-sample scratch.
 	path   []step
 	slots  []int32 // slots[i] is path[i]'s index into its function's locs
@@ -235,9 +257,14 @@ func newGenerator(c Config) *generator {
 		locIndex: map[string]uint64{},
 	}
 	g.str("")
-	g.buildGraph()
+	if c.Shape == Zipf {
+		g.buildGraph()
+		g.labels = newLabeler(g)
+	} else {
+		g.walkGraph()
+		g.walkLabels = newWalkLabeler(g)
+	}
 	g.fnIDs = make([]uint64, len(g.fns))
-	g.labels = newLabeler(g)
 	return g
 }
 
@@ -323,9 +350,13 @@ func (g *generator) write(zw io.Writer) error {
 		out = g.appendValueType(out, profSampleType, vt)
 	}
 	var cpu int64
-	for range g.cfg.Samples {
+	for i := range g.cfg.Samples {
 		var v int64
-		out, v = g.appendSample(out)
+		if g.cfg.Shape == Zipf {
+			out, v = g.appendSample(out)
+		} else {
+			out, v = g.appendWalkSample(out, i)
+		}
 		cpu += v
 		if len(out) >= flushSize {
 			if failed.Load() {
@@ -362,6 +393,18 @@ func (g *generator) appendSample(b []byte) ([]byte, int64) {
 	m = appendMessage(m, sampleLocationID, g.packed)
 
 	x := g.pcg.Uint64()
+	m, cpu := g.appendValues(m, x)
+
+	if labeled && g.cfg.Labels {
+		m = append(m, g.labels.next()...)
+	}
+	g.body = m
+	return appendMessage(b, profSample, m), cpu
+}
+
+// appendValues appends a sample's values, drawn from x: a count of 1,
+// now and then 2 or 3, and its cpu time. It returns the cpu time.
+func (g *generator) appendValues(m []byte, x uint64) ([]byte, int64) {
 	count := int64(1)
 	switch {
 	case x&0xff >= 254:
@@ -371,13 +414,7 @@ func (g *generator) appendSample(b []byte) ([]byte, int64) {
 	}
 	cpu := count * period
 	g.packed = protowire.AppendVarint(protowire.AppendVarint(g.packed[:0], uint64(count)), uint64(cpu))
-	m = appendMessage(m, sampleValue, g.packed)
-
-	if labeled && g.cfg.Labels {
-		m = append(m, g.labels.next()...)
-	}
-	g.body = m
-	return appendMessage(b, profSample, m), cpu
+	return appendMessage(m, sampleValue, g.packed), cpu
 }
 
 // walk descends the call graph from a root and returns the sample's
@@ -576,6 +613,9 @@ func (g *generator) appendTables(b []byte, cpu int64) []byte {
 	b = appendVarintField(b, profPeriod, period)
 	comment := fmt.Sprintf("synthetic profile: samples=%d functions=%d max_depth=%d seed=%d labels=%t",
 		g.cfg.Samples, g.cfg.Functions, g.cfg.MaxDepth, g.cfg.Seed, g.cfg.Labels)
+	if g.cfg.Shape != Zipf {
+		comment += " shape=" + string(g.cfg.Shape)
+	}
 	b = appendVarintField(b, profComment, uint64(g.str(comment)))
 	b = appendVarintField(b, profDefaultSampleType, uint64(g.str("cpu")))
 
@@ -1141,19 +1181,39 @@ func cxxFunction(r *rand.Rand, names map[string]bool) function {
 	return function{name: name, file: "/src/third_party/" + lib.dir + "/" + file + ".cc"}
 }
 
-// Cached writes the profile for c into the system's temporary directory,
-// once: later calls (from any process) reuse the file. Benchmarks use it
-// so that a fresh clone can measure on a million samples without a
 // BenchmarkProfile returns the profile the benchmarks share: the file
-// named by $PPROF_TUI_BIGPROF if it is set, else the 1M-sample profile
-// with labels, written once into the temporary directory (Cached).
+// named by $PPROF_TUI_BIGPROF if it is set, else the 1M-sample Zipf
+// profile with labels, written once into the temporary directory (Cached).
 func BenchmarkProfile() (string, error) {
 	if p := os.Getenv("PPROF_TUI_BIGPROF"); p != "" {
 		return p, nil
 	}
-	return Cached(Config{Samples: 1_000_000, Labels: true, Seed: 1})
+	return BenchmarkShape(Zipf)
 }
 
+// BenchmarkShape returns the 1M-sample profile of the given shape, with
+// labels, written once into the temporary directory (Cached).
+func BenchmarkShape(s Shape) (string, error) {
+	return Cached(Config{Samples: 1_000_000, Labels: true, Seed: 1, Shape: s})
+}
+
+// BenchShapes is the shapes the benchmarks run over: every shape, or
+// those $PPROF_TUI_SHAPES lists (comma-separated), to keep a run short.
+func BenchShapes() []Shape {
+	env := os.Getenv("PPROF_TUI_SHAPES")
+	if env == "" {
+		return Shapes
+	}
+	var out []Shape
+	for _, s := range strings.Split(env, ",") {
+		out = append(out, Shape(strings.TrimSpace(s)))
+	}
+	return out
+}
+
+// Cached writes the profile for c into the system's temporary directory,
+// once: later calls (from any process) reuse the file. Benchmarks use it
+// so that a fresh clone can measure on a million samples without a
 // committed file.
 func Cached(c Config) (string, error) {
 	c, err := c.withDefaults()
@@ -1161,6 +1221,9 @@ func Cached(c Config) (string, error) {
 		return "", err
 	}
 	name := fmt.Sprintf("pprof-tui-synth-%d-%d-%d-%d-%t.pb.gz", c.Samples, c.Functions, c.MaxDepth, c.Seed, c.Labels)
+	if c.Shape != Zipf {
+		name = fmt.Sprintf("pprof-tui-synth-%s-%d-%d-%d-%t.pb.gz", c.Shape, c.Samples, c.Functions, c.Seed, c.Labels)
+	}
 	path := filepath.Join(os.TempDir(), name)
 	if _, err := os.Stat(path); err == nil {
 		return path, nil

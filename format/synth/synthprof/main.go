@@ -2,6 +2,7 @@
 // profile.proto) for benchmarks and scripts:
 //
 //	go run ./format/synth/synthprof -samples 1000000 -o /tmp/big.pb.gz
+//	go run ./format/synth/synthprof -samples 1000000 -shape distinct -o /tmp/distinct.pb.gz
 //
 // The output depends only on the flags.
 package main
@@ -19,12 +20,14 @@ import (
 func main() {
 	var c synth.Config
 	flag.IntVar(&c.Samples, "samples", 100_000, "number of samples")
-	flag.IntVar(&c.Functions, "functions", 3000, "distinct functions in the call graph")
+	flag.IntVar(&c.Functions, "functions", 0, "distinct functions in the call graph (0: the shape's default, 3000, or 100,000 for wide)")
 	flag.IntVar(&c.MaxDepth, "depth", 30, "maximum stack depth in frames, inlined frames included")
 	flag.Uint64Var(&c.Seed, "seed", 1, "random seed")
 	flag.BoolVar(&c.Labels, "labels", true, "add string and numeric labels")
+	shape := flag.String("shape", "zipf", "stacks: zipf (a few hot paths), distinct (random walks, 90%+ distinct stacks, inline chains), wide (100,000 functions, shallow) or deep (200-500 frames, recursive)")
 	out := flag.String("o", "-", "output file, - for stdout")
 	flag.Parse()
+	c.Shape = synth.Shape(*shape)
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "synthprof: unexpected arguments %q\n", flag.Args())
 		os.Exit(2)

@@ -1,0 +1,80 @@
+package analysis
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/format/synth"
+)
+
+// TestFusedInlineMarkers: with every node shown (nodefraction=0), the
+// inline markers' edges are summed in the same walk as flat and cum; they
+// must equal those of the separate walk (taken when nodecount is set, here
+// to more than every node).
+func TestFusedInlineMarkers(t *testing.T) {
+	engines := map[string]*Engine{
+		"cpu_labels":     engineFor(t, "../testdata/go/cpu_labels.pb.gz"),
+		"diff":           engineFor(t, "../testdata/go/cpu_labels.pb.gz", "-diff_base=go/cpu_labels_no_w0.pb.gz"),
+		"heap":           engineFor(t, "../testdata/go/heap.pb.gz"),
+		"synth-zipf":     synthEngine(t, synth.Zipf),
+		"synth-distinct": synthEngine(t, synth.Distinct),
+		"synth-deep":     synthEngine(t, synth.Deep),
+	}
+	for name, e := range engines {
+		for _, set := range []map[string]string{
+			nil,
+			{"granularity": "lines"},
+			{"hide": "runtime|json|Sort"},
+			{"focus": "main|Handle"},
+			{"ignore": "fmt"},
+			{"tagfocus": "worker=w1"},
+			{"mean": "true"},
+			{"edgefraction": "0"},
+			{"show_from": "main|Serve"},
+			{"noinlines": "true"},
+		} {
+			t.Run(fmt.Sprint(name, set), func(t *testing.T) {
+				opt := testOptions(t, set)
+				fused, err := e.Top(opt)
+				if err != nil {
+					t.Skip(err) // e.g. a tag the profile lacks
+				}
+				opt.NodeCount = 1 << 30
+				walked, err := e.Top(opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(fused.Rows) != len(walked.Rows) {
+					t.Fatalf("%d rows fused, %d walked", len(fused.Rows), len(walked.Rows))
+				}
+				inline := 0
+				for i := range fused.Rows {
+					if fused.Rows[i] != walked.Rows[i] {
+						t.Fatalf("row %d: fused %+v, walked %+v", i, fused.Rows[i], walked.Rows[i])
+					}
+					if fused.Rows[i].Inline != "" {
+						inline++
+					}
+				}
+				if name != "heap" && name != "diff" && set["noinlines"] == "" && len(fused.Rows) > 0 && inline == 0 {
+					t.Errorf("no row marked inline")
+				}
+			})
+		}
+	}
+}
+
+func synthEngine(t *testing.T, s synth.Shape) *Engine {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := synth.Write(&buf, synth.Config{Samples: 5000, Seed: 3, Labels: true, Shape: s}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := format.Parse(&buf, format.Options{Symbolize: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewEngine(p)
+}

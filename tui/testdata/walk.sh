@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# walk.sh: what a person waits for in the explorer, step by step (issue 11).
+# Builds the binary and walks PROFILE in tmux (120×35): the first Top
+# screen (beside `gunzip -c` of the file), a navigation key, next sample
+# type, focus / ignore / hide / tagfocus and clearing them, granularity
+# lines, the Tree and inverting it, Labels, the Flame graph (first layout,
+# a key, a zoom), Peek and Source; per step the time from the key press to
+# the redrawn screen, and RSS and peak RSS (/proc/PID/status). The driver
+# is tui/testdata/walk (Go, one tmux control-mode connection).
+#
+#   bash tui/testdata/walk.sh [PROFILE] [ROUNDS]              # from the repository root
+#   SHAPE=wide SAMPLES=1000000 bash tui/testdata/walk.sh      # writes /tmp/walk-wide-1000000.pb.gz first
+#
+# TAG sets the tagfocus step's filter (default worker=w1; service=checkout
+# for the Zipf shape, SHAPE=zipf); FIRST=1 times the first screen only.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+command -v tmux >/dev/null || { echo "walk: tmux is not installed" >&2; exit 2; }
+SHAPE=${SHAPE:-distinct}
+SAMPLES=${SAMPLES:-1000000}
+PROF=${1:-/tmp/walk-$SHAPE-$SAMPLES.pb.gz}
+ROUNDS=${2:-1}
+[ -f "$PROF" ] || go run ./format/synth/synthprof -samples "$SAMPLES" -shape "$SHAPE" -o "$PROF"
+TAG=${TAG:-worker=w1}
+[ "$SHAPE" = zipf ] && TAG=${TAG_ZIPF:-service=checkout}
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+go build -o "$OUT/pprof-tui" .
+go build -o "$OUT/walk" ./tui/testdata/walk
+"$OUT/walk" -rounds "$ROUNDS" -tag "$TAG" ${FIRST:+-first} "$OUT/pprof-tui" "$PROF"

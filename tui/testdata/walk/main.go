@@ -1,0 +1,333 @@
+// Command walk drives the built explorer in tmux through what a person
+// waits for (issue 11) and prints, per step, the time from the key press
+// to the redrawn screen and the process's RSS and peak RSS. Run it through
+// tui/testdata/walk.sh, which builds the binary and writes the profile:
+//
+//	go run ./tui/testdata/walk [-rounds N] [-tag worker=w1] [-first] BINARY PROFILE
+//
+// The screen is read through one tmux control-mode connection
+// (capture-pane, about 0.2-1 ms a capture), polled every millisecond until
+// it differs from the screen before the key, matches the step's pattern
+// and shows no "computing" spinner. The first screen is timed from the
+// launch, beside `gunzip -c` of the same file timed just before it.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+func main() {
+	rounds := flag.Int("rounds", 1, "walks, each in a new process")
+	tag := flag.String("tag", "worker=w1", "the tagfocus step's filter")
+	first := flag.Bool("first", false, "time the first screen only")
+	flag.Parse()
+	if flag.NArg() != 2 {
+		fmt.Fprintln(os.Stderr, "usage: walk [-rounds N] [-tag K=V] [-first] BINARY PROFILE")
+		os.Exit(2)
+	}
+	all := steps(*tag)
+	if *first {
+		all = nil
+	}
+	if err := run(flag.Arg(0), flag.Arg(1), *rounds, all); err != nil {
+		fmt.Fprintln(os.Stderr, "walk:", err)
+		os.Exit(1)
+	}
+}
+
+// step is one thing a person does: keys (a tmux send-keys list, or text
+// typed on the : command line when command is set) and the pattern the
+// redrawn screen shows.
+type step struct {
+	name    string
+	pattern string
+	keys    string
+	command bool
+}
+
+func steps(tag string) []step {
+	cmd := func(name, pattern, text string) step { return step{name, pattern, text, true} }
+	return []step{
+		{"Top: key j", "▶", "j", false},
+		{"next sample type (s)", "samples", "s", false},
+		{"back to cpu (s)", "cpu", "s", false},
+		cmd("focus=json", "focus=json", "focus=json"),
+		cmd("clear filters (:)", "sum%", ""),
+		cmd("ignore=json", "ignore=json", "ignore=json"),
+		cmd("clear filters (:)", "sum%", ""),
+		cmd("hide=runtime|json", "hide=", "hide=runtime|json"),
+		cmd("clear filters (:)", "sum%", ""),
+		cmd("tagfocus="+tag, "tagfocus=", "tagfocus="+tag),
+		cmd("clear filters (:)", "sum%", ""),
+		cmd("granularity=lines", "lines", "granularity=lines"),
+		cmd("granularity=functions", "sum%", "granularity=functions"),
+		{"Tree (2)", "top-down call tree", "2", false},
+		{"Tree: key j", "▶", "j", false},
+		{"invert tree (b)", "inverted tree", "b", false},
+		{"Tree: key j", "▶", "j", false},
+		{"Labels (3)", "Total", "3", false},
+		{"Labels: key j", "▶", "j", false},
+		{"Flame (4): first layout", "root", "4", false},
+		{"Flame: key j", "▶", "j", false},
+		{"Flame: zoom (enter)", "▶", "Enter", false},
+		{"Peek (5)", "callers", "5", false},
+		{"Source (6)", "Source", "6", false},
+		{"Top (1)", "sum%", "1", false},
+	}
+}
+
+func run(bin, prof string, rounds int, all []step) error {
+	dir, err := os.MkdirTemp("", "walk")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	sock := filepath.Join(dir, "tmux.sock")
+	defer exec.Command("tmux", "-S", sock, "kill-server").Run()
+
+	load, _ := os.ReadFile("/proc/loadavg")
+	st, err := os.Stat(prof)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("profile: %s (%.1f MB), load %s\n", prof, float64(st.Size())/1e6, strings.Join(strings.Fields(string(load))[:3], " "))
+	times := make([][]time.Duration, len(all)+1)
+	for r := 1; r <= rounds; r++ {
+		gz, err := gunzip(prof)
+		if err != nil {
+			return err
+		}
+		w, err := launch(sock, bin, prof)
+		if err != nil {
+			return err
+		}
+		first, err := w.wait(regexp.MustCompile("sum%"), "", w.started)
+		if err != nil {
+			w.close()
+			return err
+		}
+		times[0] = append(times[0], first)
+		fmt.Printf("round %d: gunzip -c %d ms; first Top screen %d ms (%.2f×)   %s\n",
+			r, gz.Milliseconds(), first.Milliseconds(), first.Seconds()/gz.Seconds(), w.mem())
+		time.Sleep(300 * time.Millisecond)
+		for i, s := range all {
+			d, err := w.do(s)
+			if errors.Is(err, errUnchanged) {
+				fmt.Printf("  %-28s  no redraw in %v (the key changed nothing)\n", s.name, unchanged)
+				continue
+			}
+			if err != nil {
+				w.close()
+				return fmt.Errorf("%s: %w", s.name, err)
+			}
+			times[i+1] = append(times[i+1], d)
+			fmt.Printf("  %-28s %6.1f ms   %s\n", s.name, float64(d.Microseconds())/1000, w.mem())
+		}
+		fmt.Printf("  after the walk: %s\n", w.mem())
+		w.close()
+	}
+	if rounds > 1 {
+		fmt.Printf("over %d rounds (min–max):\n", rounds)
+		names := append([]string{"first Top screen"}, func() (n []string) {
+			for _, s := range all {
+				n = append(n, s.name)
+			}
+			return n
+		}()...)
+		for i, ts := range times {
+			fmt.Printf("  %-28s %6.1f – %6.1f ms\n", names[i],
+				float64(slices.Min(ts).Microseconds())/1000, float64(slices.Max(ts).Microseconds())/1000)
+		}
+	}
+	return nil
+}
+
+func gunzip(prof string) (time.Duration, error) {
+	t0 := time.Now()
+	c := exec.Command("gunzip", "-c", prof)
+	c.Stdout = io.Discard
+	err := c.Run()
+	return time.Since(t0), err
+}
+
+// walker is one explorer process in tmux and a control-mode connection.
+type walker struct {
+	sock    string
+	pid     string
+	ctl     *exec.Cmd
+	in      io.WriteCloser
+	out     *bufio.Reader
+	started time.Time
+	seq     int
+}
+
+func launch(sock, bin, prof string) (*walker, error) {
+	w := &walker{sock: sock}
+	w.started = time.Now()
+	if out, err := exec.Command("tmux", "-S", sock, "new-session", "-d", "-s", "walk", "-x", "120", "-y", "35",
+		"TERM=xterm-256color exec "+bin+" "+prof).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("tmux: %v: %s", err, out)
+	}
+	w.ctl = exec.Command("tmux", "-S", sock, "-C", "attach", "-t", "walk")
+	var err error
+	if w.in, err = w.ctl.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := w.ctl.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	w.out = bufio.NewReader(out)
+	if err := w.ctl.Start(); err != nil {
+		return nil, err
+	}
+	// Fewer notifications to skip; a client not yet attached refuses it.
+	w.cmd("refresh-client -f no-output")
+	pid, err := w.cmd("display -p -t walk '#{pane_pid}'")
+	w.pid = strings.TrimSpace(pid)
+	return w, err
+}
+
+func (w *walker) close() {
+	w.cmd("send-keys -t walk q")
+	time.Sleep(200 * time.Millisecond)
+	w.cmd("kill-session -t walk")
+	w.in.Close()
+	w.ctl.Wait()
+}
+
+// cmd runs a tmux command on the control connection and returns its
+// output. A marker command follows it, and everything read up to the
+// marker's answer is skipped but the command's own block: attaching and
+// notifications send blocks and lines of their own.
+func (w *walker) cmd(c string) (string, error) {
+	w.seq++
+	mark := fmt.Sprintf("WALK-MARK-%d", w.seq)
+	if _, err := fmt.Fprintf(w.in, "%s\ndisplay -p %s\n", c, mark); err != nil {
+		return "", err
+	}
+	var b, last strings.Builder
+	in, failed := false, false
+	for {
+		line, err := w.out.ReadString('\n')
+		if err != nil {
+			return "", fmt.Errorf("tmux control: %w", err)
+		}
+		switch {
+		case strings.HasPrefix(line, "%begin "):
+			in = true
+			b.Reset()
+		case in && (strings.HasPrefix(line, "%end ") || strings.HasPrefix(line, "%error ")):
+			in = false
+			if b.String() == mark+"\n" {
+				if failed {
+					return "", fmt.Errorf("tmux: %s: %s", c, last.String())
+				}
+				return last.String(), nil
+			}
+			failed = strings.HasPrefix(line, "%error ")
+			last.Reset()
+			last.WriteString(b.String())
+		case in:
+			b.WriteString(line)
+		}
+	}
+}
+
+func (w *walker) screen() (string, error) { return w.cmd("capture-pane -p -t walk") }
+
+// wait polls the screen until it differs from before, matches re and has
+// no spinner, and returns the time since t0 when it was first seen so.
+// The screen must then read the same once more, a millisecond later: tmux
+// may show a frame it has only partly received.
+func (w *walker) wait(re *regexp.Regexp, before string, t0 time.Time) (time.Duration, error) {
+	deadline := t0.Add(5 * time.Minute)
+	var last string
+	changed := false
+	var at time.Duration
+	for time.Now().Before(deadline) {
+		s, err := w.screen()
+		if err != nil {
+			return 0, err
+		}
+		changed = changed || s != before
+		if !changed && before != "" && time.Since(t0) > unchanged {
+			return 0, errUnchanged
+		}
+		switch {
+		case s != before && !strings.Contains(s, "computing") && re.MatchString(s):
+			if s == last {
+				return at, nil
+			}
+			last, at = s, time.Since(t0)
+		default:
+			last = ""
+		}
+		time.Sleep(time.Millisecond)
+	}
+	s, _ := w.screen()
+	return 0, fmt.Errorf("timed out waiting for /%s/; the screen:\n%s", re, s)
+}
+
+// unchanged is how long a step's screen may stay as it was before the
+// key: a zoom into a frame that already fills the width changes nothing.
+const unchanged = 20 * time.Second
+
+var errUnchanged = errors.New("the screen did not change")
+
+func (w *walker) do(s step) (time.Duration, error) {
+	keys := s.keys
+	if s.command {
+		if _, err := w.cmd("send-keys -t walk :"); err != nil {
+			return 0, err
+		}
+		if s.keys != "" {
+			if _, err := w.cmd("send-keys -t walk -l '" + s.keys + "'"); err != nil {
+				return 0, err
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+		keys = "Enter"
+	}
+	before, err := w.screen()
+	if err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	if _, err := w.cmd("send-keys -t walk " + keys); err != nil {
+		return 0, err
+	}
+	return w.wait(regexp.MustCompile(s.pattern), before, t0)
+}
+
+// mem is the process's resident and peak resident memory.
+func (w *walker) mem() string {
+	data, err := os.ReadFile("/proc/" + w.pid + "/status")
+	if err != nil {
+		return "(gone)"
+	}
+	var rss, hwm int
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 2 {
+			switch f[0] {
+			case "VmRSS:":
+				fmt.Sscan(f[1], &rss)
+			case "VmHWM:":
+				fmt.Sscan(f[1], &hwm)
+			}
+		}
+	}
+	return fmt.Sprintf("rss %5d MB  peak %5d MB", rss/1024, hwm/1024)
+}
