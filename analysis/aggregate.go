@@ -58,7 +58,7 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 	}
 	q.drop = e.dropFrames() != nil
 	q.filtering = q.names || q.drop || c.showFrom != nil || c.pruneFrom != nil
-	key := locKey{opt.Granularity, opt.NoInlines, opt.Focus, opt.Ignore, opt.Hide, opt.Show, opt.ShowFrom, opt.PruneFrom}
+	key := locKey{opt.Granularity, opt.NoInlines, opt.ShowColumns, opt.Focus, opt.Ignore, opt.Hide, opt.Show, opt.ShowFrom, opt.PruneFrom}
 	if lp := e.recentLocs(key); lp != nil {
 		q.view, q.hidden, q.locOff, q.locNodes, q.locInlined = lp.view, lp.hidden, lp.off, lp.nodes, lp.inlined
 		q.cand, q.anyCand, q.inlinedSlots = lp.cand, lp.anyCand, lp.inlinedSlots
@@ -80,7 +80,7 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 // locKey is what a query's location view and node lists depend on.
 type locKey struct {
 	granularity                                    string
-	noInlines                                      bool
+	noInlines, showColumns                         bool
 	focus, ignore, hide, show, showFrom, pruneFrom string
 }
 
