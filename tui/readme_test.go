@@ -65,6 +65,7 @@ func TestReadmeTour(t *testing.T) {
 		{"tour-flame", []string{"4"}},
 		{"tour-peek", []string{"/", "^main.partition$", "<enter>", "<esc>", "5"}},
 		{"tour-source", []string{"/", "^main.partition$", "<enter>", "<esc>", "6"}},
+		{"tour-traces", []string{"/", "^main.partition$", "<enter>", "<esc>", "7"}},
 		{"tour-diff", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -68,6 +68,7 @@ func BenchmarkFrame1M(b *testing.B) {
 		{"tree", NewTree(c)},
 		{"labels", NewLabels(c)},
 		{"flame", NewFlame(c)},
+		{"traces", NewTraces(c)},
 	} {
 		run, _ := tc.v.Query(e, opt, "")
 		data, err := run()

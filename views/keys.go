@@ -37,6 +37,9 @@ type KeyMap struct {
 
 	// Source.
 	Hottest, ScrollLeft, ScrollRight key.Binding
+
+	// Traces.
+	SelectFrame key.Binding
 }
 
 // DefaultKeyMap returns the explorer's keys.
@@ -47,7 +50,7 @@ func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
 		Quit:       b("q", "quit", "q", "ctrl+c"),
 		Help:       b("?", "help", "?"),
-		Views:      b("1-6", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Views:      b("1-8", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		NextView:   b("tab", "next view", "tab"),
 		PrevView:   b("shift+tab", "previous view", "shift+tab"),
 		Command:    b(":", "command: pprof settings, focus=RE… (:help lists them)", ":"),
@@ -94,6 +97,8 @@ func DefaultKeyMap() *KeyMap {
 		Hottest:     b("e", "hottest: go to the hottest line", "e"),
 		ScrollLeft:  b("←/h", "scroll left (long lines)", "left", "h"),
 		ScrollRight: b("→/l", "scroll right (long lines)", "right", "l"),
+
+		SelectFrame: b("enter", "select: the function of the frame under the cursor, in every view", "enter"),
 	}
 }
 
@@ -115,6 +120,7 @@ func (k *KeyMap) Groups() []KeyGroup {
 		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut}},
 		{"Peek", []key.Binding{k.Walk, k.Center}},
 		{"Source", []key.Binding{k.Hottest, k.ScrollLeft, k.ScrollRight}},
+		{"Traces", []key.Binding{k.SelectFrame}},
 	}
 }
 
