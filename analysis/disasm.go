@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/pprof-tui/pprof-tui/format"
 	"github.com/pprof-tui/pprof-tui/format/symbolize"
@@ -43,6 +44,10 @@ type AsmInst struct {
 	Function  string
 	File      string // base name
 	Line      int
+	// With DisasmOptions.Frames: the source frames of the address, and
+	// the symbol a call or jump goes to.
+	Frames     []symbolize.Frame
+	TargetName string
 }
 
 // Disassemblers opens a binary for decoding, by path (a mapping's file).
@@ -55,6 +60,28 @@ type DisasmOptions struct {
 	// AnySymbols also finds functions in binaries without a .symtab,
 	// by their separate debug file or dynamic symbols (pprof does not).
 	AnySymbols bool
+	// Function, when set, picks the function of that name (the nodes
+	// and symbols named so) instead of the regexp: the views' selection.
+	Function string
+	// Frames also gives each instruction its source frames, inline
+	// calls included (innermost first), and names call targets.
+	Frames bool
+}
+
+// DisasmMissing is the error of a disassembly that found no binary with
+// the function: the mappings its samples are in, and why each binary
+// could not be read.
+type DisasmMissing struct {
+	Function string
+	Mappings []string // the files the profile names for its samples
+	Errors   []string
+}
+
+func (e *DisasmMissing) Error() string {
+	if len(e.Mappings) == 0 {
+		return fmt.Sprintf("%s: no samples at an address of a mapped binary", e.Function)
+	}
+	return fmt.Sprintf("%s: no symbol in %s", e.Function, strings.Join(e.Mappings, ", "))
 }
 
 // DisasmSyntax is the assembly syntax the settings ask for: Intel with
@@ -102,11 +129,21 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 	}
 	nodes := make([]node, 0, len(top.Rows))
 	matched := map[string]bool{}
+	var mappings []string
+	matchNode := func(r Row, info NodeInfo) bool { return re.MatchString(r.Name) }
+	matchSym := re
+	if do.Function != "" {
+		matchNode = func(r Row, info NodeInfo) bool { return info.Name == do.Function }
+		matchSym = regexp.MustCompile("^" + regexp.QuoteMeta(do.Function) + "$")
+	}
 	for _, r := range top.Rows {
 		info := top.Nodes.Info(r.Node)
 		nodes = append(nodes, node{info.Address, r.Flat, r.Cum, info})
-		if !re.MatchString(r.Name) {
+		if !matchNode(r, info) {
 			continue
+		}
+		if m := e.mappingOf(info.Address); m != nil && m.File != "" && !matched[m.File] {
+			mappings = append(mappings, m.File)
 		}
 		if m := e.mappingOf(info.Address); m != nil && m.File != "" {
 			matched[m.File] = true
@@ -131,9 +168,14 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 			continue
 		}
 		offset := d.Offset(m.Start)
-		for _, s := range d.Symbols(re, !do.AnySymbols) {
+		for _, s := range d.Symbols(matchSym, !do.AnySymbols) {
 			if address != nil && !(s.Start <= *address && *address < s.Start+s.Size) {
 				continue
+			}
+			if do.Frames {
+				// The views show the whole function (pprof leaves out
+				// the last byte).
+				s.End = s.Start + max(s.Size, 1)
 			}
 			os := &objSym{sym: s, d: d, offset: offset}
 			for k, n := range nodes {
@@ -153,6 +195,9 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 		return syms[i].sym.Start < syms[j].sym.Start
 	})
 	if len(syms) == 0 {
+		if do.Function != "" {
+			return out, &DisasmMissing{Function: do.Function, Mappings: mappings, Errors: out.Errors}
+		}
 		if address == nil {
 			return out, fmt.Errorf("no matches found for regexp %s", re)
 		}
@@ -202,6 +247,22 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 				}
 			}
 			r.Insts = append(r.Insts, a)
+		}
+		if do.Frames {
+			addrs := make([]uint64, len(r.Insts))
+			for i, in := range r.Insts {
+				addrs[i] = in.Addr
+			}
+			frames, _ := s.d.Frames(addrs)
+			for i := range r.Insts {
+				in := &r.Insts[i]
+				if i < len(frames) {
+					in.Frames = frames[i]
+				}
+				if in.Target != 0 {
+					in.TargetName, _ = s.d.SymbolAt(in.Target)
+				}
+			}
 		}
 		out.Routines = append(out.Routines, r)
 	}

@@ -101,7 +101,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
 		opts: opts, target: opts,
-		views: []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c), views.NewPeek(c), views.NewSource(c), views.NewTraces(c)},
+		views: []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c), views.NewPeek(c), views.NewSource(c), views.NewDisasm(c), views.NewTraces(c)},
 		jobs:  newJobs(),
 	}
 	if opts.Sort == "cum" {
@@ -142,7 +142,7 @@ func (m *Model) Options() analysis.Options { return m.opts }
 func (m *Model) ActiveView() views.View { return m.views[m.active] }
 
 // ViewAt returns the view at index i (0 Top, 1 Tree, 2 Labels, 3 Flame
-// graph, 4 Peek, 5 Source, 6 Traces).
+// graph, 4 Peek, 5 Source, 6 Disasm, 7 Traces).
 func (m *Model) ViewAt(i int) views.View { return m.views[i] }
 
 // History returns the depth of the back history.

@@ -38,6 +38,9 @@ type KeyMap struct {
 	// Source.
 	Hottest, ScrollLeft, ScrollRight key.Binding
 
+	// Disassembly.
+	Follow, Return key.Binding
+
 	// Traces.
 	SelectFrame key.Binding
 }
@@ -98,6 +101,9 @@ func DefaultKeyMap() *KeyMap {
 		ScrollLeft:  b("←/h", "scroll left (long lines)", "left", "h"),
 		ScrollRight: b("→/l", "scroll right (long lines)", "right", "l"),
 
+		Follow: b("enter", "follow: a call selects the callee in every view, a jump moves to its target", "enter"),
+		Return: b("backspace", "return: back from the last call or jump followed", "backspace"),
+
 		SelectFrame: b("enter", "select: the function of the frame under the cursor, in every view", "enter"),
 	}
 }
@@ -120,6 +126,7 @@ func (k *KeyMap) Groups() []KeyGroup {
 		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut}},
 		{"Peek", []key.Binding{k.Walk, k.Center}},
 		{"Source", []key.Binding{k.Hottest, k.ScrollLeft, k.ScrollRight}},
+		{"Disassembly", []key.Binding{withHelp(k.Hottest, "hottest: go to the hottest instruction"), k.Follow, k.Return}},
 		{"Traces", []key.Binding{k.SelectFrame}},
 	}
 }

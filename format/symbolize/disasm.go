@@ -200,6 +200,12 @@ func (d *Disassembler) Symbols(re *regexp.Regexp, pprofOnly bool) []Sym {
 	return out
 }
 
+// Frames returns the source frames of each object address, inline calls
+// included, innermost first (see Binary.Symbolize).
+func (d *Disassembler) Frames(addrs []uint64) ([][]Frame, error) {
+	return d.b.Symbolize(addrs, Mode{})
+}
+
 // SymbolAt returns the name and start of the symbol holding addr (an
 // object address), as the decoder names call targets.
 func (d *Disassembler) SymbolAt(addr uint64) (string, uint64) {
