@@ -149,15 +149,7 @@ func TestDisasmGNUSyntaxMatchesObjdump(t *testing.T) {
 					want[a] = strings.Join(strings.Fields(m[2]), " ")
 				}
 			}
-			b, err := symbolize.Open(c.bin)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
-			d, err := symbolize.NewDisassembler(b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			d := disassembler(t, c.bin)
 			compared, unsupported, zeroDisp, vex := 0, 0, 0, 0
 			for _, s := range d.Symbols(c.re, true) {
 				insts, err := d.Decode(s.Start, s.Start+s.Size, symbolize.GNUSyntax)
@@ -191,4 +183,87 @@ func TestDisasmGNUSyntaxMatchesObjdump(t *testing.T) {
 			t.Logf("%d instructions compared; %d not decoded (AVX-512), %d with objdump's explicit 0x0 displacement, %d VEX operands x/arch decodes otherwise", compared, unsupported, zeroDisp, vex)
 		})
 	}
+}
+
+// TestDisasmGoSyntaxMatchesGoObjdump builds the Go program for amd64 and
+// arm64 and compares our Go-syntax text and pclntab lines at every
+// address of its main functions with go tool objdump's, which prints
+// through the same cmd/internal/disasm as go tool pprof -disasm (arm64
+// cannot be profiled here; this is its check).
+func TestDisasmGoSyntaxMatchesGoObjdump(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "prog.go"), []byte(goProgram), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`^\s+(\S+):(\d+)\t+0x([0-9a-f]+)\t+[0-9a-f]+\t+(.*?)\s*$`)
+	for _, arch := range []string{"amd64", "arm64"} {
+		t.Run(arch, func(t *testing.T) {
+			bin := filepath.Join(dir, "prog_"+arch)
+			build := exec.Command("go", "build", "-o", bin, "prog.go")
+			build.Dir = dir
+			build.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0")
+			if out, err := build.CombinedOutput(); err != nil {
+				t.Fatalf("go build: %v\n%s", err, out)
+			}
+			out, err := exec.Command("go", "tool", "objdump", "-s", `^main\.`, bin).Output()
+			if err != nil {
+				t.Fatalf("go tool objdump: %v", err)
+			}
+			type want struct{ file, line, text string }
+			wants := map[uint64]want{}
+			sc := bufio.NewScanner(bytes.NewReader(out))
+			for sc.Scan() {
+				if m := line.FindStringSubmatch(sc.Text()); m != nil {
+					a, _ := strconv.ParseUint(m[3], 16, 64)
+					wants[a] = want{m[1], m[2], m[4]}
+				}
+			}
+			d := disassembler(t, bin)
+			compared, recursive := 0, 0
+			for _, s := range d.Symbols(regexp.MustCompile(`^main\.`), true) {
+				insts, err := d.Decode(s.Start, s.Start+s.Size, symbolize.GoSyntax)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, in := range insts {
+					w, ok := wants[in.Addr]
+					if !ok {
+						t.Errorf("%s %x: %q, not in go tool objdump's output", s.Name, in.Addr, in.Text)
+						continue
+					}
+					compared++
+					if name, _ := d.SymbolAt(in.Target); s.Name == "main.fib" && in.Call && name == "main.fib" {
+						recursive++ // the calls the view follows
+					}
+					if in.Text != w.text || filepath.Base(in.File) != w.file || strconv.Itoa(in.Line) != w.line {
+						t.Errorf("%s %x: %s:%d %q, go tool objdump %s:%s %q", s.Name, in.Addr, filepath.Base(in.File), in.Line, in.Text, w.file, w.line, w.text)
+					}
+				}
+			}
+			if compared != len(wants) || compared < 50 {
+				t.Errorf("compared %d instructions of go tool objdump's %d", compared, len(wants))
+			}
+			if recursive != 2 {
+				t.Errorf("main.fib: %d calls to itself decoded as calls, want 2", recursive)
+			}
+		})
+	}
+}
+
+// disassembler opens the binary at path for decoding, closed with the test.
+func disassembler(t *testing.T, path string) *symbolize.Disassembler {
+	t.Helper()
+	b, err := symbolize.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	d, err := symbolize.NewDisassembler(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -32,8 +32,18 @@ func Stacks(p *format.Profile, tr *Traces, keyOK func(string) bool, match func(n
 	byContent := map[string]int32{}
 	bySlice := map[*Frame]int32{}
 	var key []byte
-	intern := func(f []Frame) int32 {
+	// byStack caches bySlice by the profile's stack id: most lookups.
+	byStack := make([]int32, p.Stacks.Len())
+	for i := range byStack {
+		byStack[i] = -1
+	}
+	intern := func(sample int, f []Frame) int32 {
+		st := p.Samples.Stack[sample]
+		if id := byStack[st]; id >= 0 && &framesOf[id][0] == &f[0] {
+			return id
+		}
 		if id, ok := bySlice[&f[0]]; ok {
+			byStack[st] = id
 			return id
 		}
 		key = key[:0]
@@ -60,19 +70,33 @@ func Stacks(p *format.Profile, tr *Traces, keyOK func(string) bool, match func(n
 			keep = append(keep, ok)
 		}
 		bySlice[&f[0]] = id
+		byStack[st] = id
 		return id
 	}
 	// Labels are interned by identity, cheaply: the string set's id and
 	// the numeric labels' kinds and values; each set is formatted once.
 	var labelsOf [][]string
 	labelIDs := map[string]int32{}
+	// Samples without numeric labels: by the string set's id alone.
+	bySet := make([]int32, p.LabelSets.Len())
+	for i := range bySet {
+		bySet[i] = -1
+	}
 	labelID := func(i int) int32 {
-		key = binary.LittleEndian.AppendUint32(key[:0], uint32(p.Samples.Labels[i]))
+		set := p.Samples.Labels[i]
+		plain := p.Samples.NumOff == nil || p.Samples.NumOff[i] == p.Samples.NumOff[i+1]
+		if plain && bySet[set] >= 0 {
+			return bySet[set]
+		}
+		key = binary.LittleEndian.AppendUint32(key[:0], uint32(set))
 		for j := range p.Samples.NumLabels(i) {
 			key = binary.LittleEndian.AppendUint16(key, p.Samples.NumKind[j])
 			key = binary.LittleEndian.AppendUint64(key, uint64(p.Samples.NumValue[j]))
 		}
 		if id, ok := labelIDs[string(key)]; ok {
+			if plain {
+				bySet[set] = id
+			}
 			return id
 		}
 		id := int32(len(labelsOf))
@@ -82,6 +106,9 @@ func Stacks(p *format.Profile, tr *Traces, keyOK func(string) bool, match func(n
 			labels = append(labels, strings.Replace(strings.TrimSuffix(strings.TrimLeft(l, " "), "\n"), ":  ", ":", 1))
 		}
 		labelsOf = append(labelsOf, labels)
+		if plain {
+			bySet[set] = id
+		}
 		return id
 	}
 	type group struct{ frames, labels int32 }
@@ -93,7 +120,7 @@ func Stacks(p *format.Profile, tr *Traces, keyOK func(string) bool, match func(n
 		if len(t.Frames) == 0 {
 			continue
 		}
-		id := intern(t.Frames)
+		id := intern(t.Sample, t.Frames)
 		if !keep[id] {
 			continue
 		}
