@@ -156,15 +156,25 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 		offset uint64
 		nodes  []int
 	}
+	// A function without samples (a callee the Disasm view follows) is
+	// looked for in every binary, and shown without values.
+	anyBinary := do.Function != "" && len(mappings) == 0
 	var syms []*objSym
 	for i := range p.Mappings {
 		m := &p.Mappings[i]
-		if !matched[m.File] && (address == nil || *address < m.Start || *address > m.Limit) {
+		if anyBinary {
+			if m.File == "" || matched[m.File] {
+				continue
+			}
+			matched[m.File] = true
+		} else if !matched[m.File] && (address == nil || *address < m.Start || *address > m.Limit) {
 			continue
 		}
 		d, err := do.Open(m.File)
 		if err != nil {
-			out.Errors = append(out.Errors, err.Error())
+			if !anyBinary {
+				out.Errors = append(out.Errors, err.Error())
+			}
 			continue
 		}
 		offset := d.Offset(m.Start)
@@ -183,7 +193,7 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 					os.nodes = append(os.nodes, k)
 				}
 			}
-			if len(os.nodes) > 0 {
+			if len(os.nodes) > 0 || anyBinary {
 				syms = append(syms, os)
 			}
 		}

@@ -143,7 +143,7 @@ func (v *Disasm) Query(e *analysis.Engine, opt analysis.Options, sel string) (fu
 func missingRows(m *analysis.DisasmMissing) []asmRow {
 	note := func(s string, isErr bool) asmRow { return asmRow{kind: asmNote, text: s, isErr: isErr} }
 	if len(m.Mappings) == 0 {
-		return []asmRow{note(fmt.Sprintf("no machine code of its own for %s: inlined into its callers, or its samples have no address in a binary", m.Function), false)}
+		return []asmRow{note(fmt.Sprintf("no machine code for %s in the profile's binaries: inlined into its callers, or in a binary the profile does not name", m.Function), false)}
 	}
 	rows := []asmRow{note(fmt.Sprintf("no disassembly for %s: it needs the binary its samples are in:", m.Function), true)}
 	for _, f := range m.Mappings {

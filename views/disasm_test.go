@@ -16,7 +16,7 @@ func TestDisasmMissing(t *testing.T) {
 	e := testEngine(t, "cpu_labels.pb.gz")
 	for _, tc := range []struct{ sel, want string }{
 		{"main.fib", "open /tmp/profgen/bin/goprof: no such file or directory"},
-		{"main.xorshift", "no machine code of its own for main.xorshift"},
+		{"main.xorshift", "no machine code for main.xorshift in the profile's binaries"},
 	} {
 		v := NewDisasm(testCommon())
 		v.SetSize(150, 20)
@@ -48,5 +48,11 @@ func TestDisasmSearchAndSyntax(t *testing.T) {
 	}
 	if !v.SetSearch(regexp.MustCompile(`fib\(n - 1\)`)) || !strings.Contains(v.View(), "cpubench.c:36  return fib(n - 1) + fib(n - 2);") {
 		t.Errorf("no source line:\n%s", v.View())
+	}
+	// A function without samples (a callee followed) still shows its
+	// code, with no values.
+	load(t, v, e, opt, "now_seconds")
+	if screen := v.View(); !strings.Contains(screen, "now_seconds in ../testdata/legacy/cpubench") || !strings.Contains(screen, "0          0 (flat, cum)") {
+		t.Errorf("a function without samples:\n%s", screen)
 	}
 }
