@@ -62,6 +62,7 @@ func TestDisasmGoBinaryMatchesPprof(t *testing.T) {
 		{"-disasm=main", "-noinlines"},
 		{"-disasm=work", "-lines", "-unit=ms"},
 		{"-disasm=main", "-focus=fib"},
+		{"-disasm=main", "-mean", "-relative_percentages"},
 		{"-disasm=runtime\\.(nanotime|memmove)"},
 	} {
 		args := append(append([]string{}, flags...), bin, prof)

@@ -126,6 +126,29 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 		addr      uint64
 		flat, cum int64
 		info      NodeInfo
+		// Under mean, pprof sums the undivided values and their
+		// divisors (the first sample value) and divides per
+		// instruction; its routine totals are the undivided sums.
+		rawFlat, rawCum int64
+		divFlat, divCum int64
+	}
+	raw, div := map[int32][2]int64{}, map[int32][2]int64{}
+	if opt.Mean {
+		o := opt
+		o.Mean = false
+		for _, t := range []struct {
+			index string
+			into  map[int32][2]int64
+		}{{opt.SampleIndex, raw}, {"0", div}} {
+			o.SampleIndex = t.index
+			rt, err := e.Top(disasmOptions(o))
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range rt.Rows {
+				t.into[r.Node] = [2]int64{r.Flat, r.Cum}
+			}
+		}
 	}
 	nodes := make([]node, 0, len(top.Rows))
 	matched := map[string]bool{}
@@ -138,7 +161,12 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 	}
 	for _, r := range top.Rows {
 		info := top.Nodes.Info(r.Node)
-		nodes = append(nodes, node{info.Address, r.Flat, r.Cum, info})
+		n := node{addr: info.Address, flat: r.Flat, cum: r.Cum, info: info, rawFlat: r.Flat, rawCum: r.Cum}
+		if v, ok := raw[r.Node]; ok {
+			n.rawFlat, n.rawCum = v[0], v[1]
+			n.divFlat, n.divCum = div[r.Node][0], div[r.Node][1]
+		}
+		nodes = append(nodes, n)
 		if !matchNode(r, info) {
 			continue
 		}
@@ -225,8 +253,8 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 		ns := make([]node, len(s.nodes))
 		for k, i := range s.nodes {
 			ns[k] = nodes[i]
-			r.Flat += nodes[i].flat
-			r.Cum += nodes[i].cum
+			r.Flat += nodes[i].rawFlat
+			r.Cum += nodes[i].rawCum
 		}
 		sort.SliceStable(ns, func(i, j int) bool { return ns[i].addr < ns[j].addr })
 		k := 0
@@ -239,10 +267,12 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 			if i+1 < len(insts) {
 				next = insts[i+1].Addr
 			}
+			var rawFlat, rawCum, divFlat, divCum int64
 			for ; k < len(ns) && ns[k].addr-s.offset < next; k++ {
 				n := ns[k]
 				a.Flat += n.flat
 				a.Cum += n.cum
+				rawFlat, rawCum, divFlat, divCum = rawFlat+n.rawFlat, rawCum+n.rawCum, divFlat+n.divFlat, divCum+n.divCum
 				if n.info.File != "" && a.File == "" {
 					a.File = filepath.Base(n.info.File)
 				}
@@ -254,6 +284,15 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 				// has no name there, and neither has its annotation.
 				if n.info.Name != "" && a.Function == "" && (n.info.File != "" || n.info.Line != 0) {
 					a.Function = n.info.Name
+				}
+			}
+			if opt.Mean {
+				a.Flat, a.Cum = rawFlat, rawCum
+				if divFlat != 0 {
+					a.Flat = rawFlat / divFlat
+				}
+				if divCum != 0 {
+					a.Cum = rawCum / divCum
 				}
 			}
 			r.Insts = append(r.Insts, a)
