@@ -157,7 +157,15 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 	matchSym := re
 	if do.Function != "" {
 		matchNode = func(r Row, info NodeInfo) bool { return info.Name == do.Function }
-		matchSym = regexp.MustCompile("^" + regexp.QuoteMeta(do.Function) + "$")
+		// The symbol is the function's system name where the profile
+		// has one (C++: mangled).
+		names := []string{regexp.QuoteMeta(do.Function)}
+		for _, f := range p.Functions {
+			if f.Name == do.Function && f.SystemName != "" && f.SystemName != f.Name {
+				names = append(names, regexp.QuoteMeta(f.SystemName))
+			}
+		}
+		matchSym = regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")
 	}
 	for _, r := range top.Rows {
 		info := top.Nodes.Info(r.Node)
@@ -310,12 +318,24 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 				}
 				if in.Target != 0 {
 					in.TargetName, _ = s.d.SymbolAt(in.Target)
+					in.TargetName = e.functionNamed(in.TargetName)
 				}
 			}
 		}
 		out.Routines = append(out.Routines, r)
 	}
 	return out, nil
+}
+
+// functionNamed returns the profile's name of the function whose
+// system name (a symbol: mangled for C++) is sym, or sym.
+func (e *Engine) functionNamed(sym string) string {
+	for _, f := range e.p.Functions {
+		if f.SystemName == sym && f.Name != "" {
+			return f.Name
+		}
+	}
+	return sym
 }
 
 // mappingOf returns the mapping holding addr, or nil.

@@ -355,14 +355,10 @@ func (v *Disasm) follow() tea.Cmd {
 	}
 	r := v.data.d.Routines[v.rows()[v.l.cursor].routine]
 	here := asmPlace{v.name, in.Addr}
-	if in.Target >= r.Start && in.Target <= r.End && !(in.Call && in.Target == r.Start) {
+	if in.Target >= r.Start && in.Target < r.End {
+		// A jump, or a recursive call: here, at the target.
 		v.back = append(v.back, here)
 		v.moveToAddr(in.Target)
-		return nil
-	}
-	if in.Target == r.Start {
-		v.back = append(v.back, here)
-		v.moveToAddr(in.Target) // a recursive call: the function's top
 		return nil
 	}
 	if in.TargetName == "" {
