@@ -47,10 +47,43 @@ type tracesResult struct {
 	// start[k] is stack k's first row, start[len(stacks)] the rows'
 	// count; computed with the data, off the UI goroutine.
 	start []int
+	// The labels, for search: stacks share label sets (labelSet[k] is
+	// stack k's), and sets share lines (setLines, into lines), so a
+	// search matches each distinct line once.
+	labelSet []int32
+	setLines [][]int32
+	lines    []string
 }
 
-// index numbers the rows: each stack's head, then its frames.
+// index numbers the rows (each stack's head, then its frames) and the
+// distinct label sets and lines.
 func (r *tracesResult) index() *tracesResult {
+	sets := map[*string]int32{}
+	lineID := map[string]int32{}
+	r.labelSet = make([]int32, len(r.stacks))
+	for k, s := range r.stacks {
+		if len(s.Labels) == 0 {
+			r.labelSet[k] = -1
+			continue
+		}
+		id, ok := sets[&s.Labels[0]]
+		if !ok {
+			id = int32(len(r.setLines))
+			sets[&s.Labels[0]] = id
+			ids := make([]int32, len(s.Labels))
+			for j, l := range s.Labels {
+				lid, ok := lineID[l]
+				if !ok {
+					lid = int32(len(r.lines))
+					lineID[l] = lid
+					r.lines = append(r.lines, l)
+				}
+				ids[j] = lid
+			}
+			r.setLines = append(r.setLines, ids)
+		}
+		r.labelSet[k] = id
+	}
 	r.start = make([]int, len(r.stacks)+1)
 	n := 0
 	for k, s := range r.stacks {
@@ -222,30 +255,36 @@ func (t *Traces) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// SetSearch matches frames by name and stack heads by their labels. A
-// name is matched once for all its frames.
+// SetSearch matches frames by name and stack heads by their labels.
+// Each node's name and each distinct label line is matched once; then
+// the rows are one pass over the frames.
 func (t *Traces) SetSearch(re *regexp.Regexp) bool {
 	t.m.re, t.m.rows = re, t.m.rows[:0]
 	if !t.HasResult() || re == nil {
 		return false
 	}
-	nodes := t.data.tr.Nodes
-	hit := make([]int8, nodes.Len()) // 0 unknown, 1 no, 2 yes
-	for k, s := range t.data.stacks {
-		for _, l := range s.Labels {
-			if re.MatchString(l) {
-				t.m.rows = append(t.m.rows, t.start[k])
-				break
-			}
+	d := t.data
+	nodes := d.tr.Nodes
+	hit := make([]bool, nodes.Len())
+	for n := range hit {
+		hit[n] = re.MatchString(nodes.Name(int32(n)))
+	}
+	lineHit := make([]bool, len(d.lines))
+	for i, l := range d.lines {
+		lineHit[i] = re.MatchString(l)
+	}
+	setHit := make([]bool, len(d.setLines))
+	for i, ids := range d.setLines {
+		for _, id := range ids {
+			setHit[i] = setHit[i] || lineHit[id]
+		}
+	}
+	for k, s := range d.stacks {
+		if set := d.labelSet[k]; set >= 0 && setHit[set] {
+			t.m.rows = append(t.m.rows, t.start[k])
 		}
 		for i, f := range s.Frames {
-			if hit[f.Node] == 0 {
-				hit[f.Node] = 1
-				if re.MatchString(nodes.Name(f.Node)) {
-					hit[f.Node] = 2
-				}
-			}
-			if hit[f.Node] == 2 {
+			if hit[f.Node] {
 				t.m.rows = append(t.m.rows, t.start[k]+1+i)
 			}
 		}
