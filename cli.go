@@ -45,6 +45,7 @@ func commandFlags(c *cmdline) []commandFlag {
 		{groupReports, "tags", "", "every label key with its values' totals", (*boolValue)(&c.tags)},
 		{groupReports, "peek", "RE", "callers and callees of the functions matching RE", (*stringValue)(&c.peek)},
 		{groupReports, "list", "RE", "annotated source of the functions matching RE", (*stringValue)(&c.list)},
+		{groupReports, "disasm", "RE", "annotated instructions of the functions matching RE, from the binary", (*stringValue)(&c.disasm)},
 		{groupReports, "folded", "", "collapsed stacks, for flamegraph.pl, inferno or speedscope", (*boolValue)(&c.folded)},
 		{groupReports, "proto", "", "the filtered profile as gzipped profile.proto (needs -output)", (*boolValue)(&c.proto)},
 		{groupReports, "output", "FILE", "write the report to FILE instead of stdout", (*stringValue)(&c.output)},

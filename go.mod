@@ -15,6 +15,7 @@ require (
 	github.com/klauspost/compress v1.20.3
 	github.com/mattn/go-isatty v0.0.20
 	github.com/muesli/termenv v0.16.0
+	golang.org/x/arch v0.23.0
 	golang.org/x/crypto v0.45.0
 	google.golang.org/protobuf v1.36.12
 )

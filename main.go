@@ -25,6 +25,7 @@ import (
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/analysis/report"
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/format/symbolize"
 	"github.com/pprof-tui/pprof-tui/tui"
 )
 
@@ -53,7 +54,7 @@ type cmdline struct {
 	top, traces, tags, folded, proto, jsonOut, version, help bool
 	refresh                                                  time.Duration
 	history                                                  int
-	peek, list, output, symbolize, binary                    string
+	peek, list, disasm, output, symbolize, binary            string
 }
 
 // parseArgs parses pprof-style arguments; flags may follow the sources.
@@ -89,7 +90,8 @@ func parseArgs(args []string) (*cmdline, error) {
 	c.sources.Sources = positional
 	c.sources.Binary = c.binary
 	c.load.Symbolize = c.symbolize
-	c.load.NoInlines = c.opt.NoInlines
+	// -disasm reports, as pprof's, one frame an address.
+	c.load.NoInlines = c.opt.NoInlines || c.disasm != ""
 	c.load.BinaryPath = os.Getenv("PPROF_BINARY_PATH")
 	return c, nil
 }
@@ -160,13 +162,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	reports := 0
-	for _, b := range []bool{c.top, c.traces, c.tags, c.folded, c.proto, c.peek != "", c.list != ""} {
+	for _, b := range []bool{c.top, c.traces, c.tags, c.folded, c.proto, c.peek != "", c.list != "", c.disasm != ""} {
 		if b {
 			reports++
 		}
 	}
 	if reports > 1 {
-		return usageError("choose one report: -top, -traces, -tags, -peek, -list, -folded or -proto")
+		return usageError("choose one report: -top, -traces, -tags, -peek, -list, -disasm, -folded or -proto")
 	}
 	if c.jsonOut && !c.top {
 		return usageError("-json goes with -top")
@@ -326,6 +328,31 @@ func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
 			return err
 		}
 		return report.List(w, lst, c.list, opt)
+	case c.disasm != "":
+		re, err := regexp.Compile(c.disasm)
+		if err != nil {
+			return usageError("disasm: invalid regexp %q: %v", c.disasm, err)
+		}
+		bins := symbolize.NewCache()
+		defer bins.Close()
+		d, err := e.Disasm(opt, re, analysis.DisasmOptions{Syntax: analysis.DisasmSyntax(opt), Open: func(path string) (*symbolize.Disassembler, error) {
+			b, err := bins.Open(path)
+			if err != nil {
+				return nil, err
+			}
+			return symbolize.NewDisassembler(b)
+		}})
+		if err != nil {
+			if d != nil {
+				// pprof prints the binaries it could not open as it
+				// looks, and then finds nothing.
+				for _, e := range d.Errors {
+					fmt.Fprintln(w, e)
+				}
+			}
+			return err
+		}
+		return report.Disasm(w, d, opt)
 	case c.tags:
 		r, err := e.Tags(opt)
 		if err != nil {

@@ -51,9 +51,12 @@ type Options struct {
 	DivideBy float64
 	// ShowColumns keeps line columns apart at granularity=lines.
 	ShowColumns bool
-	// CallTree, CompactLabels and IntelSyntax are accepted as pprof
-	// accepts them; they change only outputs this tool does not have.
-	CallTree, CompactLabels, IntelSyntax bool
+	// CallTree and CompactLabels are accepted as pprof accepts them;
+	// they change only outputs this tool does not have.
+	CallTree, CompactLabels bool
+	// IntelSyntax and GNUSyntax choose the assembly syntax of
+	// disassembly (Go's by default, as go tool pprof).
+	IntelSyntax, GNUSyntax bool
 
 	// SourcePath and TrimPath are pprof's source_path and trim_path: where
 	// the source view and -list look for files (directories separated

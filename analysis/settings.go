@@ -313,8 +313,11 @@ func settingTable() []Setting {
 			Name: "compact_labels", Kind: KindBool, Group: GroupCompat,
 			Help: "pprof's short graph legends; changes only graph output, which this tool has not"}),
 		boolean(func(o *Options) *bool { return &o.IntelSyntax }).in(Setting{
-			Name: "intel_syntax", Kind: KindBool, Group: GroupCompat,
-			Help: "Intel assembly syntax for disassembly, which this tool does not print yet"}),
+			Name: "intel_syntax", Kind: KindBool, Group: GroupSource,
+			Help: "Intel assembly syntax for disassembly (-disasm, the Disassembly view), as objdump -M intel"}),
+		boolean(func(o *Options) *bool { return &o.GNUSyntax }).in(Setting{
+			Name: "gnu_syntax", Kind: KindBool, Group: GroupSource,
+			Help: "GNU (AT&T) assembly syntax for disassembly, as objdump prints it; intel_syntax wins"}),
 	}
 }
 

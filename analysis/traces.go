@@ -48,6 +48,7 @@ func (e *Engine) Traces(opt Options) (*Traces, error) {
 		done   bool
 	}
 	cache := make([]stackFrames, p.Stacks.Len())
+	out.Traces = make([]Trace, 0, p.Samples.Len())
 	vals := p.Samples.Values[q.vi]
 	for i, s := range p.Samples.Stack {
 		if q.keep != nil && !q.keep(i) {

@@ -54,8 +54,8 @@ func TestConcurrentSessions(t *testing.T) {
 	for i, tm := range terms {
 		k := kinds[i%len(kinds)]
 		raw := tm.raw(0)
-		if w := widthOfTabLine(raw); w != sizes[i][0]-1 {
-			t.Errorf("session %d (%dx%d): tab line %d wide", i, sizes[i][0], sizes[i][1], w)
+		if w := widthOf(statusLine, raw); w != sizes[i][0] {
+			t.Errorf("session %d (%dx%d): status line %d wide", i, sizes[i][0], sizes[i][1], w)
 		}
 		if !k.want(raw) {
 			t.Errorf("session %d (TERM=%s %v): not its colours", i, k.term, k.env)

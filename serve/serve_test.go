@@ -15,18 +15,25 @@ import (
 
 // tabLine matches the explorer's tab line, one column narrower than the
 // window (the last column stays empty).
-var tabLine = regexp.MustCompile(`.?1 Top.? +2 Tree.*\? help`)
+var tabLine = regexp.MustCompile(`.?1( Top)?.? +2( Tree)?.*\? help`)
+
+// statusLine matches the explorer's status bar on cpu.pb.gz, which is
+// padded to the window's width.
+var statusLine = regexp.MustCompile(` cpu.pb.gz │ .*`)
 
 // cursorMove is a CSI sequence that moves the cursor or erases: a line
 // break, as far as reading the text goes.
 var cursorMove = regexp.MustCompile(`\x1b\[[0-9;]*[HJ]`)
 
 // widthOfTabLine is the width of the last tab line drawn in raw.
-func widthOfTabLine(raw string) int {
+func widthOfTabLine(raw string) int { return widthOf(tabLine, raw) }
+
+// widthOf is the width of the last line of raw's output that re matches.
+func widthOf(re *regexp.Regexp, raw string) int {
 	w := 0
 	text := ansi.Strip(cursorMove.ReplaceAllString(raw, "\n"))
 	for _, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if m := tabLine.FindString(line); m != "" {
+		if m := re.FindString(line); m != "" {
 			w = ansi.StringWidth(m)
 		}
 	}

@@ -170,7 +170,7 @@ func openingOptions(cfg Config) analysis.Options {
 
 // newViews makes the views, empty, for a profile opening with opts.
 func newViews(c *views.Common, opts analysis.Options) []views.View {
-	vs := []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c), views.NewPeek(c), views.NewSource(c)}
+	vs := []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c), views.NewPeek(c), views.NewSource(c), views.NewDisasm(c), views.NewTraces(c)}
 	if opts.Sort == "cum" {
 		vs[0].(*views.Top).SortBy("cum")
 	}
@@ -213,7 +213,7 @@ func (m *Model) Options() analysis.Options { return m.opts }
 func (m *Model) ActiveView() views.View { return m.views[m.active] }
 
 // ViewAt returns the view at index i (0 Top, 1 Tree, 2 Labels, 3 Flame
-// graph, 4 Peek, 5 Source).
+// graph, 4 Peek, 5 Source, 6 Disasm, 7 Traces).
 func (m *Model) ViewAt(i int) views.View { return m.views[i] }
 
 // History returns the depth of the back history.

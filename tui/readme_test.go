@@ -65,10 +65,15 @@ func TestReadmeTour(t *testing.T) {
 		{"tour-flame", []string{"4"}},
 		{"tour-peek", []string{"/", "^main.partition$", "<enter>", "<esc>", "5"}},
 		{"tour-source", []string{"/", "^main.partition$", "<enter>", "<esc>", "6"}},
+		{"tour-disasm", []string{"/", "^matmul$", "<enter>", "<esc>", "7"}},
+		{"tour-traces", []string{"/", "^main.partition$", "<enter>", "<esc>", "8"}},
 		{"tour-diff", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := sourceConfig("cpu_labels.pb.gz")
+			if tc.name == "tour-disasm" {
+				cfg = cpubenchConfig() // a profile with its binary
+			}
 			if tc.name == "tour-diff" {
 				cfg.Sources.DiffBase = []string{testdata("cpu_labels_no_w0.pb.gz")}
 			}

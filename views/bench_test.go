@@ -57,6 +57,7 @@ func benchFrame1M(b *testing.B, e *analysis.Engine) {
 		{"tree", NewTree(c)},
 		{"labels", NewLabels(c)},
 		{"flame", NewFlame(c)},
+		{"traces", NewTraces(c)},
 	} {
 		run, _ := tc.v.Query(e, opt, "")
 		data, err := run()

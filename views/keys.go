@@ -40,6 +40,12 @@ type KeyMap struct {
 
 	// Source.
 	Hottest, ScrollLeft, ScrollRight key.Binding
+
+	// Disassembly.
+	Follow, Return key.Binding
+
+	// Traces.
+	SelectFrame key.Binding
 }
 
 // DefaultKeyMap returns the explorer's keys.
@@ -50,7 +56,7 @@ func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
 		Quit:       b("q", "quit", "q", "ctrl+c"),
 		Help:       b("?", "help", "?"),
-		Views:      b("1-6", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Views:      b("1-8", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		NextView:   b("tab", "next view", "tab"),
 		PrevView:   b("shift+tab", "previous view", "shift+tab"),
 		Command:    b(":", "command: pprof settings, focus=RE… (:help lists them)", ":"),
@@ -102,6 +108,11 @@ func DefaultKeyMap() *KeyMap {
 		Hottest:     b("e", "hottest: go to the hottest line", "e"),
 		ScrollLeft:  b("←/h", "scroll left (long lines)", "left", "h"),
 		ScrollRight: b("→/l", "scroll right (long lines)", "right", "l"),
+
+		Follow: b("enter", "follow: a call selects the callee in every view, a jump moves to its target", "enter"),
+		Return: b("backspace", "return: back from the last call or jump followed", "backspace"),
+
+		SelectFrame: b("enter", "select: the function of the frame under the cursor, in every view", "enter"),
 	}
 }
 
@@ -124,6 +135,8 @@ func (k *KeyMap) Groups() []KeyGroup {
 		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut}},
 		{"Peek", []key.Binding{k.Walk, k.Center}},
 		{"Source", []key.Binding{k.Hottest, k.ScrollLeft, k.ScrollRight}},
+		{"Disassembly", []key.Binding{withHelp(k.Hottest, "hottest: go to the hottest instruction"), k.Follow, k.Return}},
+		{"Traces", []key.Binding{k.SelectFrame}},
 	}
 }
 

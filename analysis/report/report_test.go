@@ -17,6 +17,7 @@ import (
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/format/symbolize"
 )
 
 // The goldens are `go tool pprof` output, made by testdata/regen.sh from
@@ -57,7 +58,7 @@ func caseOptions(t *testing.T, flags []string) (opt analysis.Options) {
 	for _, f := range flags {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(f, "-"), "=")
 		switch name {
-		case "peek", "list":
+		case "peek", "list", "disasm":
 			continue // the report, handled by the caller
 		}
 		if !hasValue {
@@ -124,7 +125,8 @@ func TestReportsMatchPprof(t *testing.T) {
 			opt := caseOptions(t, c.flags)
 			var e *analysis.Engine
 			if bin, prof, ok := strings.Cut(c.profile, "+"); ok {
-				e = symbolizedEngine(t, filepath.Join("../../testdata", bin), filepath.Join("../../testdata", prof), opt.NoInlines)
+				// -disasm symbolizes as pprof does: one frame an address.
+				e = symbolizedEngine(t, filepath.Join("../../testdata", bin), filepath.Join("../../testdata", prof), opt.NoInlines || c.report == "disasm")
 			} else {
 				e = engineFor(t, filepath.Join("../../testdata", c.profile))
 			}
@@ -169,6 +171,14 @@ func TestReportsMatchPprof(t *testing.T) {
 				if err := List(&got, lst, re, opt); err != nil {
 					t.Fatal(err)
 				}
+			case "disasm":
+				re := regexp.MustCompile(strings.TrimPrefix(c.flags[0], "-disasm="))
+				d, err := e.Disasm(opt, re, analysis.DisasmOptions{Syntax: analysis.DisasmSyntax(opt), Open: openDisassembler})
+				if err == nil {
+					err = Disasm(&got, d, opt)
+				} else if len(want) != 0 {
+					t.Fatal(err)
+				}
 			default:
 				t.Fatalf("unknown report %q", c.report)
 			}
@@ -188,6 +198,15 @@ func TestReportsMatchPprof(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openDisassembler opens a binary for -disasm.
+func openDisassembler(path string) (*symbolize.Disassembler, error) {
+	b, err := symbolize.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return symbolize.NewDisassembler(b)
 }
 
 // skipUnsupported skips a case whose options analysis does not support

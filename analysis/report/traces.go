@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -36,7 +35,7 @@ func Traces(w io.Writer, p *format.Profile, tr *analysis.Traces, opt analysis.Op
 	var labels []string
 	for _, t := range tr.Traces {
 		bw.WriteString(traceSeparator + "\n")
-		labels = sampleLabels(p, t.Sample, units, labelKeyOK, labels[:0])
+		labels = analysis.SampleLabels(p, t.Sample, units, labelKeyOK, labels[:0])
 		for _, l := range labels {
 			bw.WriteString(l)
 		}
@@ -63,47 +62,4 @@ func Traces(w io.Writer, p *format.Profile, tr *analysis.Traces, opt analysis.Op
 		return fmt.Errorf("writing traces: %w", err)
 	}
 	return nil
-}
-
-// sampleLabels appends to dst sample i's labels as -traces prints them:
-// one line per key with its values in file order, the string labels
-// first, each group sorted by its printed line (so shorter keys, padded
-// further, come first).
-func sampleLabels(p *format.Profile, i int, units map[string]string, keyOK func(string) bool, dst []string) []string {
-	line := func(key string, values []string) string {
-		return fmt.Sprintf("%10s:  %s\n", key, strings.Join(values, " "))
-	}
-	var keys []string
-	values := map[string][]string{}
-	add := func(key, v string) {
-		if keyOK != nil && !keyOK(key) {
-			return
-		}
-		if _, ok := values[key]; !ok {
-			keys = append(keys, key)
-		}
-		values[key] = append(values[key], v)
-	}
-
-	for _, l := range p.LabelSets.At(p.Samples.Labels[i]) {
-		add(p.Strings[l.Key], p.Strings[l.Value])
-	}
-	start := len(dst)
-	for _, k := range keys {
-		dst = append(dst, line(k, values[k]))
-	}
-	slices.Sort(dst[start:])
-
-	keys = keys[:0]
-	clear(values)
-	for _, l := range p.Samples.NumLabels(i) {
-		key := p.Strings[l.Key]
-		add(key, analysis.Label(l.Value, units[key]))
-	}
-	start = len(dst)
-	for _, k := range keys {
-		dst = append(dst, line(k, values[k]))
-	}
-	slices.Sort(dst[start:])
-	return dst
 }

@@ -21,6 +21,10 @@ while read -r name report profile flags; do
     else
       (cd .. && go tool pprof -symbolize=none $flags "../../testdata/$profile") > "$name.txt" 2>/dev/null
     fi
+  elif [ "$report" = disasm ]; then
+    # A disasm case's flags start with -disasm=RE; BINARY+PROFILE gives
+    # the binary to decode (and symbolize with). Run where the test runs.
+    (cd .. && go tool pprof $flags "../../testdata/${profile%%+*}" "../../testdata/${profile#*+}") > "$name.txt" 2>/dev/null || true
   elif [ "$report" = peek ]; then
     # A peek case's flags start with -peek=RE, the report itself.
     go tool pprof -symbolize=none $flags "$profiles/$profile" > "$name.txt" 2>/dev/null
