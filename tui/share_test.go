@@ -2,11 +2,15 @@ package tui
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // pprofTopOf is go tool pprof -top of file with flags, without its File
@@ -188,5 +192,20 @@ func TestTopSaysDropped(t *testing.T) {
 	h.command("nodecount=3")
 	if s := h.screen(); !strings.Contains(s, "(3 of 102 nodes)") {
 		t.Errorf("no note of nodecount:\n%s", s)
+	}
+}
+
+// TestInfoPanelScreens: the info panel at 80×24 and 200×50.
+func TestInfoPanelScreens(t *testing.T) {
+	time.Local = time.UTC // the profile's Time line, as the goldens have it
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		cfg := testConfig(testdata("cpu_labels.pb.gz"))
+		cfg.Width, cfg.Height = size[0], size[1]
+		h := start(t, cfg)
+		h.tm.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		h.command("tagfocus=worker=w1")
+		h.keys("I")
+		h.waitFor("the info panel", func(m *Model) bool { return m.showHelp && m.helpText != nil })
+		golden(t, fmt.Sprintf("cpu-info-%dx%d", size[0], size[1]), h.screen())
 	}
 }

@@ -102,11 +102,49 @@ for _ in $(seq 750); do
 done
 t capture-pane -p -t $S | grep -qF "zoomed ×1" && fail "esc did not zoom out"
 
-# 6. Quit: the program exits 0 and gives the terminal back (no alt screen
+# 6. Top: sorting keeps the selected function selected (main.runHash,
+# from the search), the info panel shows pprof's header facts, and :save
+# writes the view's profile.
+t send-keys -t $S 1
+wait_for "flat↓"
+t send-keys -t $S o
+wait_for "cum↓"
+capture 6-sorted
+grep "▶" "$OUT/6-sorted.txt" | grep -q "main.runHash" || fail "sorting moved the cursor off main.runHash"
+t send-keys -t $S I
+wait_for "Build ID: 4a99b1883bd589acb0d8b84bfebcbbbc9d695ef7"
+capture 6-info
+grep -q "Sample types" "$OUT/6-info.txt" || fail "the info panel lists no sample types"
+t send-keys -t $S x
+t send-keys -t $S ":"
+t send-keys -t $S -l "save $OUT/saved.pb.gz"
+t send-keys -t $S Enter
+wait_for "saved $OUT/saved.pb.gz"
+go tool pprof -top "$OUT/saved.pb.gz" 2>/dev/null | grep -q "main.fib" || fail ":save wrote no profile go tool pprof reads"
+
+# 7. Quit: the program exits 0 and gives the terminal back (no alt screen
 # left, the shell's next line visible).
 t send-keys -t $S q
 wait_for "EXIT=0"
-capture 6-quit
-if grep -q "top-down call tree\|▏root" "$OUT/6-quit.txt"; then fail "the explorer's screen was left behind"; fi
+capture 7-quit
+if grep -q "top-down call tree\|▏root" "$OUT/7-quit.txt"; then fail "the explorer's screen was left behind"; fi
 
-echo "tmux-smoke: ok (open, hottest function, :sample_index=samples, view 2, search, flame graph zoom, quit)"
+# 8. The picker: pprof-tui with no source, in a directory holding a
+# profile under a name that says nothing (found by its content); enter
+# opens it, P goes back to the picker.
+mkdir -p "$OUT/dir/sub"
+cp testdata/go/heap.pb.gz "$OUT/dir/sub/data.bin"
+t new-session -d -s picker -x 100 -y 30 "cd $OUT/dir && $BIN; echo EXIT=\$?; sleep 30"
+S=picker
+wait_for "choose a profile"
+wait_for "sub/"
+t send-keys -t $S j j Enter # the demo, .., then sub/
+wait_for "data.bin"
+t send-keys -t $S j j Enter # the demo, .., then data.bin
+wait_for "inuse_space"
+t send-keys -t $S P
+wait_for "choose a profile"
+t send-keys -t $S q
+wait_for "EXIT=0"
+
+echo "tmux-smoke: ok (open, hottest function, :sample_index=samples, view 2, search, flame graph zoom, sort keeps the selection, I, :save, quit, the picker and P)"
