@@ -53,14 +53,26 @@ type live struct {
 	// The trend: the flat value of the heaviest functions in each
 	// snapshot's Top table (at most trendRows of them), oldest first, for
 	// the Top view's trend column (t). It restarts when the options change.
-	snaps    []map[string]int64
+	snaps    []snapshot
 	snapGen  int // the generation last recorded
+	step     int // the snapshot [ and ] show (-1: none)
 	trendOn  bool
 	trendFor analysis.Options
 }
 
 // trendRows bounds the functions a snapshot keeps for the trend.
 const trendRows = 300
+
+// snapshot is what the loop keeps of each snapshot: its heaviest rows
+// (Top's, compactly: no node table), for the trend column and for
+// stepping back through the snapshots with [ and ].
+type snapshot struct {
+	at         time.Time
+	total      int64
+	sampleUnit string
+	rows       []analysis.Row // heaviest flat first, at most trendRows
+	flat       map[string]int64
+}
 
 type liveTickMsg struct{}
 
@@ -74,7 +86,7 @@ func newLive(cfg Config) *live {
 	if cfg.Refresh <= 0 || len(cfg.Sources.Sources) != 1 {
 		return nil
 	}
-	l := &live{every: cfg.Refresh, keep: cfg.History}
+	l := &live{every: cfg.Refresh, keep: cfg.History, step: -1}
 	if l.keep <= 0 {
 		l.keep = 60
 	}
@@ -197,7 +209,7 @@ func (m *Model) showSnapshot() tea.Cmd {
 	m.prof, m.engine = p, analysis.NewEngine(p)
 	m.gen++
 	m.labelKeys, m.labelValues = nil, nil
-	if l.trendOn && m.active != 0 {
+	if m.active != 0 { // Top too, for the trend and the snapshots [ ] step through
 		return tea.Batch(m.ensure(m.active, false), m.ensure(0, false))
 	}
 	return m.ensure(m.active, false)
@@ -350,9 +362,11 @@ func (m *Model) recordTrend(top *analysis.Top, opts analysis.Options) {
 	l.snapGen = m.gen + 1
 	rows := slices.Clone(top.Rows)
 	slices.SortFunc(rows, func(a, b analysis.Row) int { return cmpAbs(b.Flat, a.Flat) })
-	snap := make(map[string]int64, min(len(rows), trendRows))
-	for _, r := range rows[:min(len(rows), trendRows)] {
-		snap[r.Name] = r.Flat
+	rows = slices.Clip(rows[:min(len(rows), trendRows)])
+	snap := snapshot{at: l.updated, total: top.Total, sampleUnit: top.SampleType.Unit, rows: rows,
+		flat: make(map[string]int64, len(rows))}
+	for _, r := range rows {
+		snap.flat[r.Name] = r.Flat
 	}
 	l.snaps = append(l.snaps, snap)
 	if len(l.snaps) > l.keep {
@@ -383,7 +397,7 @@ func (m *Model) toggleTrend() {
 	top.SetTrend(func(name string) string {
 		vs := make([]int64, len(l.snaps))
 		for i, s := range l.snaps {
-			vs[i] = s[name]
+			vs[i] = s.flat[name]
 		}
 		if line := sparkline(vs, trendWidth); line != "" {
 			return line
@@ -397,3 +411,54 @@ func (m *Model) toggleTrend() {
 
 // trendWidth is how many snapshots the trend column shows.
 const trendWidth = 12
+
+// stepSnapshot shows the snapshot before (dir -1) or after the one shown
+// (or the latest's predecessor, to start), pausing the refreshes; past
+// the latest it closes.
+func (m *Model) stepSnapshot(dir int) {
+	l := m.live
+	if len(l.snaps) == 0 {
+		m.setNote("no snapshot kept yet", false)
+		return
+	}
+	if !m.showHelp || l.step < 0 {
+		l.step = len(l.snaps) - 1 // the latest: what the views show
+		if dir > 0 {
+			m.setNote("already on the latest snapshot ([ steps back)", false)
+			return
+		}
+	}
+	l.step += dir
+	if l.step < 0 {
+		l.step = 0
+	}
+	if l.step >= len(l.snaps) {
+		l.step = -1
+		m.showHelp = false
+		return
+	}
+	l.paused = true
+	m.openHelp(m.snapshotLines(l.step))
+	m.helpStep = true
+}
+
+// snapshotLines renders snapshot i: when it was taken, its total, and
+// its heaviest functions.
+func (m *Model) snapshotLines(i int) []string {
+	l := m.live
+	st := m.c.Styles
+	s := l.snaps[i]
+	to := analysis.DisplayUnit(s.sampleUnit, m.opts.Unit, s.total)
+	value := func(v int64) string { return analysis.ScaledLabel(v, s.sampleUnit, to) }
+	lines := []string{
+		st.HelpTitle.Render(fmt.Sprintf("Snapshot %d of %d", i+1, len(l.snaps))) +
+			st.HelpDesc.Render(fmt.Sprintf("  taken %s (%s ago) · total %s · paused; [ ] step, p resumes",
+				s.at.Format("15:04:05"), time.Since(s.at).Truncate(time.Second), value(s.total))),
+		st.Header.Render(fmt.Sprintf("%10s %7s %10s %7s  %s", "flat", "flat%", "cum", "cum%", "name")),
+	}
+	for _, r := range s.rows {
+		lines = append(lines, fmt.Sprintf("%10s %7s %10s %7s  %s", value(r.Flat), analysis.Percentage(r.Flat, s.total),
+			value(r.Cum), analysis.Percentage(r.Cum, s.total), r.Name))
+	}
+	return lines
+}

@@ -257,3 +257,42 @@ func TestLiveTrend(t *testing.T) {
 		t.Errorf("t again did not hide the column:\n%s", s)
 	}
 }
+
+// TestLiveStepping: [ shows an earlier snapshot's heaviest functions and
+// pauses; ] steps forward, and past the latest closes.
+func TestLiveStepping(t *testing.T) {
+	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
+	srv := &liveServer{files: []string{a, b}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/heap")
+	cfg.Refresh = 200 * time.Millisecond
+	h := start(t, cfg)
+	h.waitFor("three snapshots", func(m *Model) bool { return len(m.live.snaps) >= 3 })
+	h.keys("[")
+	var n int
+	h.do(func(m *Model) { n = len(m.live.snaps) })
+	s := h.screen()
+	if !strings.Contains(s, fmt.Sprintf("Snapshot %d of %d", n-1, n)) || !strings.Contains(s, "paused") {
+		t.Fatalf("[ does not show the snapshot before the latest:\n%s", s)
+	}
+	h.keys("[", "[", "[", "[", "[", "[")
+	if s := h.screen(); !strings.Contains(s, fmt.Sprintf("Snapshot 1 of %d", n)) || !strings.Contains(s, "total 2840ms") {
+		t.Errorf("[ many times does not stop at the first snapshot (cpu_labels, 2840ms):\n%s", s)
+	}
+	h.keys("]")
+	if s := h.screen(); !strings.Contains(s, fmt.Sprintf("Snapshot 2 of %d", n)) || !strings.Contains(s, "total 2120ms") {
+		t.Errorf("] does not step forward to the second snapshot (2120ms):\n%s", s)
+	}
+	for i := 0; i < n; i++ {
+		h.keys("]")
+	}
+	h.do(func(m *Model) {
+		if m.showHelp {
+			t.Error("] past the latest snapshot did not close it")
+		}
+		if !m.live.paused {
+			t.Error("stepping did not pause the refreshes")
+		}
+	})
+}

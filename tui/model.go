@@ -85,6 +85,7 @@ type Model struct {
 	helpOffset int      // the help's scroll position
 	helpText   []string // what :help shows in the help's place; nil: the keys
 	helpCopy   string   // what y copies while helpText shows (:cmd)
+	helpStep   bool     // helpText is a live snapshot: [ and ] step
 	help       help.Model
 
 	comp          completion // the command line's tab list
@@ -356,6 +357,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, k.Command):
 			m.showHelp = false
 			return m.openInput(inputCommand, "")
+		case m.helpStep && (key.Matches(msg, k.StepBack) || key.Matches(msg, k.StepForward)):
+			m.stepSnapshot(map[bool]int{true: -1, false: 1}[key.Matches(msg, k.StepBack)])
+			return nil
 		case key.Matches(msg, k.Copy) && m.helpCopy != "":
 			m.showHelp = false
 			return m.copyText(m.helpCopy, "the command line")
@@ -398,7 +402,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	case key.Matches(msg, k.Back):
 		return m.back()
-	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh), key.Matches(msg, k.Delta), key.Matches(msg, k.Trend):
+	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh), key.Matches(msg, k.Delta), key.Matches(msg, k.Trend), key.Matches(msg, k.StepBack), key.Matches(msg, k.StepForward):
 		if m.live == nil {
 			m.setNote("live refresh is off: open a URL or file with -refresh=10s", false)
 			return nil
@@ -412,6 +416,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		if key.Matches(msg, k.Trend) {
 			m.toggleTrend()
+			return nil
+		}
+		if key.Matches(msg, k.StepBack) || key.Matches(msg, k.StepForward) {
+			m.stepSnapshot(map[bool]int{true: -1, false: 1}[key.Matches(msg, k.StepBack)])
 			return nil
 		}
 		return m.refreshNow()

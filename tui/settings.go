@@ -15,7 +15,7 @@ import (
 
 // openHelp shows lines in the help overlay (nil: the key help).
 func (m *Model) openHelp(lines []string) {
-	m.showHelp, m.helpOffset, m.helpText, m.helpCopy = true, 0, lines, ""
+	m.showHelp, m.helpOffset, m.helpText, m.helpCopy, m.helpStep = true, 0, lines, "", false
 }
 
 // settingsHelp is `:help`: every setting by group, with its value in

@@ -18,6 +18,7 @@ type KeyMap struct {
 
 	// Live refresh (-refresh).
 	Pause, Refresh, Delta, Trend key.Binding
+	StepBack, StepForward        key.Binding
 
 	// Moving in a view.
 	Up, Down, PageUp, PageDown, Home, End key.Binding
@@ -54,21 +55,23 @@ func DefaultKeyMap() *KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return &KeyMap{
-		Quit:       b("q", "quit", "q", "ctrl+c"),
-		Help:       b("?", "help", "?"),
-		Views:      b("1-8", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
-		NextView:   b("tab", "next view", "tab"),
-		PrevView:   b("shift+tab", "previous view", "shift+tab"),
-		Command:    b(":", "command: pprof settings, focus=RE… (:help lists them)", ":"),
-		SampleType: b("s", "sample type: cycle through them", "s"),
-		Back:       b("backspace", "back: undo the last option change", "backspace"),
-		Copy:       b("y", "copy: the selected name to the clipboard (OSC 52)", "y"),
-		Info:       b("I", "info: the profile's facts, settings and node counts", "I"),
-		Pause:      b("p", "pause: stop or resume the live refresh (-refresh)", "p"),
-		Refresh:    b("r", "refresh: fetch the live source now", "r"),
-		Delta:      b("d", "delta: the latest snapshot or its change since the one before", "d"),
-		Trend:      b("t", "trend: a column of each function's flat over the snapshots (Top)", "t"),
-		Picker:     b("P", "picker: close the profile, back to the picker (when it opened from one)", "P"),
+		Quit:        b("q", "quit", "q", "ctrl+c"),
+		Help:        b("?", "help", "?"),
+		Views:       b("1-8", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		NextView:    b("tab", "next view", "tab"),
+		PrevView:    b("shift+tab", "previous view", "shift+tab"),
+		Command:     b(":", "command: pprof settings, focus=RE… (:help lists them)", ":"),
+		SampleType:  b("s", "sample type: cycle through them", "s"),
+		Back:        b("backspace", "back: undo the last option change", "backspace"),
+		Copy:        b("y", "copy: the selected name to the clipboard (OSC 52)", "y"),
+		Info:        b("I", "info: the profile's facts, settings and node counts", "I"),
+		Pause:       b("p", "pause: stop or resume the live refresh (-refresh)", "p"),
+		Refresh:     b("r", "refresh: fetch the live source now", "r"),
+		Delta:       b("d", "delta: the latest snapshot or its change since the one before", "d"),
+		Trend:       b("t", "trend: a column of each function's flat over the snapshots (Top)", "t"),
+		StepBack:    b("[", "step back: an earlier snapshot's top functions (pauses)", "["),
+		StepForward: b("]", "step forward: a later snapshot, past the latest back to live", "]"),
+		Picker:      b("P", "picker: close the profile, back to the picker (when it opened from one)", "P"),
 
 		Up:        b("↑/k", "up", "up", "k"),
 		Down:      b("↓/j", "down", "down", "j"),
@@ -128,7 +131,7 @@ func (k *KeyMap) Groups() []KeyGroup {
 		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Picker, k.Copy, k.Info}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Search, k.NextMatch, k.PrevMatch, k.Clear}},
 		{"Selected row", []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide}},
-		{"Live (-refresh)", []key.Binding{k.Pause, k.Refresh, k.Delta, k.Trend}},
+		{"Live (-refresh)", []key.Binding{k.Pause, k.Refresh, k.Delta, k.Trend, k.StepBack, k.StepForward}},
 		{"Top", []key.Binding{k.Sort}},
 		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
 		{"Labels", k.LabelBindings()},
