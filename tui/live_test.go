@@ -296,3 +296,29 @@ func TestLiveStepping(t *testing.T) {
 		}
 	})
 }
+
+// TestLiveKeepsTree: a refresh keeps the tree's nodes as a person opened
+// and closed them, not the hot path it opens on.
+func TestLiveKeepsTree(t *testing.T) {
+	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
+	srv := &liveServer{files: []string{a, b, a, b, a, b, a, b}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/heap")
+	cfg.Refresh = 300 * time.Millisecond
+	h := start(t, cfg)
+	h.keys("2", "c") // the tree, every node closed
+	h.keys("/")
+	h.typeText("^runtime.main$")
+	h.keys("<enter>", "<esc>", "l") // runtime.main opened
+	var gen int
+	h.do(func(m *Model) { gen = m.gen })
+	h.waitFor("two refreshes", func(m *Model) bool { return m.gen >= gen+2 && !m.live.loading })
+	s := h.screen()
+	if !strings.Contains(s, "main.main") {
+		t.Errorf("runtime.main's child is gone after a refresh:\n%s", s)
+	}
+	if strings.Contains(s, "runtime/pprof.Do") {
+		t.Errorf("the closed main.cpuPhase.func1 opened again after a refresh:\n%s", s)
+	}
+}

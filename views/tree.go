@@ -28,6 +28,7 @@ type Tree struct {
 	l             list
 	m             matchSet
 	width, height int
+	opt           analysis.Options // what tree was computed for
 }
 
 type treeRow struct {
@@ -135,7 +136,13 @@ func (t *Tree) HasResult() bool { return t.tree != nil }
 
 func (t *Tree) SetResult(data any, opt analysis.Options) {
 	r := data.(*treeResult)
-	t.tree = r.tree
+	// The same options on new data (a live refresh): the nodes a person
+	// opened stay open. New options open on the hot path.
+	var keepOpen map[string]bool
+	if t.tree != nil && opt == t.opt && r.tree.Inverted == t.tree.Inverted {
+		keepOpen = t.openPaths()
+	}
+	t.tree, t.opt = r.tree, opt
 	t.q = treeQuantity(t.tree, opt)
 	t.valW, t.pctW = 10, 6
 	for _, r := range t.tree.Roots() {
@@ -149,8 +156,14 @@ func (t *Tree) SetResult(data any, opt analysis.Options) {
 	}
 	t.l.cursor, t.l.offset = 0, 0
 	t.l.setLen(len(t.rows))
-	// Open on the hot path: the heaviest root, down its heaviest children.
-	if len(t.rows) > 0 {
+	if keepOpen != nil {
+		for i := 0; i < len(t.rows); i++ { // expand adds rows after i
+			if keepOpen[t.pathKey(t.rows[i].n)] {
+				t.expand(i)
+			}
+		}
+	} else if len(t.rows) > 0 {
+		// Open on the hot path: the heaviest root, down its heaviest children.
 		t.expandHeaviest(0, false)
 	}
 	// Highlight the matches without moving to one.
@@ -558,4 +571,26 @@ func (t *Tree) RowFunc(d int) string {
 		return ""
 	}
 	return t.rowFunc(i)
+}
+
+// openPaths names the open rows by their paths (see pathKey).
+func (t *Tree) openPaths() map[string]bool {
+	open := map[string]bool{}
+	for i := range t.rows {
+		if t.rows[i].open {
+			open[t.pathKey(t.rows[i].n)] = true
+		}
+	}
+	return open
+}
+
+// pathKey names node n by the names on its path from its root, which
+// survive a new tree of the same options.
+func (t *Tree) pathKey(n *analysis.TreeNode) string {
+	var b strings.Builder
+	for ; n != nil; n = n.Parent {
+		b.WriteString(nodeName(t.tree.Nodes, n.Node))
+		b.WriteByte(0)
+	}
+	return b.String()
 }
