@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The settings table: every pprof setting the engine, the reports and the
@@ -187,8 +188,12 @@ func (a accessors) in(s Setting) Setting {
 	return s
 }
 
-// settingTable builds the table. It is a function, not a package
-// variable, so no caller can change what another sees.
+// table is the settings table, built once on first use. Callers outside
+// the package get copies (Settings, LookupSetting), so none can change
+// what another sees.
+var table = sync.OnceValue(settingTable)
+
+// settingTable builds the table.
 func settingTable() []Setting {
 	regexpFilter := func(name string, field func(*Options) *string, listed bool, help, more string) Setting {
 		return text(field, checkRegexp).in(Setting{Name: name, Kind: KindRegexp, Group: GroupFilters,
@@ -322,24 +327,42 @@ func settingTable() []Setting {
 }
 
 // Settings returns the settings table, in -h's order. The slice is a copy.
-func Settings() []Setting { return settingTable() }
+func Settings() []Setting {
+	out := slices.Clone(table())
+	for i := range out {
+		out[i].Choices = slices.Clone(out[i].Choices)
+	}
+	return out
+}
 
 // LookupSetting finds a setting by name, or by one of its choices
 // ("lines" finds granularity).
 func LookupSetting(name string) (Setting, bool) {
-	for _, s := range settingTable() {
-		if s.Name == name || slices.Contains(s.Choices, name) {
-			return s, true
+	s := lookup(name)
+	if s == nil {
+		return Setting{}, false
+	}
+	c := *s
+	c.Choices = slices.Clone(s.Choices)
+	return c, true
+}
+
+// lookup is LookupSetting within the package: the table's own entry.
+func lookup(name string) *Setting {
+	t := table()
+	for i := range t {
+		if t[i].Name == name || slices.Contains(t[i].Choices, name) {
+			return &t[i]
 		}
 	}
-	return Setting{}, false
+	return nil
 }
 
 // SettingNames lists every name Set accepts: the settings and their
 // choices.
 func SettingNames() []string {
 	var names []string
-	for _, s := range settingTable() {
+	for _, s := range table() {
 		names = append(names, s.Name)
 		names = append(names, s.Choices...)
 	}
@@ -356,8 +379,8 @@ func Granularities() []string {
 // ("lines" or "lines=true" is granularity=lines; "cum=false" goes back
 // to the default order).
 func (o *Options) Set(name, value string) error {
-	s, ok := LookupSetting(name)
-	if !ok {
+	s := lookup(name)
+	if s == nil {
 		return optErr(name, "unknown setting%s", didYouMean(name))
 	}
 	if s.Name != name { // a choice used as a boolean
@@ -438,7 +461,7 @@ func (f Filter) String() string { return f.Name + "=" + f.Value }
 // Filters lists the filters set in o, in the table's order (pprof's).
 func (o Options) Filters() []Filter {
 	var out []Filter
-	for _, s := range settingTable() {
+	for _, s := range table() {
 		if v := s.Value(o); s.Filter && v != "" {
 			out = append(out, Filter{s.Name, v, s.Listed})
 		}
@@ -448,7 +471,7 @@ func (o Options) Filters() []Filter {
 
 // ClearFilters returns o without its filters.
 func (o Options) ClearFilters() Options {
-	for _, s := range settingTable() {
+	for _, s := range table() {
 		if s.Filter {
 			s.set(&o, "")
 		}
@@ -461,21 +484,30 @@ func (o Options) ClearFilters() Options {
 // and the sample type are checked against the profile when a report is
 // computed.
 func (o Options) Validate() error {
-	var names []string
-	for _, s := range settingTable() {
-		names = append(names, s.Name)
+	t := table()
+	for i := range t {
+		if err := o.checkSetting(&t[i]); err != nil {
+			return err
+		}
 	}
-	return o.check(names...)
+	return nil
 }
 
 // check validates the named settings' values in o, as Set would.
 func (o Options) check(names ...string) error {
 	for _, name := range names {
-		s, _ := LookupSetting(name)
-		if v := s.Value(o); v != "" {
-			if err := s.set(&o, v); err != nil {
-				return optErr(name, "%v", err)
-			}
+		if err := o.checkSetting(lookup(name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSetting validates s's value in o (empty is unset).
+func (o Options) checkSetting(s *Setting) error {
+	if v := s.Value(o); v != "" {
+		if err := s.set(&o, v); err != nil {
+			return optErr(s.Name, "%v", err)
 		}
 	}
 	return nil
