@@ -50,6 +50,7 @@ type live struct {
 	cur, prev  *format.Profile // the last two snapshots as read
 	prevAt     time.Time       // when prev was read
 	sourceDiff bool            // the sources themselves are a diff (-base)
+	seq        int             // of the snapshot being prepared (prepareSnapshot)
 	// The trend: the flat value of the heaviest functions in each
 	// snapshot's Top table (at most trendRows of them), oldest first, for
 	// the Top view's trend column (t). It restarts when the options change.
@@ -77,8 +78,20 @@ type snapshot struct {
 type liveTickMsg struct{}
 
 type liveLoadedMsg struct {
-	p   *format.Profile
-	err error
+	p     *format.Profile
+	total int64 // of the sample type shown, for the trend
+	err   error
+}
+
+// snapshotMsg is a snapshot made ready for the views in the background:
+// the profile they show (the latest, or its change since the previous
+// one) and its engine.
+type snapshotMsg struct {
+	seq    int
+	p      *format.Profile
+	engine *analysis.Engine
+	delta  bool // p is a delta
+	err    error
 }
 
 // newLive returns the loop for cfg, or nil without -refresh.
@@ -120,7 +133,7 @@ func (m *Model) liveStarted() tea.Cmd {
 	if l.cpu {
 		l.next = l.updated // back to back
 	}
-	m.recordTotal()
+	m.recordTotal(sampleTotal(m.prof, m.opts.SampleIndex))
 	return m.liveTick()
 }
 
@@ -153,14 +166,15 @@ func (m *Model) fetch() tea.Cmd {
 	opt.Status = func(string) {} // symbolization notes were shown on the first load
 	ctx, cancel := context.WithCancel(m.ctx)
 	l.cancel = cancel
-	src := m.sources
+	src, index := m.sources, m.opts.SampleIndex
 	return guard(func() tea.Msg {
 		defer cancel()
 		p, err := format.Load(ctx, src, opt)
-		if err == nil {
-			safeProfile(p)
+		if err != nil {
+			return liveLoadedMsg{err: err}
 		}
-		return liveLoadedMsg{p, err}
+		safeProfile(p)
+		return liveLoadedMsg{p: p, total: sampleTotal(p, index)}
 	})
 }
 
@@ -188,25 +202,46 @@ func (m *Model) liveLoaded(msg liveLoadedMsg) tea.Cmd {
 	}
 	l.prev, l.prevAt, l.cur = l.cur, l.updated, msg.p
 	l.updated = now
-	m.recordTotal()
-	return m.showSnapshot()
+	m.recordTotal(msg.total)
+	return m.prepareSnapshot()
 }
 
-// showSnapshot puts the latest snapshot, or its change since the
-// previous one, under the views.
-func (m *Model) showSnapshot() tea.Cmd {
+// prepareSnapshot makes the profile the views will show from the latest
+// snapshot, or its change since the previous one, and its engine, in the
+// background: a delta merges two whole profiles.
+func (m *Model) prepareSnapshot() tea.Cmd {
 	l := m.live
-	p := l.cur
-	if l.delta && l.prev != nil {
-		d, err := deltaProfile(l.cur, l.prev)
-		if err != nil {
-			m.setNote("delta: "+err.Error(), true)
-		} else {
-			p = d
-		}
+	l.seq++
+	seq, cur, prev := l.seq, l.cur, l.prev
+	if !l.delta {
+		prev = nil
 	}
-	m.c.Diff = l.sourceDiff || p != l.cur
-	m.prof, m.engine = p, analysis.NewEngine(p)
+	return guard(func() tea.Msg {
+		msg := snapshotMsg{seq: seq, p: cur}
+		if prev != nil {
+			if d, err := deltaProfile(cur, prev); err != nil {
+				msg.err = fmt.Errorf("delta: %w", err)
+			} else {
+				msg.p, msg.delta = d, true
+			}
+		}
+		msg.engine = analysis.NewEngine(msg.p)
+		return msg
+	})
+}
+
+// showSnapshot puts a prepared snapshot under the views, unless a newer
+// one is on its way.
+func (m *Model) showSnapshot(msg snapshotMsg) tea.Cmd {
+	l := m.live
+	if msg.seq != l.seq {
+		return nil
+	}
+	if msg.err != nil {
+		m.setNote(msg.err.Error(), true)
+	}
+	m.c.Diff = l.sourceDiff || msg.delta
+	m.prof, m.engine = msg.p, msg.engine
 	m.gen++
 	m.labelKeys, m.labelValues = nil, nil
 	if m.active != 0 { // Top too, for the trend and the snapshots [ ] step through
@@ -223,7 +258,7 @@ func (m *Model) toggleDelta() tea.Cmd {
 		m.setNote("delta: shown from the next snapshot on", false)
 		return nil
 	}
-	return m.showSnapshot()
+	return m.prepareSnapshot()
 }
 
 // deltaProfile is cur minus prev, as -base=prev would give it.
@@ -239,21 +274,23 @@ func deltaProfile(cur, prev *format.Profile) (*format.Profile, error) {
 	return format.Merge([]*format.Profile{cur, &neg})
 }
 
-// recordTotal keeps the snapshot's total for the trend.
-func (m *Model) recordTotal() {
+// recordTotal keeps a snapshot's total for the trend.
+func (m *Model) recordTotal(total int64) {
 	l := m.live
-	i, err := analysis.SampleIndex(l.cur, m.opts.SampleIndex)
-	if err != nil {
-		return
-	}
-	var sum int64
-	for _, v := range l.cur.Samples.Values[i] {
-		sum += v
-	}
-	l.totals = append(l.totals, sum)
+	l.totals = append(l.totals, total)
 	if len(l.totals) > l.keep {
 		l.totals = slices.Delete(l.totals, 0, len(l.totals)-l.keep)
 	}
+}
+
+// sampleTotal is p's total of the sample type index names (0 when the
+// profile has no such type).
+func sampleTotal(p *format.Profile, index string) int64 {
+	i, err := analysis.SampleIndex(p, index)
+	if err != nil {
+		return 0
+	}
+	return p.Total(i)
 }
 
 // pause stops or resumes the refreshes.

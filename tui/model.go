@@ -265,6 +265,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onLiveTick()
 	case liveLoadedMsg:
 		return m, m.liveLoaded(msg)
+	case snapshotMsg:
+		return m, m.showSnapshot(msg)
 	case savedMsg:
 		m.saved(msg)
 		return m, nil
