@@ -28,7 +28,7 @@ func Fetch(ctx context.Context, rawURL string, opt Options) (*Profile, error) {
 		q := u.Query()
 		q.Set("seconds", strconv.Itoa(seconds))
 		u.RawQuery = q.Encode()
-	} else if isCPUEndpoint(u) {
+	} else if IsCPUEndpoint(u) {
 		seconds = 30 // net/http/pprof's own default for /profile
 		if s, err := strconv.Atoi(u.Query().Get("seconds")); err == nil && s > 0 {
 			seconds = s
@@ -76,7 +76,9 @@ func Fetch(ctx context.Context, rawURL string, opt Options) (*Profile, error) {
 	return p, nil
 }
 
-func isCPUEndpoint(u *url.URL) bool {
+// IsCPUEndpoint reports whether u is a net/http/pprof endpoint that
+// samples for ?seconds= (the CPU profile, the execution trace).
+func IsCPUEndpoint(u *url.URL) bool {
 	return strings.HasSuffix(u.Path, "/profile") || strings.HasSuffix(u.Path, "/trace")
 }
 

@@ -23,8 +23,14 @@ func SniffFile(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
+	return SniffReader(f)
+}
+
+// SniffReader is SniffFile for an open file (or any reader at the start
+// of one): it reads only the first bytes.
+func SniffReader(r io.Reader) (string, error) {
 	head := make([]byte, sniffBytes)
-	n, err := io.ReadFull(f, head)
+	n, err := io.ReadFull(r, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return "", err
 	}

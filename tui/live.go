@@ -105,7 +105,7 @@ func newLive(cfg Config) *live {
 	}
 	src := cfg.Sources.Sources[0]
 	if u, err := url.Parse(src); err == nil && strings.Contains(src, "://") {
-		l.cpu = strings.HasSuffix(u.Path, "/profile")
+		l.cpu = format.IsCPUEndpoint(u)
 		for _, cumulative := range []string{"/allocs", "/mutex", "/block"} {
 			l.delta = l.delta || strings.HasSuffix(u.Path, cumulative)
 		}

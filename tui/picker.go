@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -196,9 +195,8 @@ func (p *picker) sniff(name string) string {
 		return "not served"
 	}
 	defer f.Close()
-	head := make([]byte, 4096)
-	n, _ := io.ReadFull(f, head)
-	return format.Sniff(head[:n])
+	kind, _ := format.SniffReader(f)
+	return kind
 }
 
 // refilter keeps the entries whose names contain the filter (any case),
