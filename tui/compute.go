@@ -8,7 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
-	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // Recomputation: every view's data is computed off the UI goroutine by a
@@ -147,9 +146,6 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		}
 		if req.streak != 0 {
 			m.pushedStreak = req.streak
-		}
-		if req.opts.Sort != m.opts.Sort {
-			m.views[0].(*views.Top).SortBy(req.opts.Sort) // :sort= and back
 		}
 		m.opts = req.opts
 	}

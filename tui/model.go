@@ -112,7 +112,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
 		opts: opts, target: opts,
-		views: newViews(c, opts),
+		views: newViews(c),
 		jobs:  newJobs(),
 	}
 	st := c.Styles
@@ -169,13 +169,10 @@ func openingOptions(cfg Config) analysis.Options {
 	return opts
 }
 
-// newViews makes the views, empty, for a profile opening with opts.
-func newViews(c *views.Common, opts analysis.Options) []views.View {
-	vs := []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c), views.NewPeek(c), views.NewSource(c), views.NewDisasm(c), views.NewTraces(c)}
-	if opts.Sort == "cum" {
-		vs[0].(*views.Top).SortBy("cum")
-	}
-	return vs
+// newViews makes the views, empty (Top takes its order from the options
+// of its first result).
+func newViews(c *views.Common) []views.View {
+	return []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c), views.NewPeek(c), views.NewSource(c), views.NewDisasm(c), views.NewTraces(c)}
 }
 
 // closeProfile drops the open profile, with everything computed from
@@ -186,7 +183,7 @@ func (m *Model) closeProfile() tea.Cmd {
 	opts := openingOptions(m.cfg)
 	seq := m.jobs.seq
 	m.prof, m.engine = nil, nil
-	m.views, m.active = newViews(m.c, opts), 0
+	m.views, m.active = newViews(m.c), 0
 	m.jobs = newJobs()
 	m.jobs.seq = seq
 	m.opts, m.target, m.history = opts, opts, nil

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"sort"
@@ -77,6 +78,11 @@ func (t *Top) HasResult() bool { return t.top != nil }
 
 func (t *Top) SetResult(data any, opt analysis.Options) {
 	old, cur := t.rowNames(), t.l.cursor
+	if t.top == nil || opt.Sort != t.opt.Sort {
+		// The sort setting changed (or this is the first table): the
+		// view sorts as it says; o's order holds until then.
+		t.sortBy = cmp.Or(opt.Sort, "flat")
+	}
 	t.base = nil
 	switch d := data.(type) {
 	case *analysis.Top:
