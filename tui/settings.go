@@ -36,10 +36,10 @@ func (m *Model) settingsHelp() []string {
 			if s.Group != g {
 				continue
 			}
-			v := s.Value(m.opts)
-			shown := st.Dim.Render(padRight(ansi.Truncate(orDash(v), valueW-1, "…"), valueW))
-			if v != s.Default() {
-				shown = st.HelpKey.Render(padRight(ansi.Truncate(orDash(v), valueW-1, "…"), valueW))
+			text := padRight(ansi.Truncate(m.shownValue(s), valueW-1, "…"), valueW)
+			shown := st.Dim.Render(text)
+			if s.Value(m.opts) != s.Default() {
+				shown = st.HelpKey.Render(text)
 			}
 			for i, h := range wrap(s.Help, helpW) {
 				if i == 0 {
@@ -76,7 +76,7 @@ func (m *Model) settingHelp(name string) ([]string, error) {
 	field := func(k, v string) {
 		lines = append(lines, "  "+st.HelpKey.Render(padRight(k, 10))+st.HelpDesc.Render(v))
 	}
-	field("value", orDash(s.Value(m.opts)))
+	field("value", m.shownValue(s))
 	field("default", orDash(s.Default()))
 	if len(s.Choices) > 0 {
 		field("choices", strings.Join(s.Choices, ", ")+" (each also a setting: :"+s.Choices[len(s.Choices)-1]+")")
@@ -167,6 +167,18 @@ func wrap(text string, w int) []string {
 		lines = append(lines, ansi.Truncate(word, w, "…"))
 	}
 	return lines
+}
+
+// shownValue is s's value as :help shows it: an unset sample_index by
+// the type it resolves to in this profile.
+func (m *Model) shownValue(s analysis.Setting) string {
+	v := s.Value(m.opts)
+	if s.Name == "sample_index" && v == "" && m.prof != nil {
+		if i, err := analysis.SampleIndex(m.prof, ""); err == nil {
+			return m.prof.SampleTypes[i].Type + " (the profile's default)"
+		}
+	}
+	return orDash(v)
 }
 
 func orDash(s string) string {
