@@ -8,30 +8,48 @@ import (
 
 // Tree is a call tree: a trie of the filtered stacks, root first
 // (top-down) or leaf first (inverted: who calls the hot functions). It is
-// expanded lazily: building it walks the stacks once, and each node's
-// children are grouped only when asked for, so the first screen of a
-// million-sample profile costs one pass, not the whole trie.
+// expanded lazily: each node's children are grouped only when asked for,
+// so the first screen of a million-sample profile costs one pass over the
+// stacks, not the whole trie.
+//
+// A tree holds no copy of the stacks' paths. A path is read in place from
+// the profile's stacks through the query's location node lists, with a
+// cursor per stack: the frame its next grouping will read. Grouping a
+// node's children reads each of its paths' cursors and steps them once,
+// so expanding costs what it costs to read the frames, and the tree's
+// memory is a few words per stack, whatever the depth of the stacks.
+// Path lists are one array partitioned in place: a node's paths are a
+// contiguous range of its parent's.
 type Tree struct {
 	SampleType format.ValueType
 	Total      int64 // the percentage denominator, as Top's
 	Inverted   bool
 	Nodes      *NodeSet
 
-	// The filtered stacks as node paths: path i is
-	// frames[off[i]:off[i+1]], in tree order (root first, or leaf first
-	// when inverted), with direct recursion folded when asked.
-	off    []int32
-	frames []int32
-	w, dw  []int64 // per path
-	mean   bool
+	fold bool // direct recursion folded
+	// Path s is stack s's locations Locs[lo(s):hi(s)] (the part that
+	// survives the filters), each location's frames being
+	// locNodes[locOff[l]:locOff[l+1]] (outermost first); root first, the
+	// path runs from the last location down; inverted, from the first up.
+	locs             []int32
+	stackOff         []int32
+	lo, hi           []int32 // per stack, when a filter cut stacks; else nil (the whole stack)
+	locOff, locNodes []int32
+	w, dw            []int64 // per stack
+	mean             bool
+	// curLoc[s], curSlot[s] is path s's cursor: the index into locs and
+	// into locNodes of the frame its next grouping reads; curSlot is -1
+	// once the path has no more frames.
+	curLoc, curSlot []int32
+	all             []int32 // the paths, partitioned in place by grouping
 	// Cutoff is nodefraction of the total: nodes whose |total| is below
 	// it are left out of the tree (0: none are).
 	Cutoff int64
 	roots  []*TreeNode
 	slot   []int32 // node → child index+1 while grouping
-	// scratch is group's buffer, kept between calls (the biggest is the
-	// roots' grouping, over all the paths).
-	scratch []int32
+	// which and moved are group's buffers, kept between calls (the
+	// biggest is the roots' grouping, over all the paths).
+	which, moved []int32
 }
 
 // TreeNode is one node of a Tree.
@@ -49,7 +67,7 @@ type TreeNode struct {
 	Weight int64
 
 	self, total, weight, selfDiv, totalDiv int64
-	paths                                  []int32 // the paths through this node
+	paths                                  []int32 // the paths through this node, until grouped
 	children                               []*TreeNode
 	expanded                               bool
 }
@@ -69,41 +87,34 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	}
 	p := e.p
 	w, dw, total, totalDiv := q.stackWeights()
-	t := &Tree{SampleType: p.SampleTypes[q.vi], Inverted: to.Inverted, Nodes: &NodeSet{q.nodes}, mean: q.mean}
-	t.off = make([]int32, 1, p.Stacks.Len()+1)
-	t.frames = make([]int32, 0, len(p.Stacks.Locs)+len(p.Stacks.Locs)/4)
-	var path []int32
-	for s := 0; s < p.Stacks.Len(); s++ {
+	n := p.Stacks.Len()
+	t := &Tree{SampleType: p.SampleTypes[q.vi], Inverted: to.Inverted, Nodes: &NodeSet{q.nodes}, mean: q.mean,
+		fold: to.FoldRecursion, locs: p.Stacks.Locs, stackOff: p.Stacks.Off,
+		locOff: q.locOff, locNodes: q.locNodes, w: w, dw: dw,
+		curLoc: make([]int32, n), curSlot: make([]int32, n)}
+	if q.filtering {
+		t.lo, t.hi = make([]int32, n), make([]int32, n)
+	}
+	t.all = make([]int32, 0, n)
+	for s := 0; s < n; s++ {
+		t.curSlot[s] = -1
 		if w[s] == 0 && (dw == nil || dw[s] == 0) {
 			continue
 		}
-		var ok bool
-		path, ok = q.appendPath(path[:0], nil, p.Stacks.At(int32(s)))
-		if !ok || len(path) == 0 {
-			continue
-		}
-		if to.Inverted {
-			for l, r := 0, len(path)-1; l < r; l, r = l+1, r-1 {
-				path[l], path[r] = path[r], path[l]
+		if t.lo != nil {
+			lo, hi, ok := q.pathRange(p.Stacks.At(int32(s)))
+			if !ok {
+				continue
 			}
+			base := p.Stacks.Off[s]
+			t.lo[s], t.hi[s] = base+int32(lo), base+int32(hi)
 		}
-		if to.FoldRecursion {
-			k := 0
-			for i, n := range path {
-				if i > 0 && n == path[k-1] {
-					continue
-				}
-				path[k] = n
-				k++
-			}
-			path = path[:k]
+		i, j := t.first(int32(s))
+		if j < 0 {
+			continue // nothing left of the stack
 		}
-		t.frames = append(t.frames, path...)
-		t.off = append(t.off, int32(len(t.frames)))
-		t.w = append(t.w, w[s])
-		if dw != nil {
-			t.dw = append(t.dw, dw[s])
-		}
+		t.curLoc[s], t.curSlot[s] = i, j
+		t.all = append(t.all, int32(s))
 	}
 	t.Total = total
 	if q.mean && totalDiv != 0 {
@@ -112,12 +123,70 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	if f := q.opt.NodeFraction; f > 0 {
 		t.Cutoff = abs64(int64(float64(t.Total) * f))
 	}
-	all := make([]int32, len(t.w))
-	for i := range all {
-		all[i] = int32(i)
-	}
-	t.roots = t.group(nil, all, 0)
+	t.roots = t.group(nil, t.all, 0)
 	return t, nil
+}
+
+// bounds is the part of stack s's locations the path runs over.
+func (t *Tree) bounds(s int32) (lo, hi int32) {
+	if t.lo != nil {
+		return t.lo[s], t.hi[s]
+	}
+	return t.stackOff[s], t.stackOff[s+1]
+}
+
+// first returns the cursor of path s's first frame (j < 0: none).
+func (t *Tree) first(s int32) (i, j int32) {
+	lo, hi := t.bounds(s)
+	if lo >= hi {
+		return 0, -1
+	}
+	if t.Inverted {
+		i = lo
+		return t.settle(s, i, t.locOff[t.locs[i]+1]-1)
+	}
+	i = hi - 1
+	return t.settle(s, i, t.locOff[t.locs[i]])
+}
+
+// settle moves a cursor that may point past its location's frames (a
+// location hidden by the filters has none) to the next frame there is,
+// in the tree's direction (j < 0: none).
+func (t *Tree) settle(s, i, j int32) (int32, int32) {
+	if t.Inverted {
+		for j < t.locOff[t.locs[i]] {
+			i++
+			if _, hi := t.bounds(s); i >= hi {
+				return i, -1
+			}
+			j = t.locOff[t.locs[i]+1] - 1
+		}
+		return i, j
+	}
+	for j >= t.locOff[t.locs[i]+1] {
+		i--
+		if lo, _ := t.bounds(s); i < lo {
+			return i, -1
+		}
+		j = t.locOff[t.locs[i]]
+	}
+	return i, j
+}
+
+// next returns the cursor of the frame after (i, j) on path s, past the
+// repeats of its node when recursion is folded (j < 0: none).
+func (t *Tree) next(s, i, j int32) (int32, int32) {
+	node := t.locNodes[j]
+	for {
+		if t.Inverted {
+			i, j = t.settle(s, i, j-1)
+		} else {
+			i, j = t.settle(s, i, j+1)
+		}
+		if j < 0 || !t.fold || t.locNodes[j] != node {
+			return i, j
+		}
+	}
 }
 
 // Roots returns the top-level nodes, heaviest first.
@@ -138,20 +207,21 @@ func (t *Tree) Leaf(n *TreeNode) bool {
 	if n.expanded {
 		return len(n.children) == 0
 	}
-	for _, pi := range n.paths {
-		if t.off[pi+1]-t.off[pi] > int32(n.Depth+1) {
+	for _, s := range n.paths {
+		if t.curSlot[s] >= 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// group splits paths by their frame at depth into nodes under parent.
-// It makes two passes over the paths (one to find the children and add
-// up their values, one to hand out the paths) so that the children come
-// in one block and their paths in one array, without regrowing either:
-// on a million samples the layout of a flame graph groups hundreds of
-// thousands of paths per row.
+// group splits paths by their next frame (the one at depth) into nodes
+// under parent. It makes two passes over the paths: one reads each path's
+// frame, steps its cursor and adds up the children's values; one
+// reorders paths in place so that each child's paths are a contiguous
+// range of them. On a million samples the layout of a flame graph groups
+// hundreds of thousands of paths per row, with no allocation but the
+// children.
 func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 	if t.slot == nil {
 		t.slot = make([]int32, t.Nodes.Len())
@@ -162,20 +232,18 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 		self, total, weight, selfDiv, totalDiv int64
 	}
 	var kids []child
-	kept := 0
 	// which[i] is the child of paths[i] (0 for none, else index+1).
-	which := t.scratch[:0]
-	if cap(which) < len(paths) {
-		which = make([]int32, 0, len(paths))
+	if cap(t.which) < len(paths) {
+		t.which = make([]int32, len(paths))
 	}
-	which = which[:len(paths)]
-	for i, pi := range paths {
-		start, end := t.off[pi], t.off[pi+1]
-		if int32(depth) >= end-start {
+	which := t.which[:len(paths)]
+	for i, s := range paths {
+		j := t.curSlot[s]
+		if j < 0 {
 			which[i] = 0
 			continue // ends at the parent
 		}
-		n := t.frames[start+int32(depth)]
+		n := t.locNodes[j]
 		k := t.slot[n]
 		if k == 0 {
 			kids = append(kids, child{node: n})
@@ -185,40 +253,53 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 		which[i] = k
 		c := &kids[k-1]
 		c.paths++
-		kept++
-		w := t.w[pi]
+		w := t.w[s]
 		c.total += w
 		c.weight += abs64(w)
 		if t.dw != nil {
-			c.totalDiv += t.dw[pi]
+			c.totalDiv += t.dw[s]
 		}
-		if int32(depth) == end-start-1 {
+		ni, nj := t.next(s, t.curLoc[s], j)
+		t.curLoc[s], t.curSlot[s] = ni, nj
+		if nj < 0 {
 			c.self += w
 			if t.dw != nil {
-				c.selfDiv += t.dw[pi]
+				c.selfDiv += t.dw[s]
 			}
 		}
 	}
 	nodes := make([]TreeNode, len(kids))
 	out := make([]*TreeNode, len(kids))
-	buf := make([]int32, kept)
+	// Each child's paths start where the ones before it end; the paths
+	// that end at the parent go last.
 	at := int32(0)
+	start := make([]int32, len(kids))
 	for i := range kids {
 		k := &kids[i]
 		c := &nodes[i]
 		*c = TreeNode{Node: k.node, Depth: depth, Parent: parent,
 			self: k.self, total: k.total, weight: k.weight, selfDiv: k.selfDiv, totalDiv: k.totalDiv,
-			paths: buf[at : at : at+k.paths]}
+			paths: paths[at : at+k.paths : at+k.paths]}
+		start[i] = at
 		at += k.paths
 		out[i] = c
 	}
-	for i, pi := range paths {
-		if k := which[i]; k > 0 {
-			c := out[k-1]
-			c.paths = append(c.paths, pi) // within its capacity
+	if len(kids) > 0 {
+		if cap(t.moved) < len(paths) {
+			t.moved = make([]int32, len(paths))
 		}
+		moved := t.moved[:len(paths)]
+		for i, s := range paths {
+			if k := which[i]; k > 0 {
+				moved[start[k-1]] = s
+				start[k-1]++
+			} else {
+				moved[at] = s
+				at++
+			}
+		}
+		copy(paths, moved)
 	}
-	t.scratch = which
 	for _, c := range out {
 		t.slot[c.Node] = 0
 		c.Self, c.Total, c.Weight = c.self, c.total, c.weight
@@ -264,14 +345,16 @@ func (t *Tree) Locate(match func(node int32) bool) *TreeNode {
 	for i := range ok {
 		ok[i] = match(int32(i))
 	}
-	best, at, bestW := -1, 0, int64(-1)
-	for pi, w := range t.w {
-		if abs64(w) <= bestW {
+	var path []int32
+	best, bestW := int32(-1), int64(-1)
+	for _, s := range t.all {
+		w := abs64(t.w[s])
+		if w <= bestW {
 			continue // cannot beat the best so far
 		}
-		for d, n := range t.frames[t.off[pi]:t.off[pi+1]] {
-			if ok[n] {
-				best, at, bestW = pi, d, abs64(w)
+		for i, j := t.first(s); j >= 0; i, j = t.next(s, i, j) {
+			if ok[t.locNodes[j]] {
+				best, bestW = s, w
 				break
 			}
 		}
@@ -279,7 +362,9 @@ func (t *Tree) Locate(match func(node int32) bool) *TreeNode {
 	if best < 0 {
 		return nil
 	}
-	path := t.frames[t.off[best]:t.off[best+1]]
+	for i, j := t.first(best); j >= 0; i, j = t.next(best, i, j) {
+		path = append(path, t.locNodes[j])
+	}
 	kids := t.roots
 	for d := 0; ; d++ {
 		var n *TreeNode
@@ -289,7 +374,7 @@ func (t *Tree) Locate(match func(node int32) bool) *TreeNode {
 				break
 			}
 		}
-		if n == nil || d == at {
+		if n == nil || ok[path[d]] {
 			return n
 		}
 		kids = t.Children(n)

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -203,5 +204,107 @@ func TestTreeNodeFraction(t *testing.T) {
 	}
 	if n := walk(all.Roots(), cut.Roots(), cut, all); n == 0 {
 		t.Fatal("nodefraction=0.05 left no node")
+	}
+}
+
+// refNode is a node of the reference trie TestTreeMatchesPaths builds.
+type refNode struct {
+	self, total, weight int64
+	kids                map[int32]*refNode
+}
+
+// TestTreeMatchesPaths checks the tree, read in place through its path
+// cursors, against a trie built the plain way: every surviving stack's
+// node path materialised (appendPath), reversed when inverted, direct
+// recursion folded, inserted frame by frame. Every node of the fully
+// expanded tree, in every profile, option set and tree shape, has the
+// reference's children with the reference's values, heaviest first.
+func TestTreeMatchesPaths(t *testing.T) {
+	cases := []struct {
+		profile string
+		set     map[string]string
+	}{
+		{"go/cpu_labels.pb.gz", nil},
+		{"go/cpu_labels.pb.gz", map[string]string{"focus": "quicksort", "lines": "true"}},
+		{"go/cpu_labels.pb.gz", map[string]string{"hide": "runtime|sort", "tagfocus": "worker=w1"}},
+		{"go/cpu_labels.pb.gz", map[string]string{"show_from": "main", "prune_from": "quicksort"}},
+		{"go/heap.pb.gz", map[string]string{"sample_index": "alloc_space", "hide": "runtime"}},
+		{"go/heap.pb.gz", map[string]string{"sample_index": "alloc_space", "mean": "true"}},
+		{"synthetic/bigprof_10k.pb.gz", nil},
+		{"synthetic/bigprof_10k.pb.gz", map[string]string{"noinlines": "true", "ignore": "json"}},
+		{"synthetic/bigprof_10k.pb.gz", map[string]string{"granularity": "lines", "show": "json|http|main"}},
+		{"pprof/large.cpu", nil},
+		{"pprof/large.cpu", map[string]string{"granularity": "addresses", "focus": "main"}},
+	}
+	for _, c := range cases {
+		e := engineFor(t, filepath.Join("../testdata", c.profile))
+		opt := testOptions(t, c.set)
+		q, err := e.newQuery(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _, _, _ := q.stackWeights()
+		for _, to := range []TreeOptions{{}, {Inverted: true}, {FoldRecursion: true}, {Inverted: true, FoldRecursion: true}} {
+			ref := &refNode{kids: map[int32]*refNode{}}
+			var path []int32
+			for s := range w {
+				if w[s] == 0 {
+					continue
+				}
+				var ok bool
+				path, ok = q.appendPath(path[:0], nil, e.p.Stacks.At(int32(s)))
+				if !ok || len(path) == 0 {
+					continue
+				}
+				if to.Inverted {
+					slices.Reverse(path)
+				}
+				at := ref
+				for i, n := range path {
+					if to.FoldRecursion && i > 0 && n == path[i-1] {
+						continue
+					}
+					k := at.kids[n]
+					if k == nil {
+						k = &refNode{kids: map[int32]*refNode{}}
+						at.kids[n] = k
+					}
+					k.total += w[s]
+					k.weight += abs64(w[s])
+					at = k
+				}
+				at.self += w[s]
+			}
+			tr, err := e.Tree(opt, to)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes := 0
+			var check func(ns []*TreeNode, r *refNode, where string)
+			check = func(ns []*TreeNode, r *refNode, where string) {
+				if len(ns) != len(r.kids) {
+					t.Fatalf("%s %v %+v: %d children under %s, want %d", c.profile, c.set, to, len(ns), where, len(r.kids))
+				}
+				for i, n := range ns {
+					k := r.kids[n.Node]
+					name := where + ">" + tr.Nodes.Name(n.Node)
+					if k == nil || k.self != n.self || k.total != n.total || k.weight != n.weight {
+						t.Fatalf("%s %v %+v: %s is %d/%d/%d, want %+v", c.profile, c.set, to, name, n.self, n.total, n.weight, k)
+					}
+					if i > 0 && abs64(ns[i-1].total) < abs64(n.total) {
+						t.Fatalf("%s %v %+v: %s heavier than the child before it", c.profile, c.set, to, name)
+					}
+					if tr.Leaf(n) != (len(k.kids) == 0) {
+						t.Fatalf("%s %v %+v: Leaf(%s) = %v", c.profile, c.set, to, name, tr.Leaf(n))
+					}
+					nodes++
+					check(tr.Children(n), k, name)
+				}
+			}
+			check(tr.Roots(), ref, "")
+			if nodes == 0 {
+				t.Fatalf("%s %v %+v: empty tree", c.profile, c.set, to)
+			}
+		}
 	}
 }
