@@ -52,19 +52,23 @@ func (e *Engine) PeekFunction(opt Options, name string) (*Peek, error) {
 }
 
 func (e *Engine) peek(opt Options, desc string, match func(*Top, *Row) bool) (*Peek, error) {
+	// The top table is the one Top gives (usually kept from the Top
+	// view); only the edges need a walk of the stacks.
+	top, err := e.Top(opt)
+	if err != nil {
+		return nil, err
+	}
 	q, err := e.newQuery(opt)
 	if err != nil {
 		return nil, err
 	}
-	a := q.aggregate()
-	top := a.top()
-	matched := make(map[int32]bool)
+	matched := make([]bool, len(q.nodes.names))
 	for i := range top.Rows {
 		if r := &top.Rows[i]; match(top, r) {
 			matched[r.Node] = true
 		}
 	}
-	in, out := a.edges(func(n int32) bool { return matched[n] })
+	in, out := q.edges(matched)
 	pk := &Peek{Top: top, Regexp: desc}
 	for _, r := range top.Rows {
 		if !matched[r.Node] {
@@ -89,10 +93,10 @@ func once(seen []edgeKey, k edgeKey) ([]edgeKey, bool) {
 	return append(seen, k), true
 }
 
-// edges collects the call edges touching the nodes for which want is
-// true: in[n] are the callers of n, out[n] its callees.
-func (a *aggregate) edges(want func(int32) bool) (in, out map[int32]map[int32]*Edge) {
-	q := a.q
+// edges collects the call edges touching the nodes want flags: in[n] are
+// the callers of n, out[n] its callees. Only the stacks through a
+// location with a wanted frame are walked.
+func (q *query) edges(want []bool) (in, out map[int32]map[int32]*Edge) {
 	p := q.e.p
 	in, out = map[int32]map[int32]*Edge{}, map[int32]map[int32]*Edge{}
 	add := func(m map[int32]map[int32]*Edge, at, other int32, w int64, inlined bool) {
@@ -108,26 +112,51 @@ func (a *aggregate) edges(want func(int32) bool) (in, out map[int32]map[int32]*E
 		}
 		es[other] = &Edge{Node: other, Weight: w, Inline: inlined}
 	}
+	locWanted := make([]bool, len(q.locOff)-1)
+	for l := range locWanted {
+		for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
+			if want[n] {
+				locWanted[l] = true
+				break
+			}
+		}
+	}
+	w, dw, _, _ := q.stackWeights()
 	var seen []edgeKey
 	var path []int32
 	var inl []bool
 	for s := 0; s < p.Stacks.Len(); s++ {
-		sw := a.stackW[s]
-		if !a.kept[s] || (sw == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
+		sw := w[s]
+		if sw == 0 && (dw == nil || dw[s] == 0) {
+			continue
+		}
+		locs := p.Stacks.At(int32(s))
+		through := false
+		for _, l := range locs {
+			if locWanted[l] {
+				through = true
+				break
+			}
+		}
+		if !through {
 			continue
 		}
 		seen = seen[:0]
 		parent := int32(-1)
 		inl = inl[:0]
-		path, _ = q.appendPath(path[:0], &inl, p.Stacks.At(int32(s)))
+		var ok bool
+		path, ok = q.appendPath(path[:0], &inl, locs)
+		if !ok {
+			continue
+		}
 		for k, n := range path {
-			if parent >= 0 && parent != n && (want(n) || want(parent)) {
+			if parent >= 0 && parent != n && (want[n] || want[parent]) {
 				var first bool
 				if seen, first = once(seen, edgeKey{parent, n}); first {
-					if want(n) {
+					if want[n] {
 						add(in, n, parent, sw, inl[k])
 					}
-					if want(parent) {
+					if want[parent] {
 						add(out, parent, n, sw, inl[k])
 					}
 				}
