@@ -1,9 +1,8 @@
 package analysis
 
 import (
-	"fmt"
 	"path/filepath"
-	"strings"
+	"strconv"
 
 	"github.com/pprof-tui/pprof-tui/format"
 )
@@ -23,29 +22,49 @@ type NodeInfo struct {
 
 // PrintableName is the node's name as pprof prints it in -top.
 func (n *NodeInfo) PrintableName() string {
-	var parts []string
+	// Built by hand rather than with fmt: a million nodes at the lines
+	// granularity each get one.
+	b := make([]byte, 0, len(n.Name)+len(n.File)+32)
+	sep := func() {
+		if len(b) > 0 {
+			b = append(b, ' ')
+		}
+	}
 	if n.Address != 0 {
-		parts = append(parts, fmt.Sprintf("%016x", n.Address))
+		h := strconv.FormatUint(n.Address, 16)
+		for i := len(h); i < 16; i++ {
+			b = append(b, '0')
+		}
+		b = append(b, h...)
 	}
 	if n.Name != "" {
-		parts = append(parts, n.Name)
+		sep()
+		b = append(b, n.Name...)
 	}
 	switch {
 	case n.Line != 0:
-		s := fmt.Sprintf("%s:%d", n.File, n.Line)
+		sep()
+		b = append(b, n.File...)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, n.Line, 10)
 		if n.Column != 0 {
-			s += fmt.Sprintf(":%d", n.Column)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, n.Column, 10)
 		}
-		parts = append(parts, s)
 	case n.File != "":
-		parts = append(parts, n.File)
+		sep()
+		b = append(b, n.File...)
 	case n.Name != "":
 	case n.Objfile != "":
-		parts = append(parts, "["+filepath.Base(n.Objfile)+"]")
+		sep()
+		b = append(b, '[')
+		b = append(b, filepath.Base(n.Objfile)...)
+		b = append(b, ']')
 	default:
-		parts = append(parts, "<unknown>")
+		sep()
+		b = append(b, "<unknown>"...)
 	}
-	return strings.Join(parts, " ")
+	return string(b)
 }
 
 // lineTable numbers every frame slot of the profile: each Line of each
