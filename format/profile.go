@@ -63,12 +63,12 @@ type Mapping struct {
 // Location is one program counter, symbolized into zero or more lines.
 type Location struct {
 	ID      uint64 // the id in the source file
-	Mapping int32  // index into Profile.Mappings, or -1
 	Address uint64
 	// Lines holds the frames at this address when functions were inlined:
 	// Lines[0] is the innermost (leaf-most) function, the last entry the
 	// function the others were inlined into.
 	Lines    []Line
+	Mapping  int32 // index into Profile.Mappings, or -1
 	IsFolded bool
 }
 

@@ -79,8 +79,20 @@ type linker struct {
 	nlocs                   int   // location ids in all stacks
 	chunkLocs, chunkStacks  []int // of each chunk of the stacks' arena
 	canon                   []byte
-	sink                    uint64 // see prefetch
-	err                     error  // the first error
+	// lineArena holds the locations' lines, a chunk at a time: one
+	// allocation per location was a million small objects for the
+	// garbage collector to mark on profiles with a million locations.
+	// locChunks holds the locations while linking, locChunk at a time:
+	// doubling one slice copied a million locations over and over, in
+	// copies the garbage collector has to wait for. close lays them out
+	// in Profile.Locations.
+	locChunks   [][]Location
+	nloc        int32
+	lineArena   []Line
+	lineScratch []Line
+	fnIDScratch []uint64
+	sink        uint64 // see prefetch
+	err         error  // the first error
 
 	mu     sync.Mutex
 	qmu    sync.Mutex
@@ -194,7 +206,29 @@ func (l *linker) close(last *linkBatch) error {
 	defer l.mu.Unlock()
 	for l.linkOne() {
 	}
+	l.layOutLocations()
 	return l.err
+}
+
+// locChunk is how many locations the linker allocates at once.
+const locChunk = 1 << 14
+
+// loc returns location i while linking.
+func (l *linker) loc(i int32) *Location {
+	return &l.locChunks[i/locChunk][i%locChunk]
+}
+
+// layOutLocations moves the linked locations into Profile.Locations.
+func (l *linker) layOutLocations() {
+	if l.locChunks == nil {
+		return
+	}
+	out := make([]Location, l.nloc)
+	for c, chunk := range l.locChunks {
+		copy(out[c*locChunk:], chunk)
+		l.locChunks[c] = nil
+	}
+	l.p.Locations, l.locChunks = out, nil
 }
 
 // safeLink is link with a panic as its error: any goroutine may be the
@@ -292,6 +326,9 @@ func (l *linker) prefetch(hashes []uint32) {
 	l.sink += sink
 }
 
+// lineChunk is how many lines the linker's line arena allocates at once.
+const lineChunk = 8192
+
 // double makes room for one more element by doubling s's capacity when
 // it is full: append grows large slices by a quarter, which for the
 // thousands of locations of a large profile leaves four times their size
@@ -334,8 +371,12 @@ func (l *linker) locIndex(id uint64, from int32) int32 {
 	if i, ok := l.locIDs.get(id); ok {
 		return i
 	}
-	i := int32(len(l.p.Locations))
-	l.p.Locations = append(double(l.p.Locations), Location{ID: id, Mapping: -1})
+	i := l.nloc
+	if int(i)%locChunk == 0 {
+		l.locChunks = append(l.locChunks, make([]Location, locChunk))
+	}
+	*l.loc(i) = Location{ID: id, Mapping: -1}
+	l.nloc++
 	l.locRef = append(double(l.locRef), ref{from: from})
 	l.locIDs.set(id, i)
 	return i
@@ -367,8 +408,8 @@ func (l *linker) mapIndex(id uint64, from int32) int32 {
 func (l *linker) location(b []byte) error {
 	var loc Location
 	var mapID uint64
-	var lines []Line
-	var fnIDs []uint64
+	lines, fnIDs := l.lineScratch[:0], l.fnIDScratch[:0]
+	defer func() { l.lineScratch, l.fnIDScratch = lines[:0], fnIDs[:0] }()
 	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, data []byte) error {
 		switch num {
 		case 1, 2, 3, 5:
@@ -437,8 +478,15 @@ func (l *linker) location(b []byte) error {
 			lines[j].Function = l.funcIndex(id, i)
 		}
 	}
-	loc.Lines = lines
-	l.p.Locations[i] = loc
+	if len(lines) > 0 {
+		if cap(l.lineArena)-len(l.lineArena) < len(lines) {
+			l.lineArena = make([]Line, 0, max(lineChunk, len(lines)))
+		}
+		at := len(l.lineArena)
+		l.lineArena = append(l.lineArena, lines...)
+		loc.Lines = l.lineArena[at:len(l.lineArena):len(l.lineArena)]
+	}
+	*l.loc(i) = loc
 	return nil
 }
 
