@@ -23,12 +23,15 @@ type liveServer struct {
 	files []string
 	n     int
 	fail  bool
+	// once: after the files, fail (a test that needs the snapshots to
+	// stay as served, whenever its keys land).
+	once bool
 }
 
 func (s *liveServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.fail {
+	if s.fail || s.once && s.n >= len(s.files) {
 		http.Error(w, "down for maintenance", http.StatusInternalServerError)
 		return
 	}
@@ -155,15 +158,17 @@ func TestLiveFile(t *testing.T) {
 // shows the latest snapshot.
 func TestLiveDelta(t *testing.T) {
 	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
-	srv := &liveServer{files: []string{a, b}}
+	// Only two snapshots: a third fetch, before the pause lands, would
+	// make the delta b - b.
+	srv := &liveServer{files: []string{a, b}, once: true}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	cfg := testConfig(ts.URL + "/debug/pprof/heap")
 	cfg.Refresh = 300 * time.Millisecond
 	h := start(t, cfg)
 	h.waitFor("the second snapshot", func(m *Model) bool { return m.gen >= 1 && !m.live.loading })
-	h.keys("p", "d") // pause, so the delta stays b - a
-	h.settle()
+	h.keys("p", "d")                                                // pause
+	h.waitFor("the delta", func(m *Model) bool { return m.c.Diff }) // its engine is made in the background
 	p, err := format.Load(t.Context(), format.Sources{Sources: []string{b}, Base: []string{a}}, format.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -189,10 +194,11 @@ func TestLiveDelta(t *testing.T) {
 		t.Errorf("the delta is not marked on screen:\n%s", s)
 	}
 	h.keys("d")
-	h.settle()
-	if got := h.screen(); !strings.Contains(got, "total 2120ms") {
-		t.Errorf("d again does not show the latest snapshot:\n%s", got)
-	}
+	// The snapshot is made ready in the background, outside the jobs
+	// settle waits for.
+	h.waitFor("d again to show the latest snapshot", func(m *Model) bool {
+		return strings.Contains(m.View(), "total 2120ms")
+	})
 }
 
 // TestLiveMemoryBounded: a thousand refreshes hold no more memory than a
