@@ -352,13 +352,21 @@ func Tags(p *format.Profile, vi int, keep sampleFilter, keyOK func(string) bool)
 		}
 		m[value] += v
 	}
+	// String labels are summed by string index first: with a label whose
+	// value differs in every sample (a span id), hashing the strings of
+	// every label of every set took most of the report's time. The
+	// strings are looked up once per distinct index pair.
+	pairSum := map[uint64]int64{}
 	for s, seen := range setSeen {
 		if !seen {
 			continue
 		}
 		for _, l := range sets.At(int32(s)) {
-			add(p.Strings[l.Key], p.Strings[l.Value], setSum[s])
+			pairSum[uint64(uint32(l.Key))<<32|uint64(uint32(l.Value))] += setSum[s]
 		}
+	}
+	for kv, v := range pairSum {
+		add(p.Strings[int32(kv>>32)], p.Strings[int32(uint32(kv))], v)
 	}
 	units := numLabelUnits(p)
 	for k, v := range numSum {

@@ -9,9 +9,11 @@ package analysis
 // `go tool pprof` does.
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -148,11 +150,15 @@ func ScaleValue(v int64, fromUnit, toUnit string) (float64, string) {
 // value that rounds to zero is "0", without unit.
 func ScaledLabel(v int64, fromUnit, toUnit string) string {
 	x, u := ScaleValue(v, fromUnit, toUnit)
-	s := strings.TrimSuffix(fmt.Sprintf("%.2f", x), ".00")
-	if s == "0" || s == "-0" {
+	// fmt's %.2f, without fmt: labels are made per row and per label
+	// value, a million of them for a label with a value per sample.
+	var buf [32]byte
+	b := strconv.AppendFloat(buf[:0], x, 'f', 2, 64)
+	b = bytes.TrimSuffix(b, []byte(".00"))
+	if s := string(b); s == "0" || s == "-0" {
 		return "0"
 	}
-	return s + u
+	return string(append(b, u...))
 }
 
 // Label formats v, in unit, in the unit that suits it best, as pprof

@@ -81,8 +81,12 @@ func (v *Labels) Query(e *analysis.Engine, opt analysis.Options, _ string) (func
 func (v *Labels) HasResult() bool { return v.r != nil }
 
 func (v *Labels) SetResult(data any, opt analysis.Options) {
+	// follow looks at the cursor's row and at most a screen of rows
+	// around it: only theirs are named (a label with a value per sample
+	// has a million rows).
 	old, cur := make([]string, len(v.rows)), v.l.cursor
-	for i := range v.rows {
+	reach := max(1, v.l.height)
+	for i := max(0, cur-reach); i < min(len(v.rows), cur+reach+1); i++ {
 		old[i] = v.rowKey(i)
 	}
 	res := data.(labelsResult)
@@ -107,19 +111,46 @@ func (v *Labels) SetResult(data any, opt analysis.Options) {
 	// The cursor stays on its key or value, or goes to its nearest
 	// neighbour that survives (a tagignore on it), never to the row at
 	// its index; the search's highlights follow without moving it.
-	at := make(map[string]int, len(v.rows))
-	for i := range v.rows {
-		if _, ok := at[v.rowKey(i)]; !ok {
-			at[v.rowKey(i)] = i
+	v.l.follow(old, cur, v.rowIndex())
+	v.m.set(v.m.re, len(v.rows), v.rowName)
+}
+
+// rowIndex returns a function giving the row of a rowKey, or -1. The
+// rows of a key's values are indexed on the first look-up into that key.
+func (v *Labels) rowIndex() func(string) int {
+	first := make(map[string]int, len(v.r.Keys)) // key → its row
+	for i, row := range v.rows {
+		if row.value < 0 {
+			if _, ok := first[v.r.Keys[row.key].Key]; !ok {
+				first[v.r.Keys[row.key].Key] = i
+			}
 		}
 	}
-	v.l.follow(old, cur, func(k string) int {
-		if i, ok := at[k]; ok {
+	values := map[string]map[string]int{}
+	return func(k string) int {
+		if i, ok := first[k]; ok {
 			return i
 		}
+		for key, at := range first {
+			value, ok := strings.CutPrefix(k, key+"=")
+			if !ok {
+				continue
+			}
+			idx := values[key]
+			if idx == nil {
+				idx = map[string]int{}
+				tk := v.r.Keys[v.rows[at].key]
+				for j := len(tk.Values) - 1; j >= 0; j-- {
+					idx[tk.Values[j].Value] = at + 1 + j
+				}
+				values[key] = idx
+			}
+			if i, ok := idx[value]; ok {
+				return i
+			}
+		}
 		return -1
-	})
-	v.m.set(v.m.re, len(v.rows), v.rowName)
+	}
 }
 
 // rowKey names row i among the rows of any result: "key" or "key=value".
