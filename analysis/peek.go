@@ -97,21 +97,6 @@ func once(seen []edgeKey, k edgeKey) ([]edgeKey, bool) {
 // the callers of n, out[n] its callees. Only the stacks through a
 // location with a wanted frame are walked.
 func (q *query) edges(want []bool) (in, out map[int32]map[int32]*Edge) {
-	p := q.e.p
-	in, out = map[int32]map[int32]*Edge{}, map[int32]map[int32]*Edge{}
-	add := func(m map[int32]map[int32]*Edge, at, other int32, w int64, inlined bool) {
-		es := m[at]
-		if es == nil {
-			es = map[int32]*Edge{}
-			m[at] = es
-		}
-		if e := es[other]; e != nil {
-			e.Weight += w
-			e.Inline = e.Inline && inlined
-			return
-		}
-		es[other] = &Edge{Node: other, Weight: w, Inline: inlined}
-	}
 	locWanted := make([]bool, len(q.locOff)-1)
 	for l := range locWanted {
 		for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
@@ -122,10 +107,54 @@ func (q *query) edges(want []bool) (in, out map[int32]map[int32]*Edge) {
 		}
 	}
 	w, dw, _, _ := q.stackWeights()
+	n := q.e.p.Stacks.Len()
+	if n < parallelStacks {
+		return q.edgeRange(0, n, want, locWanted, w, dw)
+	}
+	// Two halves on two goroutines, as the aggregation.
+	var in2, out2 map[int32]map[int32]*Edge
+	both(func() {
+		in, out = q.edgeRange(0, n/2, want, locWanted, w, dw)
+	}, func() {
+		in2, out2 = q.edgeRange(n/2, n, want, locWanted, w, dw)
+	})
+	mergeEdges(in, in2)
+	mergeEdges(out, out2)
+	return in, out
+}
+
+// addEdge adds w to the edge from at to other in m.
+func addEdge(m map[int32]map[int32]*Edge, at, other int32, w int64, inlined bool) {
+	es := m[at]
+	if es == nil {
+		es = map[int32]*Edge{}
+		m[at] = es
+	}
+	if e := es[other]; e != nil {
+		e.Weight += w
+		e.Inline = e.Inline && inlined
+		return
+	}
+	es[other] = &Edge{Node: other, Weight: w, Inline: inlined}
+}
+
+// mergeEdges adds src's edges into dst.
+func mergeEdges(dst, src map[int32]map[int32]*Edge) {
+	for at, es := range src {
+		for other, e := range es {
+			addEdge(dst, at, other, e.Weight, e.Inline)
+		}
+	}
+}
+
+// edgeRange is edges over stacks [from, to).
+func (q *query) edgeRange(from, to int, want, locWanted []bool, w, dw []int64) (in, out map[int32]map[int32]*Edge) {
+	p := q.e.p
+	in, out = map[int32]map[int32]*Edge{}, map[int32]map[int32]*Edge{}
 	var seen []edgeKey
 	var path []int32
 	var inl []bool
-	for s := 0; s < p.Stacks.Len(); s++ {
+	for s := from; s < to; s++ {
 		sw := w[s]
 		if sw == 0 && (dw == nil || dw[s] == 0) {
 			continue
@@ -154,10 +183,10 @@ func (q *query) edges(want []bool) (in, out map[int32]map[int32]*Edge) {
 				var first bool
 				if seen, first = once(seen, edgeKey{parent, n}); first {
 					if want[n] {
-						add(in, n, parent, sw, inl[k])
+						addEdge(in, n, parent, sw, inl[k])
 					}
 					if want[parent] {
-						add(out, parent, n, sw, inl[k])
+						addEdge(out, parent, n, sw, inl[k])
 					}
 				}
 			}

@@ -33,6 +33,11 @@ type Top struct {
 	// AllNodes is the node count after NodeFraction, before NodeCount.
 	AllNodes int
 	Nodes    *NodeSet
+
+	// agg is the aggregate the table was made from, when its call edges
+	// were summed with it (every node a row): a table that differs only in
+	// edge fraction or order is made from it again (see Engine.Top).
+	agg *aggregate
 }
 
 // NodeSet names the nodes of a result; row.Node indexes it.
@@ -56,13 +61,56 @@ func (e *Engine) Top(opt Options) (*Top, error) {
 	if t := e.recentTop(key); t != nil {
 		return t, nil
 	}
+	akey := aggregateKey(key)
+	if a := e.recentAggregate(akey); a != nil {
+		// Only the edge fraction or the order differ from a kept
+		// table's: its aggregate's sums and call edges serve (Peek's
+		// table, with every edge, and sorting by cum skip the walk of
+		// the stacks).
+		r := opt.Trimmed()
+		q := *a.q
+		q.opt.EdgeFraction, q.opt.Sort = r.EdgeFraction, r.Sort
+		b := *a
+		b.q = &q
+		t := b.top()
+		t.agg = a
+		e.keepTop(key, t)
+		return t, nil
+	}
 	q, err := e.newQuery(opt)
 	if err != nil {
 		return nil, err
 	}
-	t := q.aggregate().top()
+	a := q.aggregate()
+	t := a.top()
+	if a.inlEdges != nil {
+		// The per-stack arrays are not needed to make a table again
+		// with the edges summed.
+		a.stackW, a.stackDW, a.kept = nil, nil, nil
+		t.agg = a
+	}
 	e.keepTop(key, t)
 	return t, nil
+}
+
+// aggregateKey is what a Top's aggregate depends on: its options but
+// for the edge fraction and the order.
+func aggregateKey(k Options) Options {
+	k.EdgeFraction, k.Sort = 0, ""
+	return k
+}
+
+// recentAggregate is the aggregate of a kept Top whose options are k's
+// but for the edge fraction and order, or nil.
+func (e *Engine) recentAggregate(k Options) *aggregate {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, t := range e.tops.vals {
+		if t.agg != nil && aggregateKey(e.tops.keys[i]) == k {
+			return t.agg
+		}
+	}
+	return nil
 }
 
 // topKey spells opt's defaults out, so that options that differ only in

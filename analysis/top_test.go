@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -300,6 +301,42 @@ func TestBaseTop(t *testing.T) {
 		}
 		if none, _ := engineFor(t, "../testdata/"+tc.newer, "-base="+tc.older).BaseTop(opt); none != nil {
 			t.Errorf("%s: BaseTop with -base should be nil", tc.newer)
+		}
+	}
+}
+
+// TestTopFromKeptAggregate: a Top that differs from the last one only in
+// edge fraction or sort is made from the kept aggregate; it equals the
+// table computed from scratch, markers and order included.
+func TestTopFromKeptAggregate(t *testing.T) {
+	for _, profile := range []string{"go/cpu_labels.pb.gz", "synthetic/bigprof_10k.pb.gz", "pprof/large.cpu"} {
+		p := engineFor(t, filepath.Join("../testdata", profile)).p
+		kept := NewEngine(p) // its own caches
+		base := testOptions(t, map[string]string{"nodefraction": "0"})
+		if _, err := kept.Top(base); err != nil {
+			t.Fatal(err)
+		}
+		if kept.recentAggregate(aggregateKey(kept.topKey(base))) == nil {
+			t.Fatalf("%s: no aggregate kept", profile)
+		}
+		for _, set := range []map[string]string{
+			{"nodefraction": "0", "edgefraction": "0"},
+			{"nodefraction": "0", "edgefraction": "0.2"},
+			{"nodefraction": "0", "cum": "true"},
+			{"nodefraction": "0", "edgefraction": "0.05", "cum": "true"},
+		} {
+			opt := testOptions(t, set)
+			got, err := kept.Top(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := NewEngine(p).Top(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Rows, want.Rows) || got.Total != want.Total {
+				t.Errorf("%s %v: the table from the kept aggregate differs from a new one", profile, set)
+			}
 		}
 	}
 }
