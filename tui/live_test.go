@@ -12,8 +12,11 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // liveServer serves the files in order, one per request, repeating the
@@ -320,5 +323,74 @@ func TestLiveKeepsTree(t *testing.T) {
 	}
 	if strings.Contains(s, "runtime/pprof.Do") {
 		t.Errorf("the closed main.cpuPhase.func1 opened again after a refresh:\n%s", s)
+	}
+}
+
+// cursorLine is the screen line of the row under the cursor (the one
+// marked ▶) and that row's text.
+func cursorLine(h *harness) (int, string) {
+	for i, l := range strings.Split(h.screen(), "\n") {
+		if strings.Contains(l, "▶") {
+			return i, l
+		}
+	}
+	return -1, ""
+}
+
+// TestLiveKeepsScreenLine: the selected function keeps its screen line
+// across a refresh that changes its rank, though the table is on its
+// first screen (issue 16: "the selected row stays where it is on
+// screen"); in the tree too.
+func TestLiveKeepsScreenLine(t *testing.T) {
+	// Without main.fib's weight, then with it: main.quicksort falls from
+	// row 10 to 11 in Top; in the tree main.runFib comes in above
+	// main.runHash.
+	a, b := testdata("cpu_labels_no_w0.pb.gz"), testdata("cpu_labels.pb.gz")
+	srv := &liveServer{files: []string{a, b, a, b}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/heap")
+	cfg.Refresh = time.Hour // r fetches
+	h := start(t, cfg)
+	refresh := func() {
+		t.Helper()
+		var gen int
+		h.do(func(m *Model) { gen = m.gen })
+		h.keys("r")
+		h.waitFor("the refresh", func(m *Model) bool { return m.gen > gen && !m.live.loading })
+	}
+	h.keys("/")
+	h.typeText("^main.quicksort$")
+	h.keys("<enter>", "<esc>")
+	line, text := cursorLine(h)
+	if !strings.Contains(text, "main.quicksort") {
+		t.Fatalf("the search did not select main.quicksort:\n%s", h.screen())
+	}
+	var rank, newRank int
+	h.do(func(m *Model) { rank, _ = m.ViewAt(0).(*views.Top).Window() })
+	refresh()
+	h.do(func(m *Model) { newRank, _ = m.ViewAt(0).(*views.Top).Window() })
+	if newRank == rank {
+		t.Fatalf("main.quicksort stayed at row %d: the test needs its rank to change", rank)
+	}
+	if l, r := cursorLine(h); l != line || !strings.Contains(r, "main.quicksort") {
+		t.Errorf("main.quicksort (row %d, then %d) moved from screen line %d to %d (%q):\n%s", rank, newRank, line, l, r, h.screen())
+	}
+
+	// The tree, on a again then b: main.runHash keeps its line when
+	// main.runFib comes in above it. (A screen short enough for the
+	// tree to scroll: a table that fits does not.)
+	refresh()
+	h.tm.Send(tea.WindowSizeMsg{Width: testW, Height: 11})
+	h.keys("2", "c", "/")
+	h.typeText("^main.runHash$")
+	h.keys("<enter>", "<esc>")
+	line, text = cursorLine(h)
+	if !strings.Contains(text, "main.runHash") {
+		t.Fatalf("the search did not select main.runHash in the tree:\n%s", h.screen())
+	}
+	refresh()
+	if l, r := cursorLine(h); l != line || !strings.Contains(r, "main.runHash") || !strings.Contains(h.screen(), "main.runFib") {
+		t.Errorf("in the tree main.runHash moved from screen line %d to %d (%q), or main.runFib did not come in:\n%s", line, l, r, h.screen())
 	}
 }

@@ -118,7 +118,7 @@ func (v *Labels) SetResult(data any, opt analysis.Options) {
 			return i
 		}
 		return -1
-	})
+	}, false)
 	v.m.set(v.m.re, len(v.rows), v.rowName)
 }
 

@@ -208,10 +208,15 @@ func (l *list) moveTo(i int) {
 // new rows (-1 when it is gone). The selected function keeps the cursor
 // when it survives; else the cursor goes to the nearest survivor within
 // a screen of it, first in the direction of travel; else to the first
-// row. Never to the same row index, which is another function now. The
-// window keeps the cursor's screen line, unless the cursor fits on the
-// first screen, which then shows (the heaviest rows stay in sight).
-func (l *list) follow(old []string, cur int, index func(name string) int) {
+// row. Never to the same row index, which is another function now.
+//
+// With keepLine (the same table over new numbers: a live refresh) the
+// cursor keeps its screen line, as far as the rows above and below it
+// allow, so the row a person watches does not jump when its rank
+// changes. Otherwise (new options: a filter, another sort) the window
+// keeps the cursor's screen line unless the cursor fits on the first
+// screen, which then shows (the heaviest rows stay in sight).
+func (l *list) follow(old []string, cur int, index func(name string) int, keepLine bool) {
 	line := l.cursor - l.offset
 	next := 0
 	if cur >= 0 && cur < len(old) {
@@ -222,9 +227,16 @@ func (l *list) follow(old []string, cur int, index func(name string) int) {
 	}
 	l.cursor = max(0, next)
 	l.offset = 0
-	if l.height > 0 && l.cursor >= l.height {
-		l.offset = l.cursor - max(0, min(line, l.height-1))
+	if l.height > 0 && (keepLine || l.cursor >= l.height) {
+		l.keepLine(line)
 	}
+	l.clamp()
+}
+
+// keepLine scrolls the window so the cursor is on screen line line (0
+// the first row), or as near it as the ends of the rows allow.
+func (l *list) keepLine(line int) {
+	l.offset = l.cursor - max(0, min(line, l.height-1))
 	l.clamp()
 }
 
