@@ -104,7 +104,7 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 	for _, r := range t.top.Rows {
 		vs = append(vs, r.Flat, r.Cum)
 	}
-	q := newQuantity(t.top.SampleType.Unit, opt, append(vs, shownSum(t.top))...)
+	q := newQuantity(t.c, t.top.SampleType.Unit, opt, append(vs, shownSum(t.top))...)
 	t.value = q.format
 	t.widest = q.widest(vs...)
 	t.valW = max(10, t.widest+1) // a blank for the cursor mark

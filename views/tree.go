@@ -151,7 +151,7 @@ func (t *Tree) SetResult(data any, opt analysis.Options) {
 		}
 	}
 	t.tree, t.opt = r.tree, opt
-	t.q = treeQuantity(t.tree, opt)
+	t.q = treeQuantity(t.c, t.tree, opt)
 	t.valW, t.pctW = 10, 6
 	for _, r := range t.tree.Roots() {
 		t.valW = max(t.valW, t.q.widest(r.Total, r.Self)+1)
