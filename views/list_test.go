@@ -7,8 +7,9 @@ import (
 )
 
 // TestFollowKeepsLine: after new rows, the cursor stays on its row's
-// name; with keepLine on its screen line, as far as the ends allow;
-// without, on the first screen when it fits there.
+// name; with keepLine on its screen line, as far as the ends allow,
+// unless it was on the first row; without, on the first screen when it
+// fits there.
 func TestFollowKeepsLine(t *testing.T) {
 	names := func(n int) []string {
 		s := make([]string, n)
@@ -30,6 +31,7 @@ func TestFollowKeepsLine(t *testing.T) {
 		{"scrolled, rank rises", 12, 5, 10, true, 10, 3},
 		{"scrolled, rank rises, no keepLine", 12, 5, 10, false, 10, 3},
 		{"rank falls past the end: clamped", 12, 7, 19, true, 19, 12},
+		{"on the first row: the top stays in sight", 0, 0, 2, true, 2, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

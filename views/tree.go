@@ -138,10 +138,11 @@ func (t *Tree) SetResult(data any, opt analysis.Options) {
 	r := data.(*treeResult)
 	// The same options on new data (a live refresh): the nodes a person
 	// opened stay open, and the selected row (the same path, else the
-	// function) keeps its screen line. New options open on the hot path.
+	// function) keeps its screen line, unless it is the first row, which
+	// watches the top (list.follow). New options open on the hot path.
 	var keepOpen map[string]bool
 	var selPath string
-	line, back := t.l.cursor-t.l.offset, t.l.back
+	line, back, top := t.l.cursor-t.l.offset, t.l.back, t.l.cursor == 0
 	if t.tree != nil && opt == t.opt && r.tree.Inverted == t.tree.Inverted {
 		keepOpen = t.openPaths()
 		// The cursor's path, when the cursor is on the shared selection
@@ -181,7 +182,9 @@ func (t *Tree) SetResult(data any, opt analysis.Options) {
 	}
 	if keepOpen != nil {
 		t.l.back = back
-		t.l.keepLine(line)
+		if !top {
+			t.l.keepLine(line)
+		}
 	}
 }
 

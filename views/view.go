@@ -218,11 +218,15 @@ func (l *list) moveTo(i int) {
 // With keepLine (the same table over new numbers: a live refresh) the
 // cursor keeps its screen line, as far as the rows above and below it
 // allow, so the row a person watches does not jump when its rank
-// changes. Otherwise (new options: a filter, another sort) the window
-// keeps the cursor's screen line unless the cursor fits on the first
-// screen, which then shows (the heaviest rows stay in sight).
+// changes; but a cursor on the first row, where it opens, watches the
+// top, which stays in sight (a function that becomes the heaviest is
+// not hidden above it). Otherwise (new options: a filter, another
+// sort) the window keeps the cursor's screen line unless the cursor
+// fits on the first screen, which then shows (the heaviest rows stay
+// in sight).
 func (l *list) follow(old []string, cur int, index func(name string) int, keepLine bool) {
 	line := l.cursor - l.offset
+	keepLine = keepLine && cur > 0
 	next := 0
 	if cur >= 0 && cur < len(old) {
 		next = index(old[cur])
