@@ -61,6 +61,7 @@ type live struct {
 	prevAt     time.Time       // when prev was read
 	sourceDiff bool            // the sources themselves are a diff (-base)
 	seq        int             // of the snapshot being prepared (prepareSnapshot)
+	shown      int             // of the snapshot last shown: seq while none is on its way
 	// The trend: the flat value of the heaviest functions in each
 	// snapshot's Top table (at most trendRows of them), oldest first, for
 	// the Top view's trend column (t). It restarts when the options change.
@@ -256,6 +257,7 @@ func (m *Model) showSnapshot(msg snapshotMsg) tea.Cmd {
 	if msg.seq != l.seq {
 		return nil
 	}
+	l.shown = msg.seq
 	if msg.err != nil {
 		m.setNote(msg.err.Error(), true)
 	}
