@@ -191,7 +191,7 @@ func (m *Model) statusLine(level int) string {
 		parts = append(parts, st.StatusLabel.Render(" "+m.source))
 	}
 	if m.live != nil {
-		parts = append(parts, st.Status.Render(m.liveStatus()))
+		parts = append(parts, st.Status.Render(m.liveStatus(level)))
 	}
 	stype := st.StatusLabel.Render(name)
 	if level >= 2 {

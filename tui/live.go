@@ -389,15 +389,26 @@ func (m *Model) refreshNow() tea.Cmd {
 	return m.fetch()
 }
 
-// liveStatus is the status bar's live segment.
-func (m *Model) liveStatus() string {
+// liveStatus is the status bar's live segment, shortened by level as the
+// status bar is (0 full): from 2 on without the trend and when the last
+// snapshot came, from 3 on without the delta's interval, so that the
+// total still fits a narrow window.
+func (m *Model) liveStatus(level int) string {
 	l := m.live
 	now := time.Now()
 	ago := func(t time.Time) string { return now.Sub(t).Truncate(time.Second).String() }
 	in := func(t time.Time) string { return max(0, t.Sub(now)).Round(time.Second).String() }
 	s := "live " + sparkline(l.totals, 12)
-	if per := m.rateOver(m.opts); per > 0 {
+	short := level >= 2
+	if short {
+		s = "live"
+	}
+	if per := m.rateOver(m.opts); per > 0 && level >= 3 {
+		s += " · Δ/s"
+	} else if per > 0 {
 		s += fmt.Sprintf(" · Δ/s over %.1fs", per.Seconds())
+	} else if l.delta && l.prev != nil && level >= 3 {
+		s += " · Δ"
 	} else if l.delta && l.prev != nil {
 		span := l.span
 		if span == 0 { // on its way
@@ -414,8 +425,12 @@ func (m *Model) liveStatus() string {
 		return s + " · fetching…"
 	case l.err != nil:
 		return s + " · retry in " + in(l.next) + " · " + l.err.Error()
+	case l.file != "" && short:
+		return s + " · on change"
 	case l.file != "":
 		return s + " · updated " + ago(l.updated) + " ago · on change"
+	case short:
+		return s + " · next in " + in(l.next)
 	}
 	return s + " · updated " + ago(l.updated) + " ago · next in " + in(l.next)
 }

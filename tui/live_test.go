@@ -538,6 +538,15 @@ func TestLiveRate(t *testing.T) {
 	if !check("alloc_objects") {
 		t.Errorf("no allocation rate below 1/s shows, or it shows as 0:\n%s", h.screen())
 	}
+	// At 80 columns the status bar still has room for the total.
+	h.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.settle()
+	var total string
+	h.do(func(m *Model) { total = m.total() })
+	if s := h.screen(); !strings.Contains(s, total) || !strings.HasSuffix(total, "/s") {
+		t.Errorf("at 80 columns the status bar does not show the rate's total %q:\n%s", total, s)
+	}
+	h.tm.Send(tea.WindowSizeMsg{Width: testW, Height: testH})
 
 	// inuse_space is a moment's, not a count since the start: its change.
 	h.command("sample_index=inuse_space")
