@@ -121,28 +121,34 @@ func ScaleValue(v int64, fromUnit, toUnit string) (float64, string) {
 		x, u := ScaleValue(-v, fromUnit, toUnit)
 		return -x, u
 	}
+	return scaleFloat(float64(v), fromUnit, toUnit)
+}
+
+// scaleFloat is ScaleValue's conversion of x, not negative but for
+// math.MinInt64: also the rates' (RateLabel), which are not integers.
+func scaleFloat(x float64, fromUnit, toUnit string) (float64, string) {
 	for i := range measureKinds {
 		k := &measureKinds[i]
 		from, ok := k.find(fromUnit)
 		if !ok {
 			continue
 		}
-		x := float64(v) * from.size
+		y := x * from.size
 		to := k.fallback
 		if toUnit == "minimum" || toUnit == "auto" {
-			if b, ok := k.best(x); ok {
+			if b, ok := k.best(y); ok {
 				to = b
 			}
 		} else if t, ok := k.find(toUnit); ok {
 			to = t
 		}
-		return x / to.size, to.name
+		return y / to.size, to.name
 	}
 	switch toUnit {
 	case "count", "sample", "unit", "minimum", "auto":
-		return float64(v), ""
+		return x, ""
 	}
-	return float64(v), toUnit
+	return x, toUnit
 }
 
 // ScaledLabel formats v, in fromUnit, scaled to toUnit: two decimals
@@ -159,6 +165,29 @@ func ScaledLabel(v int64, fromUnit, toUnit string) string {
 		return "0"
 	}
 	return string(append(b, u...))
+}
+
+// RateLabel formats x, a rate per second of a value in fromUnit, scaled
+// to toUnit as ScaledLabel scales, with "/s": two decimals without
+// trailing zeros ("1.23MB/s", "0.4ms/s", "12.5/s"); below 1, two
+// significant digits down to four decimals, so that a small rate does
+// not print as 0 ("0.0012MB/s"); a rate that rounds to zero is "0/s".
+func RateLabel(x float64, fromUnit, toUnit string) string {
+	neg := x < 0
+	y, u := scaleFloat(math.Abs(x), fromUnit, toUnit)
+	decimals := 2
+	if y > 0 && y < 1 {
+		decimals = min(4, 1-int(math.Floor(math.Log10(y))))
+	}
+	s := strconv.FormatFloat(y, 'f', decimals, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "0" {
+		return "0/s"
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s + u + "/s"
 }
 
 // Label formats v, in unit, in the unit that suits it best, as pprof

@@ -90,6 +90,33 @@ func TestLabel(t *testing.T) {
 	}
 }
 
+func TestRateLabel(t *testing.T) {
+	for _, c := range []struct {
+		x              float64
+		from, to, want string
+	}{
+		{1.23 * (1 << 20), "bytes", "MB", "1.23MB/s"},
+		{400e3, "nanoseconds", "ms", "0.4ms/s"},
+		{12.5, "count", "minimum", "12.5/s"},
+		{0.3, "count", "minimum", "0.3/s"},
+		{1234.5, "count", "minimum", "1234.5/s"},
+		{2048, "bytes", "kB", "2kB/s"},
+		{1536, "bytes", "auto", "1.5kB/s"},
+		{0.996, "count", "minimum", "1/s"},
+		{0.0999, "count", "minimum", "0.1/s"},
+		{1258, "bytes", "MB", "0.0012MB/s"},
+		{-1258, "bytes", "MB", "-0.0012MB/s"},
+		{-3.25, "bytes", "B", "-3.25B/s"},
+		{1, "bytes", "GB", "0/s"},
+		{0, "bytes", "MB", "0/s"},
+		{7, "widgets", "widgets", "7widgets/s"},
+	} {
+		if got := RateLabel(c.x, c.from, c.to); got != c.want {
+			t.Errorf("RateLabel(%g, %q, %q) = %q; want %q", c.x, c.from, c.to, got, c.want)
+		}
+	}
+}
+
 func TestPercentage(t *testing.T) {
 	for _, c := range []struct {
 		v, total int64

@@ -135,9 +135,7 @@ func (m *Model) total() string {
 		}
 		// The total by the tables' rule, as a table of it alone.
 		t := m.views[i].Total()
-		ratio := m.opts.Ratio()
-		to := analysis.DisplayUnit(unit, m.opts.Unit, int64(float64(t)*ratio))
-		label := func(v int64) string { return analysis.ScaledLabel(int64(float64(v)*ratio), unit, to) }
+		label := views.Format(m.c, unit, m.opts, t)
 		// When the filters trim it, what is shown of it, as pprof's
 		// "Showing nodes accounting for X, P% of T total".
 		// (Not for means and diffs, whose total is no sum of the rows.)
@@ -193,7 +191,7 @@ func (m *Model) statusLine(level int) string {
 		parts = append(parts, st.StatusLabel.Render(" "+m.source))
 	}
 	if m.live != nil {
-		parts = append(parts, st.Status.Render(m.liveStatus()))
+		parts = append(parts, st.Status.Render(m.liveStatus(level)))
 	}
 	stype := st.StatusLabel.Render(name)
 	if level >= 2 {

@@ -102,13 +102,15 @@ func (h *harness) screen() string {
 }
 
 // waitFor waits until cond holds with no computation in flight (the
-// root's, or a view's own: the flame graph's zoom).
+// root's, a view's own: the flame graph's zoom, or a live snapshot's).
 func (h *harness) waitFor(what string, cond func(m *Model) bool) {
 	h.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		ok := false
-		h.do(func(m *Model) { ok = !m.jobs.busy() && !viewsBusy(m) && cond(m) })
+		h.do(func(m *Model) {
+			ok = !m.jobs.busy() && !viewsBusy(m) && (m.live == nil || m.live.shown == m.live.seq) && cond(m)
+		})
 		if ok {
 			return
 		}

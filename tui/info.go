@@ -69,7 +69,7 @@ func (m *Model) infoLines(msg infoMsg) []string {
 	}
 	if l := m.live; l != nil {
 		section("Live")
-		field("Status", m.liveStatus())
+		field("Status", m.liveStatus(0))
 		if line := sparkline(l.totals, max(2, w-16)); line != "" {
 			field("Total trend", line)
 		}

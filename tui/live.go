@@ -23,6 +23,14 @@ import (
 // unobserved; other URLs are fetched once per interval; a file is read
 // again when its size or modification time changes. A failure keeps the
 // last good profile on screen and retries with backoff.
+//
+// The delta view (d) shows the change since the previous snapshot. For
+// a cumulative sample type (counted since the program started: heap's
+// alloc_ types, mutex and block contentions and delay) it is the
+// default for a URL, and its values print as a rate per second
+// (views.Common.Rate); for the others (inuse_, goroutines, CPU, whose
+// snapshots each stand for a moment or a window of their own) it is the
+// change over the interval, as -base of the previous snapshot shows it.
 
 // maxBackoff bounds the wait between failed fetches.
 const maxBackoff = 5 * time.Minute
@@ -32,6 +40,7 @@ type live struct {
 	every    time.Duration
 	keep     int  // snapshots kept for the trend
 	cpu      bool // the source is a CPU profile URL: fetched back to back
+	url      bool // the source is a URL (cumulative profiles open on their delta)
 	file     string
 	paused   bool
 	loading  bool
@@ -45,12 +54,14 @@ type live struct {
 	cancel   context.CancelFunc
 	totals   []int64 // each snapshot's total of the shown sample type, oldest first
 	// delta shows the change since the previous snapshot (d), as -base
-	// of it: the default for cumulative profiles (allocs, mutex, block).
+	// of it: the default for cumulative profiles (liveStarted).
 	delta      bool
+	span       time.Duration   // the time the delta on screen is a change over (0: none on screen)
 	cur, prev  *format.Profile // the last two snapshots as read
 	prevAt     time.Time       // when prev was read
 	sourceDiff bool            // the sources themselves are a diff (-base)
 	seq        int             // of the snapshot being prepared (prepareSnapshot)
+	shown      int             // of the snapshot last shown: seq while none is on its way
 	// The trend: the flat value of the heaviest functions in each
 	// snapshot's Top table (at most trendRows of them), oldest first, for
 	// the Top view's trend column (t). It restarts when the options change.
@@ -69,6 +80,7 @@ const trendRows = 300
 // stepping back through the snapshots with [ and ].
 type snapshot struct {
 	at         time.Time
+	per        time.Duration // its values are a change over per, shown as a rate (0: not)
 	total      int64
 	sampleUnit string
 	rows       []analysis.Row // heaviest flat first, at most trendRows
@@ -90,7 +102,8 @@ type snapshotMsg struct {
 	seq    int
 	p      *format.Profile
 	engine *analysis.Engine
-	delta  bool // p is a delta
+	delta  bool          // p is a delta
+	span   time.Duration // the time it is a change over (deltaSpan)
 	err    error
 }
 
@@ -106,9 +119,7 @@ func newLive(cfg Config) *live {
 	src := cfg.Sources.Sources[0]
 	if u, err := url.Parse(src); err == nil && strings.Contains(src, "://") {
 		l.cpu = format.IsCPUEndpoint(u)
-		for _, cumulative := range []string{"/allocs", "/mutex", "/block"} {
-			l.delta = l.delta || strings.HasSuffix(u.Path, cumulative)
-		}
+		l.url = true
 	} else if src != "-" {
 		l.file = src
 		if st, err := os.Stat(src); err == nil {
@@ -133,6 +144,11 @@ func (m *Model) liveStarted() tea.Cmd {
 	if l.cpu {
 		l.next = l.updated // back to back
 	}
+	// A service's cumulative profile (allocs, mutex, block; heap with
+	// sample_index=alloc_space) says what happens now only by its
+	// change. (A file a cron job rewrites may come from a new process
+	// each time: its delta is no default.)
+	l.delta = l.url && cumulative(m.prof, m.opts)
 	m.recordTotal(sampleTotal(m.prof, m.opts.SampleIndex))
 	return m.liveTick()
 }
@@ -216,8 +232,12 @@ func (m *Model) prepareSnapshot() tea.Cmd {
 	if !l.delta {
 		prev = nil
 	}
+	var span time.Duration
+	if prev != nil {
+		span = deltaSpan(cur, prev, l.updated, l.prevAt)
+	}
 	return guard(func() tea.Msg {
-		msg := snapshotMsg{seq: seq, p: cur}
+		msg := snapshotMsg{seq: seq, p: cur, span: span}
 		if prev != nil {
 			if d, err := deltaProfile(cur, prev); err != nil {
 				msg.err = fmt.Errorf("delta: %w", err)
@@ -237,10 +257,15 @@ func (m *Model) showSnapshot(msg snapshotMsg) tea.Cmd {
 	if msg.seq != l.seq {
 		return nil
 	}
+	l.shown = msg.seq
 	if msg.err != nil {
 		m.setNote(msg.err.Error(), true)
 	}
 	m.c.Diff = l.sourceDiff || msg.delta
+	l.span = 0
+	if msg.delta {
+		l.span = msg.span
+	}
 	m.prof, m.engine = msg.p, msg.engine
 	m.gen++
 	m.labelKeys, m.labelValues = nil, nil
@@ -259,6 +284,46 @@ func (m *Model) toggleDelta() tea.Cmd {
 		return nil
 	}
 	return m.prepareSnapshot()
+}
+
+// deltaSpan is the time between two snapshots, which their delta's
+// rate is per. It is the profiles' TimeNanos apart when both have one
+// and they increase: runtime/pprof stamps a profile when it starts
+// writing it, so that is when the server read its counters (for heap
+// and allocs, as of the last GC before). The times the snapshots were
+// read add what varies from one fetch to the next (the request's
+// latency, the transfer, decoding and symbolization; for the first,
+// the first computation too), so they are only the fallback.
+func deltaSpan(cur, prev *format.Profile, curAt, prevAt time.Time) time.Duration {
+	if prev.TimeNanos > 0 && cur.TimeNanos > prev.TimeNanos {
+		return time.Duration(cur.TimeNanos - prev.TimeNanos)
+	}
+	return curAt.Sub(prevAt)
+}
+
+// cumulative reports whether the sample type opt shows in p counts since
+// the program started (heap's alloc_ types, mutex and block contentions
+// and delay), so that only its change between snapshots says what
+// happens now.
+func cumulative(p *format.Profile, opt analysis.Options) bool {
+	i, err := analysis.SampleIndex(p, opt.SampleIndex)
+	if err != nil {
+		return false
+	}
+	t := p.SampleTypes[i].Type
+	return strings.HasPrefix(t, "alloc_") || t == "contentions" || t == "delay"
+}
+
+// rateOver is views.Common.Rate: the time the values shown for opt are a
+// change over, when they print as a rate per second (the delta of a
+// cumulative sample type), else 0. A mean of a delta (-mean: delay per
+// contention) is no rate.
+func (m *Model) rateOver(opt analysis.Options) time.Duration {
+	l := m.live
+	if l == nil || l.span <= 0 || opt.Mean || !cumulative(m.prof, opt) {
+		return 0
+	}
+	return l.span
 }
 
 // deltaProfile is cur minus prev, as -base=prev would give it.
@@ -324,15 +389,32 @@ func (m *Model) refreshNow() tea.Cmd {
 	return m.fetch()
 }
 
-// liveStatus is the status bar's live segment.
-func (m *Model) liveStatus() string {
+// liveStatus is the status bar's live segment, shortened by level as the
+// status bar is (0 full): from 2 on without the trend and when the last
+// snapshot came, from 3 on without the delta's interval, so that the
+// total still fits a narrow window.
+func (m *Model) liveStatus(level int) string {
 	l := m.live
 	now := time.Now()
 	ago := func(t time.Time) string { return now.Sub(t).Truncate(time.Second).String() }
 	in := func(t time.Time) string { return max(0, t.Sub(now)).Round(time.Second).String() }
 	s := "live " + sparkline(l.totals, 12)
-	if l.delta && l.prev != nil {
-		s += fmt.Sprintf(" · Δ over %s", l.updated.Sub(l.prevAt).Round(time.Second))
+	short := level >= 2
+	if short {
+		s = "live"
+	}
+	if per := m.rateOver(m.opts); per > 0 && level >= 3 {
+		s += " · Δ/s"
+	} else if per > 0 {
+		s += fmt.Sprintf(" · Δ/s over %.1fs", per.Seconds())
+	} else if l.delta && l.prev != nil && level >= 3 {
+		s += " · Δ"
+	} else if l.delta && l.prev != nil {
+		span := l.span
+		if span == 0 { // on its way
+			span = l.updated.Sub(l.prevAt)
+		}
+		s += fmt.Sprintf(" · Δ over %s", span.Round(time.Second))
 	}
 	switch {
 	case l.paused:
@@ -343,8 +425,12 @@ func (m *Model) liveStatus() string {
 		return s + " · fetching…"
 	case l.err != nil:
 		return s + " · retry in " + in(l.next) + " · " + l.err.Error()
+	case l.file != "" && short:
+		return s + " · on change"
 	case l.file != "":
 		return s + " · updated " + ago(l.updated) + " ago · on change"
+	case short:
+		return s + " · next in " + in(l.next)
 	}
 	return s + " · updated " + ago(l.updated) + " ago · next in " + in(l.next)
 }
@@ -400,7 +486,7 @@ func (m *Model) recordTrend(top *analysis.Top, opts analysis.Options) {
 	rows := slices.Clone(top.Rows)
 	slices.SortFunc(rows, func(a, b analysis.Row) int { return cmpAbs(b.Flat, a.Flat) })
 	rows = slices.Clip(rows[:min(len(rows), trendRows)])
-	snap := snapshot{at: l.updated, total: top.Total, sampleUnit: top.SampleType.Unit, rows: rows,
+	snap := snapshot{at: l.updated, per: m.rateOver(opts), total: top.Total, sampleUnit: top.SampleType.Unit, rows: rows,
 		flat: make(map[string]int64, len(rows))}
 	for _, r := range rows {
 		snap.flat[r.Name] = r.Flat
@@ -485,8 +571,8 @@ func (m *Model) snapshotLines(i int) []string {
 	l := m.live
 	st := m.c.Styles
 	s := l.snaps[i]
-	to := analysis.DisplayUnit(s.sampleUnit, m.opts.Unit, s.total)
-	value := func(v int64) string { return analysis.ScaledLabel(v, s.sampleUnit, to) }
+	c := views.Common{Rate: func(analysis.Options) time.Duration { return s.per }}
+	value := views.Format(&c, s.sampleUnit, m.opts, s.total)
 	lines := []string{
 		st.HelpTitle.Render(fmt.Sprintf("Snapshot %d of %d", i+1, len(l.snaps))) +
 			st.HelpDesc.Render(fmt.Sprintf("  taken %s (%s ago) · total %s · paused; [ ] step, p resumes",

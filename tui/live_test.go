@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,8 +13,11 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // liveServer serves the files in order, one per request, repeating the
@@ -327,4 +331,242 @@ func TestLiveKeepsTree(t *testing.T) {
 	if strings.Contains(s, "runtime/pprof.Do") {
 		t.Errorf("the closed main.cpuPhase.func1 opened again after a refresh:\n%s", s)
 	}
+}
+
+// cursorLine is the screen line of the row under the cursor (the one
+// marked ▶) and that row's text.
+func cursorLine(h *harness) (int, string) {
+	for i, l := range strings.Split(h.screen(), "\n") {
+		if strings.Contains(l, "▶") {
+			return i, l
+		}
+	}
+	return -1, ""
+}
+
+// TestLiveKeepsScreenLine: the selected function keeps its screen line
+// across a refresh that changes its rank, though the table is on its
+// first screen (issue 16: "the selected row stays where it is on
+// screen"); in the tree too.
+func TestLiveKeepsScreenLine(t *testing.T) {
+	// Without main.fib's weight, then with it: main.quicksort falls from
+	// row 10 to 11 in Top; in the tree main.runFib comes in above
+	// main.runHash.
+	a, b := testdata("cpu_labels_no_w0.pb.gz"), testdata("cpu_labels.pb.gz")
+	srv := &liveServer{files: []string{a, b, a, b}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/heap")
+	cfg.Refresh = time.Hour // r fetches
+	h := start(t, cfg)
+	refresh := func() {
+		t.Helper()
+		var gen int
+		h.do(func(m *Model) { gen = m.gen })
+		h.keys("r")
+		h.waitFor("the refresh", func(m *Model) bool { return m.gen > gen && !m.live.loading })
+	}
+	h.keys("/")
+	h.typeText("^main.quicksort$")
+	h.keys("<enter>", "<esc>")
+	line, text := cursorLine(h)
+	if !strings.Contains(text, "main.quicksort") {
+		t.Fatalf("the search did not select main.quicksort:\n%s", h.screen())
+	}
+	var rank, newRank int
+	h.do(func(m *Model) { rank, _ = m.ViewAt(0).(*views.Top).Window() })
+	refresh()
+	h.do(func(m *Model) { newRank, _ = m.ViewAt(0).(*views.Top).Window() })
+	if newRank == rank {
+		t.Fatalf("main.quicksort stayed at row %d: the test needs its rank to change", rank)
+	}
+	if l, r := cursorLine(h); l != line || !strings.Contains(r, "main.quicksort") {
+		t.Errorf("main.quicksort (row %d, then %d) moved from screen line %d to %d (%q):\n%s", rank, newRank, line, l, r, h.screen())
+	}
+
+	// The tree, on a again then b: main.runHash keeps its line when
+	// main.runFib comes in above it. (A screen short enough for the
+	// tree to scroll: a table that fits does not.)
+	refresh()
+	h.tm.Send(tea.WindowSizeMsg{Width: testW, Height: 11})
+	h.keys("2", "c", "/")
+	h.typeText("^main.runHash$")
+	h.keys("<enter>", "<esc>")
+	line, text = cursorLine(h)
+	if !strings.Contains(text, "main.runHash") {
+		t.Fatalf("the search did not select main.runHash in the tree:\n%s", h.screen())
+	}
+	refresh()
+	if l, r := cursorLine(h); l != line || !strings.Contains(r, "main.runHash") || !strings.Contains(h.screen(), "main.runFib") {
+		t.Errorf("in the tree main.runHash moved from screen line %d to %d (%q), or main.runFib did not come in:\n%s", line, l, r, h.screen())
+	}
+}
+
+// allocsPair writes two snapshots of an allocs profile taken apart
+// apart by their TimeNanos: heap.pb.gz with alloc_space as its default,
+// as /debug/pprof/allocs serves it, then the same with every value
+// grown (by itself and a little more, so some deltas are small).
+func allocsPair(t *testing.T, apart time.Duration) (first, second string) {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name string, at int64, grow bool) string {
+		p, err := format.Load(t.Context(), format.Sources{Sources: []string{testdata("heap.pb.gz")}}, format.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.DefaultSampleType, p.TimeNanos = "alloc_space", at
+		if grow {
+			for _, col := range p.Samples.Values {
+				for i := range col {
+					col[i] += col[i] + int64(i%7)
+				}
+			}
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := format.Write(f, p); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	t0 := time.Date(2026, 11, 21, 1, 26, 10, 0, time.UTC).UnixNano()
+	return write("allocs.1.pb.gz", t0, false), write("allocs.2.pb.gz", t0+int64(apart), true)
+}
+
+// rateValue reads a rate as the Top view prints it ("1.23MB/s", "12.5/s",
+// "0/s") in units of the sample type (bytes or a count) per second.
+func rateValue(t *testing.T, s string) float64 {
+	t.Helper()
+	num, ok := strings.CutSuffix(s, "/s")
+	if !ok {
+		t.Fatalf("%q is not a rate", s)
+	}
+	scale := 1.0
+	for i, u := range []string{"kB", "MB", "GB", "TB", "B"} {
+		if n, ok := strings.CutSuffix(num, u); ok {
+			num = n
+			if u != "B" {
+				scale = float64(int64(1) << (10 * (i + 1)))
+			}
+			break
+		}
+	}
+	var v float64
+	if _, err := fmt.Sscan(num, &v); err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return v * scale
+}
+
+// TestLiveRate: the delta of a cumulative profile (allocs) is the
+// default view and shows each value as a rate per second: the change
+// -base of the previous snapshot gives, divided by the time between the
+// snapshots' TimeNanos (10s here, where the fetches are milliseconds
+// apart), in Top's flat and cum columns and the status bar's total; in
+// the same order and with the same percentages as the change itself. A
+// sample type that is not cumulative (inuse_space) shows the change.
+func TestLiveRate(t *testing.T) {
+	const apart = 10 * time.Second
+	a, b := allocsPair(t, apart)
+	srv := &liveServer{files: []string{a, b}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/allocs")
+	cfg.Refresh = time.Hour // r fetches
+	h := start(t, cfg)
+	h.keys("r")
+	h.waitFor("the second snapshot", func(m *Model) bool { return m.gen >= 1 && !m.live.loading })
+	h.settle()
+
+	p, err := format.Load(t.Context(), format.Sources{Sources: []string{b}, Base: []string{a}}, format.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// check compares the screen with the change -base gives, and reports
+	// whether a rate below 1/s showed (not as 0).
+	check := func(sampleIndex string) (fraction bool) {
+		t.Helper()
+		opt := uiOptions()
+		opt.SampleIndex = sampleIndex
+		want, err := analysis.NewEngine(p).Top(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		secs := apart.Seconds()
+		screen := h.screen()
+		lines := strings.Split(screen, "\n")
+		if !strings.Contains(screen, "Δ/s over 10.0s") {
+			t.Errorf("%s: the status bar does not say the values are a rate over 10s:\n%s", sampleIndex, screen)
+		}
+		// The total, as the status bar prints it (when it fits).
+		var total string
+		h.do(func(m *Model) { total = strings.TrimPrefix(m.total(), "total ") })
+		if got, w := rateValue(t, total), float64(want.Total)/secs; !near(t, got, w, total) {
+			t.Errorf("%s: the total reads %s (%g/s); Δ/seconds is %g/s", sampleIndex, total, got, w)
+		}
+		rows := 0
+		for k, r := range want.Rows {
+			if 2+k >= len(lines)-2 {
+				break // past the table
+			}
+			f := strings.Fields(strings.Replace(lines[2+k], "▶", " ", 1))
+			if len(f) < 6 || f[5] != r.Name {
+				t.Errorf("%s: row %d is %q; the change's row %d is %s", sampleIndex, k, lines[2+k], k, r.Name)
+				continue
+			}
+			for _, c := range []struct {
+				text string
+				v    int64
+			}{{f[0], r.Flat}, {f[3], r.Cum}} {
+				w := float64(c.v) / secs
+				if got := rateValue(t, c.text); !near(t, got, w, c.text) {
+					t.Errorf("%s: %s reads %s (%g/s); Δ/seconds is %g/s", sampleIndex, r.Name, c.text, got, w)
+				}
+				fraction = fraction || (w != 0 && math.Abs(w) < 1 && c.text != "0/s")
+			}
+			if f[1] != strings.TrimSpace(analysis.Percentage(r.Flat, want.Total)) || f[4] != strings.TrimSpace(analysis.Percentage(r.Cum, want.Total)) {
+				t.Errorf("%s: %s's percentages are %s %s, the change's %s %s", sampleIndex, r.Name, f[1], f[4],
+					analysis.Percentage(r.Flat, want.Total), analysis.Percentage(r.Cum, want.Total))
+			}
+			rows++
+		}
+		if rows < 5 {
+			t.Errorf("%s: only %d rows checked:\n%s", sampleIndex, rows, screen)
+		}
+		return fraction
+	}
+	check("alloc_space")
+	h.command("sample_index=alloc_objects")
+	if !check("alloc_objects") {
+		t.Errorf("no allocation rate below 1/s shows, or it shows as 0:\n%s", h.screen())
+	}
+	// At 80 columns the status bar still has room for the total.
+	h.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.settle()
+	var total string
+	h.do(func(m *Model) { total = m.total() })
+	if s := h.screen(); !strings.Contains(s, total) || !strings.HasSuffix(total, "/s") {
+		t.Errorf("at 80 columns the status bar does not show the rate's total %q:\n%s", total, s)
+	}
+	h.tm.Send(tea.WindowSizeMsg{Width: testW, Height: testH})
+
+	// inuse_space is a moment's, not a count since the start: its change.
+	h.command("sample_index=inuse_space")
+	if s := h.screen(); strings.Contains(s, "/s") || !strings.Contains(s, "Δ over") {
+		t.Errorf("inuse_space's delta is shown as a rate, or not as a delta:\n%s", s)
+	}
+}
+
+// near reports whether got, read from text, is want as printed: to the
+// two decimals (or more below 1) of its unit.
+func near(t *testing.T, got, want float64, text string) bool {
+	unit := 1.0
+	if strings.Contains(text, "B/") {
+		unit = rateValue(t, "1"+strings.TrimLeft(text, "-0123456789."))
+	}
+	return math.Abs(got-want) <= 0.005*unit+1e-9
 }

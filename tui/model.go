@@ -136,6 +136,9 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 		m.source = sourceName(cfg.Sources)
 		m.sources = cfg.Sources
 		m.live = lv
+		if lv != nil {
+			c.Rate = m.rateOver
+		}
 	}
 	m.resize()
 	return m

@@ -219,7 +219,7 @@ func (v *Disasm) SetResult(data any, opt analysis.Options) {
 	v.data, v.name = r, r.name
 	if r.d != nil {
 		// The explorer's one unit, from the total as the status bar's.
-		v.value = newQuantity(r.d.SampleType.Unit, opt, r.d.Total).format
+		v.value = newQuantity(v.c, r.d.SampleType.Unit, opt, r.d.Total).format
 	}
 	v.l.setLen(len(r.rows))
 	if p := v.pending; p != nil && p.name == r.name {

@@ -105,13 +105,13 @@ func (v *Labels) SetResult(data any, opt analysis.Options) {
 		totals = append(totals, tk.Total)
 	}
 	v.pctW = percentWidth(totals, v.r.Total)
-	v.q = newQuantity(v.r.SampleType.Unit, opt, totals...)
+	v.q = newQuantity(v.c, v.r.SampleType.Unit, opt, totals...)
 	v.valW = max(10, v.q.widest(totals...)+1)
 	v.l.setLen(len(v.rows))
 	// The cursor stays on its key or value, or goes to its nearest
 	// neighbour that survives (a tagignore on it), never to the row at
 	// its index; the search's highlights follow without moving it.
-	v.l.follow(old, cur, v.rowIndex())
+	v.l.follow(old, cur, v.rowIndex(), false)
 	v.m.set(v.m.re, len(v.rows), v.rowName)
 }
 

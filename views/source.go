@@ -112,7 +112,7 @@ func (s *Source) SetResult(data any, opt analysis.Options) {
 			vals = append(vals, row.Flat, row.Cum)
 		}
 	}
-	q := newQuantity(r.lst.SampleType.Unit, opt, vals...)
+	q := newQuantity(s.c, r.lst.SampleType.Unit, opt, vals...)
 	s.value = q.format
 	s.valW = max(srcValW, q.widest(vals...)+1)
 	for i, l := range r.lst.Listings {

@@ -78,6 +78,9 @@ func (t *Top) HasResult() bool { return t.top != nil }
 
 func (t *Top) SetResult(data any, opt analysis.Options) {
 	old, cur := t.rowNames(), t.l.cursor
+	// The same options on new data (a live refresh): the selected row
+	// keeps its screen line.
+	same := t.top != nil && opt == t.opt
 	if t.top == nil || opt.Sort != t.opt.Sort {
 		// The sort setting changed (or this is the first table): the
 		// view sorts as it says; o's order holds until then.
@@ -101,14 +104,14 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 	for _, r := range t.top.Rows {
 		vs = append(vs, r.Flat, r.Cum)
 	}
-	q := newQuantity(t.top.SampleType.Unit, opt, append(vs, shownSum(t.top))...)
+	q := newQuantity(t.c, t.top.SampleType.Unit, opt, append(vs, shownSum(t.top))...)
 	t.value = q.format
 	t.widest = q.widest(vs...)
 	t.valW = max(10, t.widest+1) // a blank for the cursor mark
 	t.pctW = percentWidth(vs, t.top.Total)
 	t.resort()
 	t.l.setLen(len(t.order))
-	t.follow(old, cur)
+	t.follow(old, cur, same)
 }
 
 // rowNames lists the rows' names in display order, for follow.
@@ -124,9 +127,9 @@ func (t *Top) rowNames() []string {
 }
 
 // follow keeps the cursor on the function it was on (old[cur]) after
-// the rows changed, and the search's highlights up to date without
-// moving to a match.
-func (t *Top) follow(old []string, cur int) {
+// the rows changed, on the same screen line with keepLine (list.follow),
+// and the search's highlights up to date without moving to a match.
+func (t *Top) follow(old []string, cur int, keepLine bool) {
 	at := make(map[string]int, len(t.order))
 	for i := len(t.order) - 1; i >= 0; i-- {
 		at[t.top.Rows[t.order[i]].Name] = i
@@ -136,7 +139,7 @@ func (t *Top) follow(old []string, cur int) {
 			return i
 		}
 		return -1
-	})
+	}, keepLine)
 	t.m.set(t.m.re, len(t.order), func(i int) string { return t.top.Rows[t.order[i]].Name })
 }
 
@@ -146,7 +149,7 @@ func (t *Top) SortBy(s string) {
 	if t.top != nil {
 		old, cur := t.rowNames(), t.l.cursor
 		t.resort()
-		t.follow(old, cur)
+		t.follow(old, cur, false)
 	}
 }
 

@@ -137,13 +137,22 @@ func (t *Tree) HasResult() bool { return t.tree != nil }
 func (t *Tree) SetResult(data any, opt analysis.Options) {
 	r := data.(*treeResult)
 	// The same options on new data (a live refresh): the nodes a person
-	// opened stay open. New options open on the hot path.
+	// opened stay open, and the selected row (the same path, else the
+	// function) keeps its screen line, unless it is the first row, which
+	// watches the top (list.follow). New options open on the hot path.
 	var keepOpen map[string]bool
+	var selPath string
+	line, back, top := t.l.cursor-t.l.offset, t.l.back, t.l.cursor == 0
 	if t.tree != nil && opt == t.opt && r.tree.Inverted == t.tree.Inverted {
 		keepOpen = t.openPaths()
+		// The cursor's path, when the cursor is on the shared selection
+		// (r.keep's function; else Reveal moves to it afterwards).
+		if len(t.rows) > 0 && (r.keep == nil || nodeName(r.tree.Nodes, r.keep.Node) == t.rowFunc(t.l.cursor)) {
+			selPath = t.pathKey(t.rows[t.l.cursor].n)
+		}
 	}
 	t.tree, t.opt = r.tree, opt
-	t.q = treeQuantity(t.tree, opt)
+	t.q = treeQuantity(t.c, t.tree, opt)
 	t.valW, t.pctW = 10, 6
 	for _, r := range t.tree.Roots() {
 		t.valW = max(t.valW, t.q.widest(r.Total, r.Self)+1)
@@ -168,9 +177,30 @@ func (t *Tree) SetResult(data any, opt analysis.Options) {
 	}
 	// Highlight the matches without moving to one.
 	t.m.set(t.m.re, len(t.rows), t.rowName)
-	if r.keep != nil {
+	if !t.moveToPath(selPath) && r.keep != nil {
 		t.open(r.keep)
 	}
+	if keepOpen != nil {
+		t.l.back = back
+		if !top {
+			t.l.keepLine(line)
+		}
+	}
+}
+
+// moveToPath moves the cursor to the row whose pathKey is path and
+// reports whether there was one.
+func (t *Tree) moveToPath(path string) bool {
+	if path == "" {
+		return false
+	}
+	for i := range t.rows {
+		if t.pathKey(t.rows[i].n) == path {
+			t.l.moveTo(i)
+			return true
+		}
+	}
+	return false
 }
 
 // expand opens row i; it reports whether it had children.

@@ -23,6 +23,11 @@ type Common struct {
 	// -diff_base): values are signed deltas, and views colour them by
 	// sign.
 	Diff bool
+	// Rate, when set and not zero for the options a view's data are
+	// for, is the time its values are a change over (a live delta of a
+	// cumulative profile): they print as a rate per second, which only
+	// their display changes (sorting and percentages stay).
+	Rate func(analysis.Options) time.Duration
 	// SourceFiles, when set, is where the Source view reads files
 	// (analysis.SourceFilesIn when served); nil: the file system.
 	SourceFiles *analysis.SourceFiles
@@ -208,11 +213,20 @@ func (l *list) moveTo(i int) {
 // new rows (-1 when it is gone). The selected function keeps the cursor
 // when it survives; else the cursor goes to the nearest survivor within
 // a screen of it, first in the direction of travel; else to the first
-// row. Never to the same row index, which is another function now. The
-// window keeps the cursor's screen line, unless the cursor fits on the
-// first screen, which then shows (the heaviest rows stay in sight).
-func (l *list) follow(old []string, cur int, index func(name string) int) {
+// row. Never to the same row index, which is another function now.
+//
+// With keepLine (the same table over new numbers: a live refresh) the
+// cursor keeps its screen line, as far as the rows above and below it
+// allow, so the row a person watches does not jump when its rank
+// changes; but a cursor on the first row, where it opens, watches the
+// top, which stays in sight (a function that becomes the heaviest is
+// not hidden above it). Otherwise (new options: a filter, another
+// sort) the window keeps the cursor's screen line unless the cursor
+// fits on the first screen, which then shows (the heaviest rows stay
+// in sight).
+func (l *list) follow(old []string, cur int, index func(name string) int, keepLine bool) {
 	line := l.cursor - l.offset
+	keepLine = keepLine && cur > 0
 	next := 0
 	if cur >= 0 && cur < len(old) {
 		next = index(old[cur])
@@ -222,9 +236,16 @@ func (l *list) follow(old []string, cur int, index func(name string) int) {
 	}
 	l.cursor = max(0, next)
 	l.offset = 0
-	if l.height > 0 && l.cursor >= l.height {
-		l.offset = l.cursor - max(0, min(line, l.height-1))
+	if l.height > 0 && (keepLine || l.cursor >= l.height) {
+		l.keepLine(line)
 	}
+	l.clamp()
+}
+
+// keepLine scrolls the window so the cursor is on screen line line (0
+// the first row), or as near it as the ends of the rows allow.
+func (l *list) keepLine(line int) {
+	l.offset = l.cursor - max(0, min(line, l.height-1))
 	l.clamp()
 }
 
@@ -498,27 +519,50 @@ func fillLines(lines []string, h int) string {
 }
 
 // quantity prints the values of one table, all in the one unit
-// analysis.DisplayUnit picks from the largest of them, after divide_by.
+// analysis.DisplayUnit picks from the largest of them, after divide_by;
+// as a rate per second when Common.Rate says so. Every number a view
+// shows goes through it, and so does the status bar's total (Format).
 type quantity struct {
 	from, to string
 	ratio    float64 // 1/divide_by
+	per      float64 // seconds the values are a change over; 0: not a rate
 }
 
 // newQuantity is the quantity for values vs in sampleUnit, as the unit
-// and divide_by settings ask. Views pass the sum of the samples they
-// show among vs, which is the largest value of a table that is not a
-// mean or a diff, and the same in every view, so that every view picks
-// the same unit.
-func newQuantity(sampleUnit string, opt analysis.Options, vs ...int64) quantity {
+// and divide_by settings and c's Rate ask. Views pass the sum of the
+// samples they show among vs, which is the largest value of a table
+// that is not a mean or a diff, and the same in every view, so that
+// every view picks the same unit.
+func newQuantity(c *Common, sampleUnit string, opt analysis.Options, vs ...int64) quantity {
 	var hi int64
 	for _, v := range vs {
 		hi = max(hi, abs(v))
 	}
-	ratio := opt.Ratio()
-	return quantity{sampleUnit, analysis.DisplayUnit(sampleUnit, opt.Unit, int64(float64(hi)*ratio)), ratio}
+	q := quantity{from: sampleUnit, ratio: opt.Ratio()}
+	if c.Rate != nil {
+		q.per = c.Rate(opt).Seconds()
+	}
+	scale := q.ratio
+	if q.per > 0 {
+		scale /= q.per // the unit that suits the largest rate
+	}
+	q.to = analysis.DisplayUnit(sampleUnit, opt.Unit, int64(float64(hi)*scale))
+	return q
+}
+
+// Format returns how the views print values of at most hi in magnitude,
+// in sampleUnit, under opt and c, for numbers shown outside the views
+// (the status bar's total) to read as the views' do.
+func Format(c *Common, sampleUnit string, opt analysis.Options, hi int64) func(int64) string {
+	return newQuantity(c, sampleUnit, opt, hi).format
 }
 
 func (q quantity) format(v int64) string {
+	if q.per > 0 {
+		// Not truncated to an integer as divide_by's values are: a rate
+		// of 0.4/s is not 0.
+		return analysis.RateLabel(float64(v)*q.ratio/q.per, q.from, q.to)
+	}
 	if q.ratio != 1 {
 		v = int64(float64(v) * q.ratio)
 	}
@@ -526,26 +570,32 @@ func (q quantity) format(v int64) string {
 }
 
 // widest is the width of the longest of vs as q prints them: the
-// largest magnitude, or the most negative value.
+// largest magnitude, or the most negative value. A rate below 1 prints
+// more decimals ("0.0012MB/s") than a larger one, so for rates every
+// value is measured (a live delta's table, some thousands of values).
 func (q quantity) widest(vs ...int64) int {
 	var big, neg int64
+	w := 0
 	for _, v := range vs {
 		big = max(big, abs(v))
 		neg = min(neg, v)
+		if q.per > 0 {
+			w = max(w, ansi.StringWidth(q.format(v)))
+		}
 	}
-	return max(ansi.StringWidth(q.format(big)), ansi.StringWidth(q.format(neg)))
+	return max(w, ansi.StringWidth(q.format(big)), ansi.StringWidth(q.format(neg)))
 }
 
 // treeQuantity is the quantity of a call tree's values: its roots sum
 // the samples shown.
-func treeQuantity(tr *analysis.Tree, opt analysis.Options) quantity {
+func treeQuantity(c *Common, tr *analysis.Tree, opt analysis.Options) quantity {
 	var sum int64
 	vs := []int64{}
 	for _, r := range tr.Roots() {
 		sum += r.Total
 		vs = append(vs, r.Total, r.Self)
 	}
-	return newQuantity(tr.SampleType.Unit, opt, append(vs, sum)...)
+	return newQuantity(c, tr.SampleType.Unit, opt, append(vs, sum)...)
 }
 
 // shownSum is the sum of the samples a top table shows: its flats.
