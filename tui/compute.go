@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // Recomputation: every view's data is computed off the UI goroutine by a
@@ -150,7 +151,9 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		m.opts = req.opts
 	}
 	v := m.views[req.view]
-	if top, ok := msg.data.(*analysis.Top); ok && req.view == 0 && m.live != nil && req.key == m.dataKey(req.opts, "") {
+	// A live delta's table too: for allocs, mutex and block the delta is
+	// what is shown, so its trend is the rate's.
+	if top := views.TopTable(msg.data); top != nil && req.view == 0 && m.live != nil && req.key == m.dataKey(req.opts, "") {
 		m.recordTrend(top, req.opts)
 	}
 	v.SetResult(msg.data, req.opts)

@@ -38,6 +38,7 @@ const maxBackoff = 5 * time.Minute
 // live is the refresh loop's state.
 type live struct {
 	every    time.Duration
+	clock    int  // the live clock's generation (see liveTick)
 	keep     int  // snapshots kept for the trend
 	cpu      bool // the source is a CPU profile URL: fetched back to back
 	url      bool // the source is a URL (cumulative profiles open on their delta)
@@ -87,7 +88,9 @@ type snapshot struct {
 	flat       map[string]int64
 }
 
-type liveTickMsg struct{}
+// liveTickMsg is the live clock's tick; gen is the clock's generation
+// (see liveTick), so that a tick of a clock since restarted is dropped.
+type liveTickMsg struct{ gen int }
 
 type liveLoadedMsg struct {
 	p     *format.Profile
@@ -129,10 +132,22 @@ func newLive(cfg Config) *live {
 	return l
 }
 
-// liveTick is the loop's clock: a second, or the refresh interval when
-// shorter.
+// liveTick is the loop's clock: a second (the status bar's clock), or
+// until the next fetch is due when that is sooner, so that a refresh
+// starts on time rather than on the next whole second.
+//
+// Each call starts a new clock and retires the one before it (its tick
+// is dropped when it comes): a fetch that ends, or r, restarts the clock
+// so that it runs to the new due time, not to the old clock's next
+// second.
 func (m *Model) liveTick() tea.Cmd {
-	return tea.Tick(min(time.Second, m.live.every), func(time.Time) tea.Msg { return liveTickMsg{} })
+	l, d := m.live, time.Second
+	if until := time.Until(l.next); until < d && !l.paused && !l.loading {
+		d = max(until, time.Millisecond)
+	}
+	l.clock++
+	gen := l.clock
+	return tea.Tick(d, func(time.Time) tea.Msg { return liveTickMsg{gen} })
 }
 
 // liveStarted follows the first load: the clock starts.
@@ -154,8 +169,11 @@ func (m *Model) liveStarted() tea.Cmd {
 }
 
 // liveTick redraws the status bar's clock and starts a fetch when due.
-func (m *Model) onLiveTick() tea.Cmd {
+func (m *Model) onLiveTick(msg liveTickMsg) tea.Cmd {
 	l := m.live
+	if msg.gen != l.clock {
+		return nil // a retired clock's
+	}
 	if l.paused || l.loading || m.phase != phaseReady {
 		return m.liveTick()
 	}
@@ -209,17 +227,22 @@ func (m *Model) liveLoaded(msg liveLoadedMsg) tea.Cmd {
 		l.fails++
 		wait := l.every << min(l.fails-1, 10)
 		l.next = now.Add(min(wait, maxBackoff))
-		return nil
+		return m.liveTick()
 	}
 	l.err, l.fails = nil, 0
-	l.next = now.Add(l.every)
+	// Once per interval from the start of one fetch to the next, whatever
+	// the fetch took.
+	l.next = l.began.Add(l.every)
 	if l.cpu {
 		l.next = now
 	}
 	l.prev, l.prevAt, l.cur = l.cur, l.updated, msg.p
 	l.updated = now
 	m.recordTotal(msg.total)
-	return m.prepareSnapshot()
+	// The clock restarts for the next fetch: a CPU profile's starts at
+	// once (back to back, no CPU time unobserved), another's an interval
+	// after this one began.
+	return tea.Batch(m.prepareSnapshot(), m.liveTick())
 }
 
 // prepareSnapshot makes the profile the views will show from the latest

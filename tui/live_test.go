@@ -570,3 +570,68 @@ func near(t *testing.T, got, want float64, text string) bool {
 	}
 	return math.Abs(got-want) <= 0.005*unit+1e-9
 }
+
+// TestLiveTrendOfDelta: on a cumulative profile (allocs), where the delta
+// is what is shown, the snapshots are the deltas': the trend column
+// fills and [ shows a snapshot with its values as rates.
+func TestLiveTrendOfDelta(t *testing.T) {
+	a, b := allocsPair(t, 10*time.Second)
+	srv := &liveServer{files: []string{a, b, a, b, a, b}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/allocs")
+	cfg.Refresh = 200 * time.Millisecond
+	h := start(t, cfg)
+	h.keys("t")
+	h.waitFor("three snapshots", func(m *Model) bool { return len(m.live.snaps) >= 3 })
+	h.keys("p")
+	s := h.screen()
+	if !strings.Contains(s, "trend") || !strings.Contains(s, "Δ") {
+		t.Fatalf("no trend column on the delta:\n%s", s)
+	}
+	if !strings.ContainsAny(s, "▁▂▃▄▅▆▇█") {
+		t.Errorf("no sparkline in the delta's trend column:\n%s", s)
+	}
+	h.keys("[")
+	if s := h.screen(); !strings.Contains(s, "Snapshot ") || !strings.Contains(s, "/s") {
+		t.Errorf("[ on the delta does not show a snapshot in rates:\n%s", s)
+	}
+}
+
+// TestLiveInterval: fetches start an interval apart, start to start,
+// whatever the fetch took and wherever the status bar's one-second clock
+// stands (the clock ran on whole seconds past the end of the last fetch,
+// so -refresh=1.5s fetched every 2s).
+func TestLiveInterval(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: waits for four fetches 1.5s apart")
+	}
+	a := testdata("cpu_labels.pb.gz")
+	var mu sync.Mutex
+	var starts []time.Time
+	srv := &liveServer{files: []string{a}}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		starts = append(starts, time.Now())
+		mu.Unlock()
+		time.Sleep(100 * time.Millisecond) // a fetch takes time
+		srv.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	const every = 1500 * time.Millisecond
+	cfg := testConfig(ts.URL + "/debug/pprof/heap")
+	cfg.Refresh = every
+	h := start(t, cfg)
+	h.waitFor("four fetches", func(m *Model) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(starts) >= 4
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	for i := 2; i < len(starts); i++ { // the first refresh after the opening fetch on
+		if d := starts[i].Sub(starts[i-1]); d < every-50*time.Millisecond || d > every+300*time.Millisecond {
+			t.Errorf("fetch %d started %v after the one before; the interval is %v", i, d, every)
+		}
+	}
+}

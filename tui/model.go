@@ -262,7 +262,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.live == nil {
 			return m, nil
 		}
-		return m, m.onLiveTick()
+		return m, m.onLiveTick(msg)
 	case liveLoadedMsg:
 		return m, m.liveLoaded(msg)
 	case snapshotMsg:

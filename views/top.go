@@ -60,6 +60,18 @@ type topData struct {
 	top, base *analysis.Top
 }
 
+// TopTable returns the table of a Top view's result (the deltas, in
+// diff mode), or nil for another view's.
+func TopTable(data any) *analysis.Top {
+	switch d := data.(type) {
+	case *analysis.Top:
+		return d
+	case *topData:
+		return d.top
+	}
+	return nil
+}
+
 func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() (any, error), string) {
 	if t.c.Diff {
 		return func() (any, error) {
