@@ -474,7 +474,10 @@ func sparkline(vs []int64, n int) string {
 	runes := []rune(bars)
 	var b strings.Builder
 	for _, v := range vs {
-		k := len(runes) - 1
+		k := len(runes) - 1 // a steady value: a full bar
+		if hi == lo && v == 0 {
+			k = 0 // steadily nothing: not a full bar (a function with no flat of its own)
+		}
 		if hi > lo {
 			k = int(float64(v-lo) / float64(hi-lo) * float64(len(runes)-1))
 		}

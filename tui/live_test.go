@@ -635,3 +635,25 @@ func TestLiveInterval(t *testing.T) {
 		}
 	}
 }
+
+// TestSparkline: bars scale from the lowest value to the highest; a
+// steady value is a full bar, and steadily nothing the lowest.
+func TestSparkline(t *testing.T) {
+	for _, c := range []struct {
+		vs   []int64
+		want string
+	}{
+		{[]int64{0, 7, 14}, "▁▄█"},
+		{[]int64{5, 5, 5}, "███"},
+		{[]int64{0, 0, 0}, "▁▁▁"},
+		{[]int64{1, 2, 3, 4}, "▁▃▅█"},
+		{[]int64{9}, ""},
+	} {
+		if got := sparkline(c.vs, 12); got != c.want {
+			t.Errorf("sparkline(%v) = %q, want %q", c.vs, got, c.want)
+		}
+	}
+	if got := sparkline([]int64{0, 1, 2, 3}, 2); got != "▁█" {
+		t.Errorf("the last 2 of 4: %q", got)
+	}
+}
