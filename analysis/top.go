@@ -113,6 +113,12 @@ func (e *Engine) recentAggregate(k Options) *aggregate {
 	return nil
 }
 
+// TopKept reports whether the Top table for opt is kept, so that Top
+// returns it without computing.
+func (e *Engine) TopKept(opt Options) bool {
+	return e.recentTop(e.topKey(opt)) != nil
+}
+
 // topKey spells opt's defaults out, so that options that differ only in
 // how they name the same thing (the default sample type and the same
 // type by name or index; no granularity and "functions") share a result.

@@ -167,10 +167,37 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		// Draw nothing for a frame, which erases the loading line from the
 		// terminal's main screen, then take the alt screen.
 		m.phase = phaseEntering
-		cmds = append(cmds, tea.Tick(40*time.Millisecond, func(time.Time) tea.Msg { return enterMsg{} }))
+		cmds = append(cmds, tea.Tick(40*time.Millisecond, func(time.Time) tea.Msg { return enterMsg{} }), m.prefetch())
 	}
 	cmds = append(cmds, m.ensure(m.active, false))
 	return tea.Batch(cmds...)
+}
+
+// prefetchDelay lets the first screen be drawn before prefetch starts.
+const prefetchDelay = 150 * time.Millisecond
+
+// prefetch computes, in the background once the first screen is up, the
+// Top table of the next sample type, which s asks for: the engine keeps
+// it, so the key redraws at once instead of walking every stack again
+// (0.15-0.25 s on a million distinct stacks). The result itself is
+// dropped. A live source's engine changes at each snapshot: no prefetch.
+func (m *Model) prefetch() tea.Cmd {
+	types := m.prof.SampleTypes
+	if len(types) < 2 || m.live != nil {
+		return nil
+	}
+	i, err := analysis.SampleIndex(m.prof, m.target.SampleIndex)
+	if err != nil {
+		return nil
+	}
+	next := m.target
+	next.SampleIndex = types[(i+1)%len(types)].Type
+	run, _ := m.views[0].Query(m.engine, next, m.selected)
+	return guard(func() tea.Msg {
+		time.Sleep(prefetchDelay)
+		run() // an error shows when s asks for it
+		return nil
+	})
 }
 
 // errorText is an error as one line for the footer.

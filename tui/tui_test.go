@@ -984,3 +984,20 @@ func TestFlameMouse(t *testing.T) {
 		t.Errorf("double click: zoomed on %q", zoomed)
 	}
 }
+
+// TestPrefetchNextSampleType: once the first screen is up, the next
+// sample type's table is computed in the background, so s finds it kept;
+// a profile with one sample type prefetches nothing.
+func TestPrefetchNextSampleType(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.waitReady()
+	next := uiOptions()
+	next.SampleIndex = "samples" // the other of cpu and samples
+	h.waitFor("the next sample type's table", func(m *Model) bool { return m.engine.TopKept(next) })
+	h.keys("s")
+	var shown string
+	h.do(func(m *Model) { shown = m.opts.SampleIndex })
+	if shown != "samples" {
+		t.Fatalf("s shows sample type %q", shown)
+	}
+}
