@@ -24,8 +24,10 @@ type Engine struct {
 	// derived holds the engines of this profile with -tagroot/-tagleaf
 	// frames, by setting.
 	derived map[string]*Engine
-	tops    recent[Options, *Top]     // the last Top results
-	locs    recent[locKey, *locPaths] // the last location views
+	tops    recent[Options, *Top] // the last Top results
+	// computing holds the Top tables being computed, by topKey.
+	computing map[Options]*topCall
+	locs      recent[locKey, *locPaths] // the last location views
 }
 
 type tableKey struct {

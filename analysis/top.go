@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -61,6 +62,41 @@ func (e *Engine) Top(opt Options) (*Top, error) {
 	if t := e.recentTop(key); t != nil {
 		return t, nil
 	}
+	// One computation per table at a time: a second asker (s pressed
+	// while the explorer prefetches that table) waits for the first's.
+	e.mu.Lock()
+	if c := e.computing[key]; c != nil {
+		e.mu.Unlock()
+		<-c.done
+		return c.t, c.err
+	}
+	c := &topCall{done: make(chan struct{})}
+	if e.computing == nil {
+		e.computing = map[Options]*topCall{}
+	}
+	e.computing[key] = c
+	e.mu.Unlock()
+	defer func() {
+		if c.t == nil && c.err == nil {
+			c.err = errors.New("the table's computation failed") // it panicked
+		}
+		e.mu.Lock()
+		delete(e.computing, key)
+		e.mu.Unlock()
+		close(c.done)
+	}()
+	c.t, c.err = e.top(opt, key)
+	return c.t, c.err
+}
+
+// topCall is a Top table being computed.
+type topCall struct {
+	done chan struct{}
+	t    *Top
+	err  error
+}
+
+func (e *Engine) top(opt, key Options) (*Top, error) {
 	akey := aggregateKey(key)
 	if a := e.recentAggregate(akey); a != nil {
 		// Only the edge fraction or the order differ from a kept

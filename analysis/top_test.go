@@ -340,3 +340,28 @@ func TestTopFromKeptAggregate(t *testing.T) {
 		}
 	}
 }
+
+// TestTopOnce: askers of one table at once share one computation.
+func TestTopOnce(t *testing.T) {
+	e := NewEngine(engineFor(t, filepath.Join("../testdata", "pprof/large.cpu")).p)
+	opt := testOptions(t, nil)
+	tops := make([]*Top, 8)
+	var wg sync.WaitGroup
+	for i := range tops {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			top, err := e.Top(opt)
+			if err != nil {
+				t.Error(err)
+			}
+			tops[i] = top
+		}()
+	}
+	wg.Wait()
+	for i, top := range tops {
+		if top == nil || top != tops[0] {
+			t.Fatalf("asker %d got another table than the first", i)
+		}
+	}
+}
