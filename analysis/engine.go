@@ -25,6 +25,9 @@ type Engine struct {
 	// frames, by setting.
 	derived map[string]*Engine
 	tops    recent[Options, *Top] // the last Top results
+	// oneFile: 0 unknown, 1 every function name has one file, 2 not
+	// (see oneFilePerName).
+	oneFile int8
 	// computing holds the Top tables being computed, by topKey.
 	computing map[Options]*topCall
 	locs      recent[locKey, *locPaths] // the last location views

@@ -3,6 +3,7 @@ package analysis
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 
 	"github.com/pprof-tui/pprof-tui/format"
@@ -48,12 +49,6 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 	if err != nil {
 		return st, 0, nil, err
 	}
-	fnOpt := opt
-	fnOpt.Granularity = "filefunctions"
-	fnTop, err := e.Top(fnOpt)
-	if err != nil {
-		return st, 0, nil, err
-	}
 	trim := func(file string) string {
 		if file == "" {
 			return ""
@@ -81,8 +76,34 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 		f.Flat += r.Flat
 		f.Cum += r.Cum
 	}
+	// A function's cum is its row at the filefunctions granularity; where
+	// no two functions share a name but not a file, that row is its
+	// functions row, the table the Top view has usually kept (a
+	// filefunctions table of its own took seconds on 100,000 functions).
+	fnOpt := opt
+	fnOpt.Granularity = "filefunctions"
+	byName := e.oneFilePerName() && !slices.ContainsFunc(out, func(f FunctionSource) bool { return f.Name == "" })
+	if byName {
+		fnOpt.Granularity = "functions"
+	}
+	fnTop, err := e.Top(fnOpt)
+	if err != nil {
+		return st, 0, nil, err
+	}
+	named := map[string]int{} // by name alone, when byName
+	if byName {
+		for i, f := range out {
+			named[f.Name] = i
+		}
+	}
 	for _, r := range fnTop.Rows {
 		info := fnTop.Nodes.Info(r.Node)
+		if byName {
+			if i, ok := named[info.Name]; ok && info.Name != "" {
+				out[i].FuncCum += r.Cum
+			}
+			continue
+		}
 		if i, ok := index[fk{info.Name, trim(info.File)}]; ok {
 			out[i].FuncCum += r.Cum
 		}
@@ -119,6 +140,34 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 		return out[a].File < out[b].File
 	})
 	return top.SampleType, top.Total, out, nil
+}
+
+// oneFilePerName reports whether every function name of the profile
+// has one file (after filepath.Clean, as the filefunctions nodes have
+// it), so that a function's node at the functions granularity is its
+// node at filefunctions. Computed once per engine.
+func (e *Engine) oneFilePerName() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.oneFile == 0 {
+		e.oneFile = 1
+		files := make(map[string]string, len(e.p.Functions))
+		for _, fn := range e.p.Functions {
+			if fn.Name == "" {
+				continue
+			}
+			file := fn.Filename
+			if file != "" {
+				file = filepath.Clean(file)
+			}
+			if f, ok := files[fn.Name]; ok && f != file {
+				e.oneFile = 2
+				break
+			}
+			files[fn.Name] = file
+		}
+	}
+	return e.oneFile == 1
 }
 
 // Listing is one function's source annotated with its values, the lines

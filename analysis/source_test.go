@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"testing"
 )
@@ -31,5 +32,40 @@ func TestSourceLines(t *testing.T) {
 	}
 	if sum != f.Flat {
 		t.Fatalf("lines add up to %d, flat is %d", sum, f.Flat)
+	}
+}
+
+// TestSourceFuncCumByName: where every function name has one file, a
+// function's cum comes from the functions table; it equals the
+// filefunctions table's, which the engine uses otherwise.
+func TestSourceFuncCumByName(t *testing.T) {
+	all := regexp.MustCompile(".")
+	used := 0
+	for _, profile := range []string{"go/cpu_labels.pb.gz", "go/heap.pb.gz", "synthetic/bigprof_10k.pb.gz", "pprof/large.cpu"} {
+		p := engineFor(t, filepath.Join("../testdata", profile)).p
+		fast := NewEngine(p)
+		if !fast.oneFilePerName() {
+			continue
+		}
+		used++
+		slow := NewEngine(p)
+		slow.oneFile = 2 // as if two files shared a name
+		for _, set := range []map[string]string{nil, {"hide": "runtime"}, {"focus": "main", "sample_index": "0"}} {
+			opt := testOptions(t, set)
+			_, _, a, err := fast.source(opt, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, b, err := slow.source(opt, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("%s %v: the listings by name differ from those by file", profile, set)
+			}
+		}
+	}
+	if used == 0 {
+		t.Fatal("no test profile has one file per function name")
 	}
 }
