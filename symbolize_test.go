@@ -351,7 +351,7 @@ func TestSymbolizeGoBinaryWithoutDWARF(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range p.Locations {
-		p.Locations[i].Lines = nil
+		p.Locations[i].Lines = format.LineSpan{}
 	}
 	p.Functions = nil
 	for i := range p.Mappings {

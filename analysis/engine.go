@@ -144,8 +144,9 @@ func (m *funcMatcher) mapping(mi int32) bool {
 
 // location reports pprof's Location.matchesName over the given lines.
 func (m *funcMatcher) location(loc *format.Location, lines []int16) bool {
+	ll := m.p.LinesOf(loc)
 	for _, k := range lines {
-		if f := loc.Lines[k].Function; f >= 0 && m.fn(f) {
+		if f := ll[k].Function; f >= 0 && m.fn(f) {
 			return true
 		}
 	}
@@ -166,8 +167,9 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool) *locView {
 	var buf, tmp []int16
 	for li := range p.Locations {
 		loc := &p.Locations[li]
+		lines := p.LinesOf(loc)
 		buf = buf[:0]
-		for k := range loc.Lines {
+		for k := range lines {
 			buf = append(buf, int16(k))
 		}
 		var fl uint8
@@ -190,7 +192,7 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool) *locView {
 			tmp = tmp[:0]
 			if !hide.mapping(loc.Mapping) {
 				for _, k := range buf {
-					if f := loc.Lines[k].Function; f >= 0 && hide.fn(f) {
+					if f := lines[k].Function; f >= 0 && hide.fn(f) {
 						continue
 					}
 					tmp = append(tmp, k)
@@ -205,7 +207,7 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool) *locView {
 			if !show.mapping(loc.Mapping) {
 				tmp = tmp[:0]
 				for _, k := range buf {
-					if f := loc.Lines[k].Function; f >= 0 && !show.fn(f) {
+					if f := lines[k].Function; f >= 0 && !show.fn(f) {
 						continue
 					}
 					tmp = append(tmp, k)
@@ -221,7 +223,7 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool) *locView {
 				fl |= fShowFrom
 			} else {
 				for i := len(buf) - 1; i >= 0; i-- {
-					if f := loc.Lines[buf[i]].Function; f >= 0 && c.showFrom.MatchString(p.Functions[f].Name) {
+					if f := lines[buf[i]].Function; f >= 0 && c.showFrom.MatchString(p.Functions[f].Name) {
 						buf = buf[:i+1]
 						fl |= fShowFrom
 						break
@@ -231,7 +233,7 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool) *locView {
 		}
 		if c.pruneFrom != nil {
 			for i, k := range buf {
-				if f := loc.Lines[k].Function; f >= 0 && p.Functions[f].Name != "" &&
+				if f := lines[k].Function; f >= 0 && p.Functions[f].Name != "" &&
 					c.pruneFrom.MatchString(simplifyFunc(p.Functions[f].Name)) {
 					fl |= fPruneFrom
 					buf = buf[i:]
@@ -273,10 +275,10 @@ func (e *Engine) dropFrames() *dropFrames {
 	prune := make([]int8, len(p.Functions))
 	d := &dropFrames{cut: make([]int16, len(p.Locations))}
 	for li := range p.Locations {
-		loc := &p.Locations[li]
+		lines := p.LinesOf(&p.Locations[li])
 		d.cut[li] = -1
-		for i := len(loc.Lines) - 1; i >= 0; i-- {
-			f := loc.Lines[i].Function
+		for i := len(lines) - 1; i >= 0; i-- {
+			f := lines[i].Function
 			if f < 0 || p.Functions[f].Name == "" {
 				continue
 			}

@@ -41,11 +41,14 @@ func (e *Engine) Filtered(opt Options) (*format.Profile, error) {
 	// The profile's drop_frames have been applied; do not apply them twice.
 	v := q.view
 	out.Locations = make([]format.Location, len(p.Locations))
+	var lines []format.Line
 	for l, loc := range p.Locations {
-		loc.Lines = nil
+		all := p.LinesOf(&loc)
+		lines = lines[:0]
 		for _, k := range v.lines[v.off[l]:v.off[l+1]] {
-			loc.Lines = append(loc.Lines, p.Locations[l].Lines[k])
+			lines = append(lines, all[k])
 		}
+		loc.Lines = out.AddLines(lines...)
 		out.Locations[l] = loc
 	}
 

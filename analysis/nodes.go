@@ -78,7 +78,7 @@ func newLineTable(p *format.Profile) lineTable {
 	n := int32(0)
 	for i := range p.Locations {
 		off[i] = n
-		n += int32(max(1, len(p.Locations[i].Lines)))
+		n += max(1, p.Locations[i].Lines.N)
 	}
 	off[len(p.Locations)] = n
 	return lineTable{off: off}
@@ -132,19 +132,20 @@ func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines
 			addr = loc.Address
 		}
 		base := lt.off[li]
-		n := max(1, len(loc.Lines))
+		lines := p.LinesOf(loc)
+		n := max(1, len(lines))
 		for k := 0; k < n; k++ {
 			var ni NodeInfo
-			if byFunc != nil && len(loc.Lines) > 0 && loc.Lines[k].Function >= 0 {
-				if id := byFunc[loc.Lines[k].Function]; id > 0 {
+			if byFunc != nil && len(lines) > 0 && lines[k].Function >= 0 {
+				if id := byFunc[lines[k].Function]; id > 0 {
 					t.slotNode[base+int32(k)] = id - 1
 					continue
 				}
 			}
-			if len(loc.Lines) == 0 || loc.Lines[k].Function < 0 {
+			if len(lines) == 0 || lines[k].Function < 0 {
 				ni = NodeInfo{Address: addr, Objfile: objfile}
 			} else {
-				ln := loc.Lines[k]
+				ln := lines[k]
 				fn := &p.Functions[ln.Function]
 				ni.Address = addr
 				if keepLine {
@@ -173,7 +174,7 @@ func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines
 			}
 			t.slotNode[base+int32(k)] = id
 			if byFunc != nil && ni.Name != "" {
-				byFunc[loc.Lines[k].Function] = id + 1
+				byFunc[lines[k].Function] = id + 1
 			}
 		}
 	}

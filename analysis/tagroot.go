@@ -49,6 +49,7 @@ func addTagFrames(p *format.Profile, roots, leaves []string, unit string) *forma
 	out := *p
 	out.Functions = append([]format.Function(nil), p.Functions...)
 	out.Locations = append([]format.Location(nil), p.Locations...)
+	out.Lines = p.Lines[:len(p.Lines):len(p.Lines)] // shared; appends copy
 	out.Stacks = format.Stacks{Off: []int32{0}}
 	out.Samples.Stack = make([]int32, len(p.Samples.Stack))
 
@@ -62,7 +63,7 @@ func addTagFrames(p *format.Profile, roots, leaves []string, unit string) *forma
 		f := int32(len(out.Functions))
 		out.Functions = append(out.Functions, format.Function{ID: uint64(f) + 1, Name: name, Filename: key})
 		l := int32(len(out.Locations))
-		out.Locations = append(out.Locations, format.Location{ID: uint64(l) + 1, Mapping: -1, Lines: []format.Line{{Function: f}}})
+		out.Locations = append(out.Locations, format.Location{ID: uint64(l) + 1, Mapping: -1, Lines: out.AddLines(format.Line{Function: f})})
 		frames[k] = l
 		return l
 	}

@@ -55,7 +55,8 @@ func buildTagFixture(types []string, spec string) (*format.Profile, error) {
 	p := &format.Profile{
 		Strings:   []string{""},
 		Functions: []format.Function{{ID: 1, Name: "main.f"}},
-		Locations: []format.Location{{ID: 1, Mapping: -1, Lines: []format.Line{{Function: 0}}}},
+		Locations: []format.Location{{ID: 1, Mapping: -1, Lines: format.LineSpan{N: 1}}},
+		Lines:     []format.Line{{Function: 0}},
 		Stacks:    format.Stacks{Off: []int32{0, 1}, Locs: []int32{0}},
 		LabelSets: format.LabelSets{Off: []int32{0, 0}},
 	}

@@ -211,7 +211,7 @@ func parseCPUProfile(data []byte) (*Profile, error) {
 				fnOf[fk] = f
 			}
 			l = int32(len(p.Locations))
-			p.Locations = append(p.Locations, Location{ID: uint64(l) + 1, Mapping: -1, Lines: []Line{{Function: f, Line: fk.line, Column: max(k.col, 0)}}})
+			p.Locations = append(p.Locations, Location{ID: uint64(l) + 1, Mapping: -1, Lines: p.AddLines(Line{Function: f, Line: fk.line, Column: max(k.col, 0)})})
 			locOf[k] = l
 		}
 		nodeLoc[n] = l

@@ -46,7 +46,7 @@ func TestCPUProfileQuirks(t *testing.T) {
 	for i, w := range want {
 		var frames []string
 		for _, li := range p.Stacks.At(p.Samples.Stack[i]) {
-			ln := p.Locations[li].Lines[0]
+			ln := p.LinesOf(&p.Locations[li])[0]
 			f := p.Functions[ln.Function]
 			frames = append(frames, f.Name+" "+f.Filename+":"+strconv.FormatInt(ln.Line, 10))
 		}

@@ -63,7 +63,7 @@ func parseFolded(data []byte) (*Profile, error) {
 					return nil, fmt.Errorf("line %d: too many distinct frames", lineNo)
 				}
 				p.Functions = append(p.Functions, Function{ID: uint64(li) + 1, Name: name, SystemName: name})
-				p.Locations = append(p.Locations, Location{ID: uint64(li) + 1, Mapping: -1, Lines: []Line{{Function: li}}})
+				p.Locations = append(p.Locations, Location{ID: uint64(li) + 1, Mapping: -1, Lines: p.AddLines(Line{Function: li})})
 				locOf[name] = li
 			}
 			locs = append(locs, li)

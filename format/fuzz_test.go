@@ -85,7 +85,10 @@ func checkInvariants(t *testing.T, p *Profile) {
 		if l.Mapping < -1 || int(l.Mapping) >= len(p.Mappings) {
 			fail("location %d: mapping %d out of range", i, l.Mapping)
 		}
-		for _, ln := range l.Lines {
+		if l.Lines.Off < 0 || l.Lines.N < 0 || int(l.Lines.Off)+int(l.Lines.N) > len(p.Lines) {
+			fail("location %d: lines %+v outside the %d lines", i, l.Lines, len(p.Lines))
+		}
+		for _, ln := range p.LinesOf(&l) {
 			if ln.Function < -1 || int(ln.Function) >= len(p.Functions) {
 				fail("location %d: function %d out of range", i, ln.Function)
 			}

@@ -234,7 +234,7 @@ func TestProtoMatchesPprofRaw(t *testing.T) {
 					t.Fatalf("location %d address %#x, pprof says %#x", loc.ID, loc.Address, wl.addr)
 				}
 				var names []string
-				for _, ln := range loc.Lines {
+				for _, ln := range p.LinesOf(&loc) {
 					if ln.Function >= 0 {
 						names = append(names, p.Functions[ln.Function].Name)
 					}

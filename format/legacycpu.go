@@ -803,7 +803,7 @@ func readJavaSymbols(p *Profile, b *builder, text []byte, base int, locOf map[ui
 			named = append(named, fn)
 		}
 		frameOf[li] = k + 1
-		p.Locations[li].Lines = []Line{{Line: lineNo}}
+		p.Locations[li].Lines = p.AddLines(Line{Line: lineNo})
 	}
 
 	// Functions are numbered in order of first use, as pprof numbers them.
@@ -825,7 +825,7 @@ func readJavaSymbols(p *Profile, b *builder, text []byte, base int, locOf map[ui
 			b.str(fn.Name)
 			b.str(fn.Filename)
 		}
-		l.Lines[0].Function = fi
+		p.LinesOf(l)[0].Function = fi
 	}
 	return nil
 }

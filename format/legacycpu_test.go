@@ -262,9 +262,9 @@ func TestLegacyCPUMatchesPprof(t *testing.T) {
 					}
 					var fn, file string
 					var line int64
-					if len(l.Lines) == 1 {
-						f := p.Functions[l.Lines[0].Function]
-						fn, file, line = f.Name, f.Filename, l.Lines[0].Line
+					if len(p.LinesOf(&l)) == 1 {
+						f := p.Functions[p.LinesOf(&l)[0].Function]
+						fn, file, line = f.Name, f.Filename, p.LinesOf(&l)[0].Line
 					}
 					if fn != rl.fn || file != rl.file || line != rl.line {
 						t.Errorf("location %d: %q %q:%d, pprof %q %q:%d", i, fn, file, line, rl.fn, rl.file, rl.line)
@@ -442,7 +442,7 @@ func TestLegacyCPUPprofBehaviour(t *testing.T) {
 			t.Errorf("functions = %+v", p.Functions[:4])
 		}
 		for i, l := range p.Locations {
-			if l.Address != 0 || l.Mapping != -1 || len(l.Lines) != 1 {
+			if l.Address != 0 || l.Mapping != -1 || len(p.LinesOf(&l)) != 1 {
 				t.Errorf("location %d = %+v", i, l)
 			}
 		}
@@ -870,7 +870,7 @@ func FuzzLegacyCPU(f *testing.F) {
 			if l.ID != uint64(i)+1 || l.Mapping < -1 || int(l.Mapping) >= len(p.Mappings) {
 				t.Fatalf("location %d: %+v", i, l)
 			}
-			for _, ln := range l.Lines {
+			for _, ln := range p.LinesOf(&l) {
 				if ln.Function < 0 || int(ln.Function) >= len(p.Functions) {
 					t.Fatalf("location %d: function %d", i, ln.Function)
 				}

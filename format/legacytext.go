@@ -826,7 +826,7 @@ func ltParseJava(r *ltReader, kind string) (*Profile, error) {
 			p.Functions = append(p.Functions, fn)
 			funcOf[fn.Name] = fi
 		}
-		p.Locations[li].Lines = []Line{{Function: fi, Line: line}}
+		p.Locations[li].Lines = p.AddLines(Line{Function: fi, Line: line})
 		named[li] = true
 	}
 

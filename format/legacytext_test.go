@@ -256,7 +256,7 @@ func ltRaw(p *Profile) string {
 		if l.Mapping >= 0 {
 			fmt.Fprintf(&b, "M=%d ", p.Mappings[l.Mapping].ID)
 		}
-		for i, ln := range l.Lines {
+		for i, ln := range p.LinesOf(&l) {
 			if i > 0 {
 				b.WriteString("\n             ")
 			}
@@ -343,7 +343,7 @@ func ltCheck(p *Profile) error {
 		if l.Mapping < -1 || int(l.Mapping) >= len(p.Mappings) {
 			return fmt.Errorf("location %d: mapping %d of %d", i, l.Mapping, len(p.Mappings))
 		}
-		for _, ln := range l.Lines {
+		for _, ln := range p.LinesOf(&l) {
 			if ln.Function < 0 || int(ln.Function) >= len(p.Functions) {
 				return fmt.Errorf("location %d: function %d of %d", i, ln.Function, len(p.Functions))
 			}

@@ -70,7 +70,7 @@ func combineIdentical(p *Profile) (*Profile, error) {
 			fmt.Fprintf(&sb, "%s\x00%s\x00%x\x00%x", m.File, m.BuildID, m.Limit-m.Start, m.Offset)
 		}
 		fmt.Fprintf(&sb, "\x00%x\x00%t", addr, l.IsFolded)
-		for _, ln := range l.Lines {
+		for _, ln := range p.LinesOf(&l) {
 			if ln.Function >= 0 {
 				f := &p.Functions[ln.Function]
 				fmt.Fprintf(&sb, "\x00%s\x00%s\x00%s\x00%d", f.Name, f.SystemName, f.Filename, f.StartLine)
@@ -93,6 +93,7 @@ func combineIdentical(p *Profile) (*Profile, error) {
 		PeriodType: p.PeriodType, Period: p.Period, TimeNanos: p.TimeNanos, DurationNanos: p.DurationNanos,
 		Comments: p.Comments, DocURL: p.DocURL, DropFrames: p.DropFrames, KeepFrames: p.KeepFrames,
 		Mappings: p.Mappings, Functions: p.Functions, Locations: kept, Strings: p.Strings,
+		Lines: p.Lines[:len(p.Lines):len(p.Lines)], // shared; appends copy
 	}
 	b := newBuilder(out)
 	out.Samples.Values = make([][]int64, len(p.SampleTypes))
@@ -193,14 +194,13 @@ func (b *builder) append(p *Profile) error {
 		if l.Mapping >= 0 {
 			l.Mapping += mapBase
 		}
-		lines := make([]Line, len(l.Lines))
-		for i, ln := range l.Lines {
+		lines := p.LinesOf(&l)
+		l.Lines = out.AddLines(lines...)
+		for i, ln := range lines {
 			if ln.Function >= 0 {
-				ln.Function += funcBase
+				out.Lines[int(l.Lines.Off)+i].Function = ln.Function + funcBase
 			}
-			lines[i] = ln
 		}
-		l.Lines = lines
 		out.Locations = append(out.Locations, l)
 	}
 	strs := make([]int32, len(p.Strings))

@@ -366,7 +366,7 @@ func (pp *perfParser) frame(l string, locs *[]int32) error {
 				p.Functions = append(p.Functions, Function{ID: uint64(fi) + 1, Name: sym, SystemName: sym})
 				pp.fnOf[sym] = fi
 			}
-			loc.Lines = []Line{{Function: fi}}
+			loc.Lines = p.AddLines(Line{Function: fi})
 		}
 		p.Locations = append(p.Locations, loc)
 		pp.locOf[key] = li

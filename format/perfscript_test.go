@@ -73,8 +73,8 @@ func TestPerfScriptQuirks(t *testing.T) {
 		for _, li := range p.Stacks.At(p.Samples.Stack[i]) {
 			l := p.Locations[li]
 			switch {
-			case len(l.Lines) > 0:
-				frames = append(frames, p.Functions[l.Lines[0].Function].Name)
+			case len(p.LinesOf(&l)) > 0:
+				frames = append(frames, p.Functions[p.LinesOf(&l)[0].Function].Name)
 			case l.Mapping >= 0:
 				frames = append(frames, "["+p.Mappings[l.Mapping].File+"]")
 			default:

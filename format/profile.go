@@ -29,6 +29,8 @@ type Profile struct {
 	Mappings  []Mapping
 	Locations []Location
 	Functions []Function
+	// Lines holds the frames of every location (see Location.Lines).
+	Lines []Line
 
 	// Strings is the profile's string table, with Strings[0] == "".
 	// Label keys, values and units are indices into it.
@@ -64,12 +66,37 @@ type Mapping struct {
 type Location struct {
 	ID      uint64 // the id in the source file
 	Address uint64
-	// Lines holds the frames at this address when functions were inlined:
-	// Lines[0] is the innermost (leaf-most) function, the last entry the
-	// function the others were inlined into.
-	Lines    []Line
+	// Lines locates the frames at this address in Profile.Lines (read
+	// them with Profile.LinesOf): more than one when functions were
+	// inlined, the first the innermost (leaf-most) function, the last
+	// the function the others were inlined into. Location holds no
+	// pointer, so a million of them cost the garbage collector nothing.
+	Lines    LineSpan
 	Mapping  int32 // index into Profile.Mappings, or -1
 	IsFolded bool
+}
+
+// LineSpan is a run of Profile.Lines: Lines[Off:Off+N].
+type LineSpan struct {
+	Off, N int32
+}
+
+// LinesOf returns the frames of location l, innermost first. The slice
+// aliases the profile; appending to it cannot overwrite other locations'.
+func (p *Profile) LinesOf(l *Location) []Line {
+	end := l.Lines.Off + l.Lines.N
+	return p.Lines[l.Lines.Off:end:end]
+}
+
+// AddLines stores frames in Profile.Lines and returns where, for a
+// Location's Lines.
+func (p *Profile) AddLines(lines ...Line) LineSpan {
+	if len(lines) == 0 {
+		return LineSpan{}
+	}
+	off := len(p.Lines)
+	p.Lines = append(p.Lines, lines...)
+	return LineSpan{Off: int32(off), N: int32(len(lines))}
 }
 
 // Line is one frame of a Location.

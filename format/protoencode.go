@@ -173,7 +173,7 @@ func encode(w *bufio.Writer, p *Profile) error {
 			b = appendVarintField(b, 2, mapIDs[l.Mapping])
 		}
 		b = appendVarintField(b, 3, l.Address)
-		for _, ln := range l.Lines {
+		for _, ln := range p.LinesOf(&p.Locations[i]) {
 			s := e.sub[:0]
 			if ln.Function >= 0 {
 				if int(ln.Function) >= len(funcIDs) {

@@ -79,16 +79,12 @@ type linker struct {
 	nlocs                   int   // location ids in all stacks
 	chunkLocs, chunkStacks  []int // of each chunk of the stacks' arena
 	canon                   []byte
-	// lineArena holds the locations' lines, a chunk at a time: one
-	// allocation per location was a million small objects for the
-	// garbage collector to mark on profiles with a million locations.
 	// locChunks holds the locations while linking, locChunk at a time:
 	// doubling one slice copied a million locations over and over, in
 	// copies the garbage collector has to wait for. close lays them out
 	// in Profile.Locations.
 	locChunks   [][]Location
 	nloc        int32
-	lineArena   []Line
 	lineScratch []Line
 	fnIDScratch []uint64
 	sink        uint64 // see prefetch
@@ -326,9 +322,6 @@ func (l *linker) prefetch(hashes []uint32) {
 	l.sink += sink
 }
 
-// lineChunk is how many lines the linker's line arena allocates at once.
-const lineChunk = 8192
-
 // double makes room for one more element by doubling s's capacity when
 // it is full: append grows large slices by a quarter, which for the
 // thousands of locations of a large profile leaves four times their size
@@ -479,12 +472,10 @@ func (l *linker) location(b []byte) error {
 		}
 	}
 	if len(lines) > 0 {
-		if cap(l.lineArena)-len(l.lineArena) < len(lines) {
-			l.lineArena = make([]Line, 0, max(lineChunk, len(lines)))
+		if len(l.p.Lines)+len(lines) > math.MaxInt32 {
+			return fmt.Errorf("location id %d: more than %d lines in all", loc.ID, math.MaxInt32)
 		}
-		at := len(l.lineArena)
-		l.lineArena = append(l.lineArena, lines...)
-		loc.Lines = l.lineArena[at:len(l.lineArena):len(l.lineArena)]
+		loc.Lines = l.p.AddLines(lines...)
 	}
 	*l.loc(i) = loc
 	return nil

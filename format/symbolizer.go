@@ -289,15 +289,16 @@ func (s *symbolizer) symbolizeLocal(p *Profile) {
 			s.say("%v", err)
 		}
 		found := 0
+		var lines []Line
 		for j, fs := range frames {
 			if len(fs) == 0 {
 				continue
 			}
 			found++
 			l := &p.Locations[idx[j]]
-			l.Lines = make([]Line, len(fs))
+			lines = lines[:0]
 			l.IsFolded = false
-			for k, fr := range fs {
+			for _, fr := range fs {
 				if fr.Func != "" {
 					m.HasFunctions = true
 				}
@@ -307,8 +308,9 @@ func (s *symbolizer) symbolizeLocal(p *Profile) {
 				if fr.Line != 0 {
 					m.HasLineNumbers = true
 				}
-				l.Lines[k] = Line{Function: function(fr), Line: fr.Line}
+				lines = append(lines, Line{Function: function(fr), Line: fr.Line})
 			}
+			l.Lines = p.AddLines(lines...)
 			m.HasInlineFrames = true
 		}
 		if stripped {

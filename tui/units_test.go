@@ -29,7 +29,7 @@ func spanProfile(t *testing.T) string {
 	p.LabelSets.Off = []int32{0, 0}
 	for i, n := range names {
 		p.Functions = append(p.Functions, format.Function{ID: uint64(i + 1), Name: n, Filename: "main.go"})
-		p.Locations = append(p.Locations, format.Location{ID: uint64(i + 1), Mapping: -1, Lines: []format.Line{{Function: int32(i), Line: int64(10 * (i + 1))}}})
+		p.Locations = append(p.Locations, format.Location{ID: uint64(i + 1), Mapping: -1, Lines: p.AddLines(format.Line{Function: int32(i), Line: int64(10 * (i + 1))})})
 		stack := []int32{int32(i)}
 		if i > 0 {
 			stack = append(stack, 0) // leaf first

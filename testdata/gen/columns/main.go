@@ -22,10 +22,14 @@ func main() {
 			{ID: 2, Name: "main.work", Filename: "/src/main.go", StartLine: 10},
 		},
 		Locations: []format.Location{
-			{ID: 1, Mapping: 0, Address: 0x1010, Lines: []format.Line{{Function: 0, Line: 5, Column: 3}}},
-			{ID: 2, Mapping: 0, Address: 0x2010, Lines: []format.Line{{Function: 1, Line: 12, Column: 9}}},
-			{ID: 3, Mapping: 0, Address: 0x2020, Lines: []format.Line{{Function: 1, Line: 12, Column: 21}}},
-			{ID: 4, Mapping: 0, Address: 0x2030, Lines: []format.Line{{Function: 1, Line: 13, Column: 5}}},
+			{ID: 1, Mapping: 0, Address: 0x1010, Lines: format.LineSpan{Off: 0, N: 1}},
+			{ID: 2, Mapping: 0, Address: 0x2010, Lines: format.LineSpan{Off: 1, N: 1}},
+			{ID: 3, Mapping: 0, Address: 0x2020, Lines: format.LineSpan{Off: 2, N: 1}},
+			{ID: 4, Mapping: 0, Address: 0x2030, Lines: format.LineSpan{Off: 3, N: 1}},
+		},
+		Lines: []format.Line{
+			{Function: 0, Line: 5, Column: 3}, {Function: 1, Line: 12, Column: 9},
+			{Function: 1, Line: 12, Column: 21}, {Function: 1, Line: 13, Column: 5},
 		},
 		Strings:   []string{""},
 		Stacks:    format.Stacks{Off: []int32{0, 2, 4, 6}, Locs: []int32{1, 0, 2, 0, 3, 0}},
