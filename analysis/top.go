@@ -1,8 +1,10 @@
 package analysis
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -246,6 +248,35 @@ func (a *aggregate) top() *Top {
 
 // sortNodes orders nodes as pprof's FlatNameOrder / CumNameOrder.
 func (a *aggregate) sortNodes(ns []int32, byCum bool) {
+	if nameRank, infoRank := a.q.nodes.ranks(); nameRank != nil {
+		// The same order, by integers (see nodeTable.ranks).
+		if !byCum && len(ns) > 4096 {
+			ns = a.sortZeroFlatLast(ns)
+		}
+		first, second := a.flat, a.cum // FlatNameOrder; CumNameOrder swaps them
+		if byCum {
+			first, second = a.cum, a.flat
+		}
+		slices.SortFunc(ns, func(l, r int32) int {
+			if c := cmp.Compare(abs64(first[r]), abs64(first[l])); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(nameRank[l], nameRank[r]); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(abs64(second[r]), abs64(second[l])); c != 0 {
+				return c
+			}
+			return cmp.Compare(infoRank[l], infoRank[r])
+		})
+		return
+	}
+	a.sortNodesByName(ns, byCum)
+}
+
+// sortNodesByName is sortNodes comparing names and addresses as pprof
+// does (compareNames), for the addresses granularity.
+func (a *aggregate) sortNodesByName(ns []int32, byCum bool) {
 	names := a.q.nodes.names
 	infos := a.q.nodes.nodes
 	sort.Slice(ns, func(i, j int) bool {
@@ -277,6 +308,51 @@ func (a *aggregate) sortNodes(ns []int32, byCum bool) {
 		}
 		return lessInfo(&infos[l], &infos[r])
 	})
+}
+
+// sortZeroFlatLast puts ns's nodes with no flat value last, in their
+// order by name (nodeTable.byInfo: most rows at the lines granularity
+// are such inner frames), and returns the others, for sorting.
+func (a *aggregate) sortZeroFlatLast(ns []int32) (rest []int32) {
+	t := a.q.nodes
+	in := make([]bool, len(t.nodes))
+	zeros := 0
+	for _, n := range ns {
+		if a.flat[n] == 0 {
+			in[n] = true
+			zeros++
+		}
+	}
+	if zeros == 0 {
+		return ns
+	}
+	k := 0
+	for _, n := range ns {
+		if !in[n] {
+			ns[k] = n
+			k++
+		}
+	}
+	z := ns[k:k]
+	for _, n := range t.byInfo {
+		if in[n] {
+			z = append(z, n)
+		}
+	}
+	// Nodes with one printable name (rare) go by cum, then infoRank.
+	for i := 0; i < len(z); {
+		j := i + 1
+		for j < len(z) && t.nameRank[z[j]] == t.nameRank[z[i]] {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortStableFunc(z[i:j], func(l, r int32) int {
+				return cmp.Compare(abs64(a.cum[r]), abs64(a.cum[l]))
+			})
+		}
+		i = j
+	}
+	return ns[:k]
 }
 
 // inlineEdges collects, over stacks [from, to), the call edges into

@@ -1,0 +1,106 @@
+package analysis
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/format/synth"
+)
+
+// TestRowOrderByRanks: rows sorted by the node table's integer ranks
+// (nodeTable.ranks, sortZeroFlatLast) come in the order of pprof's
+// comparison of names (sortNodesByName), at every granularity but
+// addresses (which sorts by names), by flat and by cum, on profiles with
+// more than 4096 rows and on names that defeat the function-rank
+// shortcut.
+func TestRowOrderByRanks(t *testing.T) {
+	var buf bytes.Buffer
+	if err := synth.Write(&buf, synth.Config{Samples: 20000, Seed: 5, Labels: true, Shape: synth.Wide}); err != nil {
+		t.Fatal(err)
+	}
+	wide, err := format.Parse(&buf, format.Options{Symbolize: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	engines := map[string]*Engine{
+		"wide":       NewEngine(wide),
+		"distinct":   synthEngine(t, synth.Distinct),
+		"cpu_labels": engineFor(t, "../testdata/go/cpu_labels.pb.gz"),
+		"prefixes":   NewEngine(trickyNames(false)),
+		"unnamed":    NewEngine(trickyNames(true)),
+	}
+	for name, e := range engines {
+		for _, g := range []string{"functions", "filefunctions", "files", "lines"} {
+			for _, sortBy := range []string{"flat", "cum"} {
+				t.Run(fmt.Sprint(name, "/", g, "/", sortBy), func(t *testing.T) {
+					opt := DefaultOptions()
+					opt.NodeFraction = 0
+					opt.Granularity, opt.Sort = g, sortBy
+					q, err := e.newQuery(opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					a := q.aggregate()
+					var ns []int32
+					for n := range a.flat {
+						if a.flat[n] != 0 || a.cum[n] != 0 {
+							ns = append(ns, int32(n))
+						}
+					}
+					if name == "wide" && g == "lines" && len(ns) <= 4096 {
+						t.Fatalf("only %d rows: the zero-flat path is not exercised", len(ns))
+					}
+					got, want := slices.Clone(ns), slices.Clone(ns)
+					a.sortNodes(got, sortBy == "cum")
+					a.sortNodesByName(want, sortBy == "cum")
+					for i := range want {
+						if got[i] != want[i] {
+							t.Fatalf("row %d of %d: %q, want %q", i, len(want), q.nodes.names[got[i]], q.nodes.names[want[i]])
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// trickyNames is a profile whose function names are prefixes of others
+// followed by a space or a byte below it, and whose functions share
+// names across files; with unnamed, also a function with no name and
+// locations with no function. The function-rank shortcut must not
+// apply to them.
+func trickyNames(unnamed bool) *format.Profile {
+	names := []string{"f", "f (x)", "f\tg", "f.g", "g", "g", "operator new", "operator"}
+	if unnamed {
+		names = append(names, "")
+	}
+	p := &format.Profile{
+		SampleTypes: []format.ValueType{{Type: "samples", Unit: "count"}},
+		Strings:     []string{""},
+		LabelSets:   format.LabelSets{Off: []int32{0, 0}},
+		Samples:     format.Samples{Values: [][]int64{nil}},
+	}
+	for i, n := range names {
+		p.Functions = append(p.Functions, format.Function{ID: uint64(i + 1), Name: n, Filename: fmt.Sprintf("dir/file%d.go", i%3)})
+	}
+	p.Stacks.Off = []int32{0}
+	for i := range 60 {
+		var lines []format.Line
+		if !unnamed || i%17 != 16 {
+			lines = append(lines, format.Line{Function: int32(i % len(names)), Line: int64(1 + i%5)})
+		}
+		p.Locations = append(p.Locations, format.Location{ID: uint64(i + 1), Mapping: -1, Lines: p.AddLines(lines...)})
+	}
+	for s := range 200 {
+		leaf, mid, root := int32(s%60), int32((s*7+3)%60), int32((s*13+5)%60)
+		p.Stacks.Locs = append(p.Stacks.Locs, leaf, mid, root)
+		p.Stacks.Off = append(p.Stacks.Off, int32(len(p.Stacks.Locs)))
+		p.Samples.Stack = append(p.Samples.Stack, int32(s))
+		p.Samples.Values[0] = append(p.Samples.Values[0], int64(s%4))
+		p.Samples.Labels = append(p.Samples.Labels, 0)
+	}
+	return p
+}
