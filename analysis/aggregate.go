@@ -1,6 +1,9 @@
 package analysis
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/pprof-tui/pprof-tui/format"
 )
 
@@ -258,13 +261,20 @@ type aggregate struct {
 	// inlEdges are the call edges into candidates for inline markers,
 	// when they could be summed with flat and cum (see fuseEdges), else nil.
 	inlEdges *edgeSums
+	// want, when not nil, is the candidates whose edges inlEdges holds:
+	// those that can be among the first rows (see firstRows).
+	want []bool
 }
 
 // parallelStacks is the stack count above which aggregation splits the
 // stacks between two goroutines.
 const parallelStacks = 20000
 
-func (q *query) aggregate() *aggregate {
+func (q *query) aggregate() *aggregate { return q.aggregateFirst(0) }
+
+// aggregateFirst is aggregate for a table whose first rows (if rows > 0)
+// need their inline markers now and the others later (Engine.TopFirst).
+func (q *query) aggregateFirst(rows int) *aggregate {
 	p := q.e.p
 	w, dw, total, totalDiv := q.stackWeights()
 	a := &aggregate{q: q, stackW: w, stackDW: dw, kept: make([]bool, p.Stacks.Len())}
@@ -272,6 +282,11 @@ func (q *query) aggregate() *aggregate {
 	var cand []bool
 	if q.fuseEdges(w, dw) {
 		cand = q.candidates()
+		if rows > 0 && cand != nil {
+			if want := a.firstRows(rows, cand); want != nil {
+				cand, a.want = want, want
+			}
+		}
 	}
 	if n < parallelStacks {
 		a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = a.sumRange(0, n, cand)
@@ -310,6 +325,70 @@ func addInto(dst, src []int64) {
 	for i, v := range src {
 		dst[i] += v
 	}
+}
+
+// firstRows returns the candidates for inline markers among the nodes
+// that can be the first rows of the table, or nil when that cannot be
+// told before the walk of the stacks. Rows sorted by flat come in the
+// order of flat, then name, then cum: flat is known from each stack's
+// leaf alone, and names are ranked, so the nodes at or before the
+// rows-th by flat and name are the only ones that can take the first
+// rows places (ties at the boundary are all kept). Not when rows are
+// sorted by cum, at the addresses granularity, or when fewer than rows
+// nodes have a flat value (rows of no flat depend on cum).
+func (a *aggregate) firstRows(rows int, cand []bool) []bool {
+	q := a.q
+	if q.opt.Sort == "cum" {
+		return nil
+	}
+	nameRank, _ := q.nodes.ranks()
+	if nameRank == nil {
+		return nil
+	}
+	p := q.e.p
+	flat := make([]int64, len(q.nodes.nodes))
+	off, nodes := q.locOff, q.locNodes
+	for s := range p.Stacks.Len() {
+		sw := a.stackW[s]
+		if sw == 0 {
+			continue
+		}
+		locs := p.Stacks.At(int32(s))
+		lo, hi, ok := q.pathRange(locs)
+		if !ok {
+			continue
+		}
+		for _, l := range locs[lo:hi] {
+			if off[l+1] > off[l] {
+				flat[nodes[off[l+1]-1]] += sw // the leaf-most frame
+				break
+			}
+		}
+	}
+	var ns []int32
+	for n, f := range flat {
+		if f != 0 {
+			ns = append(ns, int32(n))
+		}
+	}
+	if len(ns) < rows {
+		return nil
+	}
+	key := func(l, r int32) int {
+		if c := cmp.Compare(abs64(flat[r]), abs64(flat[l])); c != 0 {
+			return c
+		}
+		return cmp.Compare(nameRank[l], nameRank[r])
+	}
+	slices.SortFunc(ns, key)
+	want := make([]bool, len(flat))
+	for i, n := range ns {
+		if i >= rows && key(n, ns[rows-1]) != 0 {
+			break
+		}
+		want[n] = cand[n]
+	}
+	return want
 }
 
 // fuseEdges reports whether the inline markers' edges can be summed in

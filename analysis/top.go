@@ -41,7 +41,14 @@ type Top struct {
 	// were summed with it (every node a row): a table that differs only in
 	// edge fraction or order is made from it again (see Engine.Top).
 	agg *aggregate
+	// partial is set on a table from TopFirst whose inline markers are
+	// exact only for its first rows: Top completes it.
+	partial bool
 }
+
+// Partial reports whether the table's inline markers are exact only for
+// the first rows TopFirst was asked for; Top(opt) returns it complete.
+func (t *Top) Partial() bool { return t.partial }
 
 // NodeSet names the nodes of a result; row.Node indexes it.
 type NodeSet struct{ t *nodeTable }
@@ -59,18 +66,36 @@ func (s *NodeSet) Len() int { return len(s.t.nodes) }
 // The last few results are kept, so going back to options computed a
 // moment ago (clearing a filter, the sample type cycling back) costs
 // nothing.
-func (e *Engine) Top(opt Options) (*Top, error) {
+func (e *Engine) Top(opt Options) (*Top, error) { return e.topRows(opt, 0) }
+
+// TopFirst is Top for a screen that shows the first rows of the table
+// (rows of them, or more): their inline markers are exact, and those of
+// the other rows may be missing (Top.Partial) when leaving them out
+// spares the walk of every stack most of its call edges. Top(opt) then
+// completes the table: the explorer shows the first screen and asks for
+// the rest in the background.
+func (e *Engine) TopFirst(opt Options, rows int) (*Top, error) { return e.topRows(opt, max(rows, 1)) }
+
+// topRows is Top (rows 0) or TopFirst.
+func (e *Engine) topRows(opt Options, rows int) (*Top, error) {
 	key := e.topKey(opt)
-	if t := e.recentTop(key); t != nil {
-		return t, nil
-	}
-	// One computation per table at a time: a second asker (s pressed
-	// while the explorer prefetches that table) waits for the first's.
-	e.mu.Lock()
-	if c := e.computing[key]; c != nil {
+	for {
+		if t := e.recentTop(key); t != nil && (rows > 0 || !t.partial) {
+			return t, nil
+		}
+		// One computation per table at a time: a second asker (s pressed
+		// while the explorer prefetches that table) waits for the first's.
+		e.mu.Lock()
+		c := e.computing[key]
+		if c == nil {
+			break // with e.mu held
+		}
 		e.mu.Unlock()
 		<-c.done
-		return c.t, c.err
+		if c.err != nil || rows > 0 || !c.t.partial {
+			return c.t, c.err
+		}
+		// A partial table is done: complete it.
 	}
 	c := &topCall{done: make(chan struct{})}
 	if e.computing == nil {
@@ -87,8 +112,36 @@ func (e *Engine) Top(opt Options) (*Top, error) {
 		e.mu.Unlock()
 		close(c.done)
 	}()
-	c.t, c.err = e.top(opt, key)
+	if t := e.recentTop(key); t != nil && t.partial {
+		c.t = e.complete(key, t)
+	} else {
+		c.t, c.err = e.top(opt, key, rows)
+	}
 	return c.t, c.err
+}
+
+// complete returns partial table t with every inline marker: the call
+// edges into the candidates its walk left out are summed now, and the
+// table is made again from the aggregate with every edge.
+func (e *Engine) complete(key Options, t *Top) *Top {
+	a := t.agg
+	rest := make([]bool, len(a.want))
+	for n, c := range a.q.cand {
+		rest[n] = c && !a.want[n]
+	}
+	all := make([]bool, len(a.want))
+	for n := range all {
+		all[n] = true
+	}
+	edges := a.walkInlineEdges(rest, all)
+	edges.merge(a.inlEdges)
+	b := *a
+	b.inlEdges, b.want = edges, nil
+	full := b.top()
+	b.stackW, b.stackDW, b.kept = nil, nil, nil
+	full.agg = &b
+	e.keepTop(key, full)
+	return full
 }
 
 // topCall is a Top table being computed.
@@ -98,7 +151,7 @@ type topCall struct {
 	err  error
 }
 
-func (e *Engine) top(opt, key Options) (*Top, error) {
+func (e *Engine) top(opt, key Options, rows int) (*Top, error) {
 	akey := aggregateKey(key)
 	if a := e.recentAggregate(akey); a != nil {
 		// Only the edge fraction or the order differ from a kept
@@ -119,9 +172,13 @@ func (e *Engine) top(opt, key Options) (*Top, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := q.aggregate()
+	a := q.aggregateFirst(rows)
 	t := a.top()
-	if a.inlEdges != nil {
+	switch {
+	case a.want != nil:
+		// complete walks the stacks again for the other edges.
+		t.agg, t.partial = a, true
+	case a.inlEdges != nil:
 		// The per-stack arrays are not needed to make a table again
 		// with the edges summed.
 		a.stackW, a.stackDW, a.kept = nil, nil, nil
@@ -144,7 +201,7 @@ func (e *Engine) recentAggregate(k Options) *aggregate {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, t := range e.tops.vals {
-		if t.agg != nil && aggregateKey(e.tops.keys[i]) == k {
+		if t.agg != nil && !t.partial && aggregateKey(e.tops.keys[i]) == k {
 			return t.agg
 		}
 	}
@@ -416,6 +473,12 @@ func (a *aggregate) allInlineEdges(nodes []int32, candidate []bool) *edgeSums {
 	for _, n := range nodes {
 		kept[n] = true
 	}
+	return a.walkInlineEdges(candidate, kept)
+}
+
+// walkInlineEdges walks every stack for the call edges into candidate
+// nodes between consecutive nodes of the kept set, on both cores.
+func (a *aggregate) walkInlineEdges(candidate, kept []bool) *edgeSums {
 	n := a.q.e.p.Stacks.Len()
 	if n < parallelStacks {
 		return a.inlineEdges(0, n, candidate, kept)

@@ -163,14 +163,43 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		m.syncSelection()
 	}
 	var cmds []tea.Cmd
+	if top := views.TopTable(msg.data); top != nil && top.Partial() {
+		cmds = append(cmds, m.completeTop(req))
+	}
 	if m.phase == phaseOpening {
 		// Draw nothing for a frame, which erases the loading line from the
 		// terminal's main screen, then take the alt screen.
 		m.phase = phaseEntering
-		cmds = append(cmds, tea.Tick(40*time.Millisecond, func(time.Time) tea.Msg { return enterMsg{} }), m.prefetch())
+		cmds = append(cmds, tea.Tick(2*time.Second/frameRate, func(time.Time) tea.Msg { return enterMsg{} }), m.prefetch())
 	}
 	cmds = append(cmds, m.ensure(m.active, false))
 	return tea.Batch(cmds...)
+}
+
+// completeTop asks, in the background and without a spinner, for the
+// inline markers of the rows past the first screen of a Top table the
+// view shows (analysis.Engine.TopFirst); the table is swapped for the
+// complete one if the view still shows that table then.
+func (m *Model) completeTop(req request) tea.Cmd {
+	e, opts := m.engine, req.opts
+	return guard(func() tea.Msg {
+		t, err := e.Top(opts)
+		return topCompleteMsg{req: req, top: t, err: err}
+	})
+}
+
+type topCompleteMsg struct {
+	req request
+	top *analysis.Top
+	err error
+}
+
+func (m *Model) topCompleted(msg topCompleteMsg) {
+	i := msg.req.view
+	if msg.err != nil || m.jobs.have[i] != msg.req.key || m.jobs.inflight[i] != 0 {
+		return // superseded (or failed, as the first table could not)
+	}
+	m.views[i].SetResult(msg.top, msg.req.opts)
 }
 
 // prefetchDelay lets the first screen be drawn before prefetch starts.

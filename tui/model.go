@@ -258,6 +258,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.loaded(msg)
 	case resultMsg:
 		return m, m.result(msg)
+	case topCompleteMsg:
+		m.topCompleted(msg)
+		return m, nil
 	case liveTickMsg:
 		if m.live == nil {
 			return m, nil

@@ -60,10 +60,16 @@ type Config struct {
 	NoSignalHandler bool
 }
 
+// frameRate is how many times a second the screen may be redrawn.
+const frameRate = 120
+
 // NewProgram returns the program for cfg and its root model.
 func NewProgram(ctx context.Context, cfg Config) (*tea.Program, *Model) {
 	m := NewModel(ctx, cfg)
-	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	// A changed screen is written at the next frame: at bubbletea's
+	// default 60 frames a second a key waited up to 17 ms for its
+	// screen; at 120, up to 8 ms. Unchanged frames write nothing.
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}
 	if cfg.Input != nil {
 		opts = append(opts, tea.WithInput(cfg.Input))
 	}

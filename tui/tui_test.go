@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/analysis/report"
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/format/synth"
 	"github.com/pprof-tui/pprof-tui/views"
 )
 
@@ -1000,4 +1002,48 @@ func TestPrefetchNextSampleType(t *testing.T) {
 	if shown != "samples" {
 		t.Fatalf("s shows sample type %q", shown)
 	}
+}
+
+// TestTopCompletesMarkers: the Top view's first table has the inline
+// markers of the rows on screen only (analysis.Engine.TopFirst); the
+// complete table replaces it in the background, so a row further down
+// shows its marker as pprof gives it.
+func TestTopCompletesMarkers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "distinct.pb.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := synth.Write(f, synth.Config{Samples: 5000, Seed: 3, Labels: true, Shape: synth.Distinct}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	p, err := format.Open(context.Background(), path, format.Options{Symbolize: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := uiOptions()
+	if first, err := analysis.NewEngine(p).TopFirst(opt, testH); err != nil || !first.Partial() {
+		t.Fatalf("TopFirst: partial %v, %v: the profile does not exercise the completion", first != nil && first.Partial(), err)
+	}
+	want, err := analysis.NewEngine(p).Top(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := -1
+	for i := 3 * testH; i < len(want.Rows); i++ {
+		if want.Rows[i].Inline != "" {
+			row = i
+			break
+		}
+	}
+	if row < 0 {
+		t.Fatal("no row past the first screens has an inline marker")
+	}
+	h := start(t, testConfig(path))
+	h.keys(strings.Repeat("j", row))
+	h.waitFor(fmt.Sprintf("row %d with marker %q", row, want.Rows[row].Inline), func(m *Model) bool {
+		r, ok := m.views[0].(*views.Top).Cursor()
+		return ok && r.Name == want.Rows[row].Name && r.Inline == want.Rows[row].Inline
+	})
 }

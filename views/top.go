@@ -83,7 +83,13 @@ func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() 
 			return &topData{top, base}, err
 		}, ""
 	}
-	return func() (any, error) { return e.Top(opt) }, ""
+	// The rows on screen get their inline markers now; the root asks for
+	// the others once the table is up (see Top.Partial).
+	rows := t.l.height
+	if rows <= 0 { // no size yet: every row
+		return func() (any, error) { return e.Top(opt) }, ""
+	}
+	return func() (any, error) { return e.TopFirst(opt, rows) }, ""
 }
 
 func (t *Top) HasResult() bool { return t.top != nil }
