@@ -264,6 +264,10 @@ type aggregate struct {
 	// want, when not nil, is the candidates whose edges inlEdges holds:
 	// those that can be among the first rows (see firstRows).
 	want []bool
+	// cut, while summing and when firstRows found them, is each stack's
+	// surviving range of locations: lo at 2s, hi at 2s+1 (-1: dropped;
+	// only for stacks of non-zero weight).
+	cut []int32
 }
 
 // parallelStacks is the stack count above which aggregation splits the
@@ -311,6 +315,7 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 		addInto(a.flatDiv, other.flatDiv)
 		addInto(a.cumDiv, other.cumDiv)
 	}
+	a.cut = nil
 	a.total = total
 	if q.opt.RelativePercentages {
 		a.total, totalDiv = a.survivingTotal()
@@ -335,7 +340,9 @@ func addInto(dst, src []int64) {
 // rows-th by flat and name are the only ones that can take the first
 // rows places (ties at the boundary are all kept). Not when rows are
 // sorted by cum, at the addresses granularity, or when fewer than rows
-// nodes have a flat value (rows of no flat depend on cum).
+// nodes have a flat value (rows of no flat depend on cum). With name
+// filters, each stack's surviving range is kept (aggregate.cut) for the
+// walk, which would otherwise find it again.
 func (a *aggregate) firstRows(rows int, cand []bool) []bool {
 	q := a.q
 	if q.opt.Sort == "cum" {
@@ -346,25 +353,41 @@ func (a *aggregate) firstRows(rows int, cand []bool) []bool {
 		return nil
 	}
 	p := q.e.p
-	flat := make([]int64, len(q.nodes.nodes))
 	off, nodes := q.locOff, q.locNodes
-	for s := range p.Stacks.Len() {
-		sw := a.stackW[s]
-		if sw == 0 {
-			continue
-		}
-		locs := p.Stacks.At(int32(s))
-		lo, hi, ok := q.pathRange(locs)
-		if !ok {
-			continue
-		}
-		for _, l := range locs[lo:hi] {
-			if off[l+1] > off[l] {
-				flat[nodes[off[l+1]-1]] += sw // the leaf-most frame
-				break
+	n := p.Stacks.Len()
+	if q.filtering {
+		a.cut = make([]int32, 2*n)
+	}
+	leaves := func(from, to int) []int64 {
+		flat := make([]int64, len(q.nodes.nodes))
+		for s := from; s < to; s++ {
+			sw := a.stackW[s]
+			if sw == 0 {
+				continue
+			}
+			locs := p.Stacks.At(int32(s))
+			lo, hi, ok := q.pathRange(locs)
+			if a.cut != nil {
+				a.cut[2*s], a.cut[2*s+1] = int32(lo), int32(hi)
+				if !ok {
+					a.cut[2*s+1] = -1
+				}
+			}
+			if !ok {
+				continue
+			}
+			for _, l := range locs[lo:hi] {
+				if off[l+1] > off[l] {
+					flat[nodes[off[l+1]-1]] += sw // the leaf-most frame
+					break
+				}
 			}
 		}
+		return flat
 	}
+	var flat, other []int64
+	both(func() { flat = leaves(0, n/2) }, func() { other = leaves(n/2, n) })
+	addInto(flat, other)
 	var ns []int32
 	for n, f := range flat {
 		if f != 0 {
@@ -462,7 +485,14 @@ func (a *aggregate) sumRange(from, to int, cand []bool) (flat, cum, flatDiv, cum
 			a.kept[s] = q.filtersPass(locs)
 			continue
 		}
-		lo, hi, ok := q.pathRange(locs)
+		var lo, hi int
+		var ok bool
+		if a.cut != nil {
+			lo, hi = int(a.cut[2*s]), int(a.cut[2*s+1])
+			ok = hi >= 0
+		} else {
+			lo, hi, ok = q.pathRange(locs)
+		}
 		a.kept[s] = ok
 		if !ok {
 			continue
