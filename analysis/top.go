@@ -133,7 +133,10 @@ func (e *Engine) complete(key Options, t *Top) *Top {
 	for n := range all {
 		all[n] = true
 	}
-	edges := a.walkInlineEdges(rest, all)
+	// On one core: this runs in the background while the person reads
+	// the first screen, and the other core stays free for what they ask
+	// next.
+	edges := a.inlineEdges(0, a.q.e.p.Stacks.Len(), rest, all)
 	edges.merge(a.inlEdges)
 	b := *a
 	b.inlEdges, b.want = edges, nil
@@ -473,12 +476,6 @@ func (a *aggregate) allInlineEdges(nodes []int32, candidate []bool) *edgeSums {
 	for _, n := range nodes {
 		kept[n] = true
 	}
-	return a.walkInlineEdges(candidate, kept)
-}
-
-// walkInlineEdges walks every stack for the call edges into candidate
-// nodes between consecutive nodes of the kept set, on both cores.
-func (a *aggregate) walkInlineEdges(candidate, kept []bool) *edgeSums {
 	n := a.q.e.p.Stacks.Len()
 	if n < parallelStacks {
 		return a.inlineEdges(0, n, candidate, kept)

@@ -286,6 +286,24 @@ const unchanged = 20 * time.Second
 
 var errUnchanged = errors.New("the screen did not change")
 
+// echoed waits until the screen's last line reads text.
+func (w *walker) echoed(text string) error {
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		s, err := w.screen()
+		if err != nil {
+			return err
+		}
+		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		if strings.Contains(lines[len(lines)-1], text) {
+			time.Sleep(10 * time.Millisecond) // the rest of the frame
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return fmt.Errorf("the command line never read %q", text)
+}
+
 func (w *walker) do(s step) (time.Duration, error) {
 	keys := s.keys
 	if s.command {
@@ -297,7 +315,13 @@ func (w *walker) do(s step) (time.Duration, error) {
 				return 0, err
 			}
 		}
-		time.Sleep(50 * time.Millisecond)
+		// The typed command must be on screen before the screen to
+		// compare with is taken: a busy explorer echoes it late, and
+		// the echo (which matches the step's pattern) was once taken
+		// for the step's result.
+		if err := w.echoed(":" + s.keys); err != nil {
+			return 0, err
+		}
 		keys = "Enter"
 	}
 	before, err := w.screen()
