@@ -164,7 +164,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	if top := views.TopTable(msg.data); top != nil && top.Partial() {
-		cmds = append(cmds, m.completeTop(req))
+		cmds = append(cmds, completeLater(req))
 	}
 	if m.phase == phaseOpening {
 		// Draw nothing for a frame, which erases the loading line from the
@@ -176,11 +176,30 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// completeDelay is how long the explorer is idle, a partial Top table on
+// screen, before it completes the table: a person who changes the
+// options at once does not wait behind a completion they no longer need.
+const completeDelay = 300 * time.Millisecond
+
+func completeLater(req request) tea.Cmd {
+	return tea.Tick(completeDelay, func(time.Time) tea.Msg { return completeTopMsg{req} })
+}
+
+type completeTopMsg struct{ req request }
+
 // completeTop asks, in the background and without a spinner, for the
 // inline markers of the rows past the first screen of a Top table the
-// view shows (analysis.Engine.TopFirst); the table is swapped for the
-// complete one if the view still shows that table then.
+// view shows (analysis.Engine.TopFirst), once the explorer is idle; the
+// table is swapped for the complete one if the view still shows that
+// table then.
 func (m *Model) completeTop(req request) tea.Cmd {
+	i := req.view
+	if m.jobs.have[i] != req.key || m.jobs.inflight[i] != 0 {
+		return nil // superseded
+	}
+	if m.jobs.busy() {
+		return completeLater(req)
+	}
 	e, opts := m.engine, req.opts
 	return guard(func() tea.Msg {
 		t, err := e.Top(opts)

@@ -258,6 +258,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.loaded(msg)
 	case resultMsg:
 		return m, m.result(msg)
+	case completeTopMsg:
+		return m, m.completeTop(msg.req)
 	case topCompleteMsg:
 		m.topCompleted(msg)
 		return m, nil
