@@ -187,6 +187,18 @@ func completeLater(req request) tea.Cmd {
 
 type completeTopMsg struct{ req request }
 
+// completeResorted asks at once for the complete Top table when the Top
+// view sorts a partial one by other than flat: rows it has no inline
+// markers for may then come first.
+func (m *Model) completeResorted() tea.Cmd {
+	top, ok := m.views[0].(*views.Top)
+	if !ok || m.jobs.have == nil || m.jobs.inflight[0] != 0 || top.Sorted() == "flat" || !top.Partial() {
+		return nil
+	}
+	e, opts := m.engine, m.opts
+	return m.submit(request{view: 0, opts: opts, key: m.jobs.have[0]}, func() (any, error) { return e.Top(opts) })
+}
+
 // completeTop asks, in the background and without a spinner, for the
 // inline markers of the rows past the first screen of a Top table the
 // view shows (analysis.Engine.TopFirst), once the explorer is idle; the

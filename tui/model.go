@@ -508,6 +508,7 @@ func (m *Model) afterInput(cmd tea.Cmd) tea.Cmd {
 	if m.phase != phaseReady || m.engine == nil {
 		return cmd
 	}
+	cmd = tea.Batch(cmd, m.completeResorted())
 	if m.syncSelection() {
 		return tea.Batch(cmd, m.ensure(m.active, false))
 	}

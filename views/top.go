@@ -94,6 +94,10 @@ func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() 
 
 func (t *Top) HasResult() bool { return t.top != nil }
 
+// Partial reports whether the table shown has inline markers only for
+// its first rows by flat (analysis.Top.Partial).
+func (t *Top) Partial() bool { return t.top != nil && t.top.Partial() }
+
 func (t *Top) SetResult(data any, opt analysis.Options) {
 	old, cur := t.rowNames(), t.l.cursor
 	// The same options on new data (a live refresh): the selected row
