@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -100,6 +101,41 @@ func BenchmarkTreeFirstScreen1M(b *testing.B) {
 			if roots := t.Roots(); len(roots) > 0 {
 				t.HeaviestPath(roots[0])
 			}
+		}
+	})
+}
+
+// BenchmarkFirstTable1M is the explorer's first table on a fresh engine
+// (node table, location view and walk of every stack included), per
+// shape: "top" with every inline marker, "topfirst" with those of a
+// screen's rows (Engine.TopFirst; the rest wait for idle time), and
+// "lines", the first table at the lines granularity:
+//
+//	go test ./analysis -run XXX -bench FirstTable1M -benchtime 5x
+func BenchmarkFirstTable1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
+		p := e.Profile()
+		lines := explorer()
+		lines.Granularity = "lines"
+		for _, c := range []struct {
+			name string
+			top  func(e *analysis.Engine) (*analysis.Top, error)
+		}{
+			{"top", func(e *analysis.Engine) (*analysis.Top, error) { return e.Top(explorer()) }},
+			{"topfirst", func(e *analysis.Engine) (*analysis.Top, error) { return e.TopFirst(explorer(), 33) }},
+			{"lines", func(e *analysis.Engine) (*analysis.Top, error) { return e.Top(lines) }},
+		} {
+			b.Run(c.name, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					fresh := analysis.NewEngine(p)
+					runtime.GC()
+					b.StartTimer()
+					if _, err := c.top(fresh); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	})
 }

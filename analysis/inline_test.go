@@ -23,18 +23,7 @@ func TestFusedInlineMarkers(t *testing.T) {
 		"synth-deep":     synthEngine(t, synth.Deep),
 	}
 	for name, e := range engines {
-		for _, set := range []map[string]string{
-			nil,
-			{"granularity": "lines"},
-			{"hide": "runtime|json|Sort"},
-			{"focus": "main|Handle"},
-			{"ignore": "fmt"},
-			{"tagfocus": "worker=w1"},
-			{"mean": "true"},
-			{"edgefraction": "0"},
-			{"show_from": "main|Serve"},
-			{"noinlines": "true"},
-		} {
+		for _, set := range markerOptionSets {
 			t.Run(fmt.Sprint(name, set), func(t *testing.T) {
 				opt := testOptions(t, set)
 				fused, err := e.Top(opt)
@@ -64,6 +53,21 @@ func TestFusedInlineMarkers(t *testing.T) {
 			})
 		}
 	}
+}
+
+// markerOptionSets are the options the inline markers' tests vary: each
+// changes which frames are walked, or how edges are weighed.
+var markerOptionSets = []map[string]string{
+	nil,
+	{"granularity": "lines"},
+	{"hide": "runtime|json|Sort"},
+	{"focus": "main|Handle"},
+	{"ignore": "fmt"},
+	{"tagfocus": "worker=w1"},
+	{"mean": "true"},
+	{"edgefraction": "0"},
+	{"show_from": "main|Serve"},
+	{"noinlines": "true"},
 }
 
 func synthEngine(t *testing.T, s synth.Shape) *Engine {

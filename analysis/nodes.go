@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"cmp"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -119,72 +118,11 @@ func (t *nodeTable) ranks() (nameRank, infoRank []int32) {
 		return nil, nil
 	}
 	t.rankOnce.Do(func() {
-		n := len(t.nodes)
-		order := make([]int32, n)
-		byName := func(a, b int32) int { return strings.Compare(t.names[a], t.names[b]) }
-		fn := t.functionRanks()
-		if fn == nil {
-			for i := range order {
-				order[i] = int32(i)
-			}
-		} else {
-			// Every printable name is "function suffix": the nodes are
-			// put in order of their function's rank (a counting sort),
-			// then each function's few nodes by suffix, without
-			// comparing the long, shared function names.
-			start := make([]int32, len(t.funcNames)+1)
-			for _, r := range fn {
-				start[r+1]++
-			}
-			for r := 1; r < len(start); r++ {
-				start[r] += start[r-1]
-			}
-			next := slices.Clone(start)
-			for i, r := range fn {
-				order[next[r]] = int32(i)
-				next[r]++
-			}
-			byName = func(a, b int32) int {
-				na, nb := &t.nodes[a], &t.nodes[b]
-				skipA, skipB := len(na.Name), len(nb.Name)
-				if t.nodeFunc[a] == t.nodeFunc[b] && na.File != "" {
-					// One function: one name and file, printed alike
-					// up to the line.
-					skipA += 1 + len(na.File)
-					skipB = skipA
-				}
-				return strings.Compare(t.names[a][skipA:], t.names[b][skipB:])
-			}
-			cmpInfo := func(a, b int32) int {
-				if c := byName(a, b); c != 0 {
-					return c
-				}
-				return strings.Compare(infoString(&t.nodes[a]), infoString(&t.nodes[b]))
-			}
-			for r := 0; r+1 < len(start); r++ {
-				if start[r+1]-start[r] > 1 {
-					slices.SortFunc(order[start[r]:start[r+1]], cmpInfo)
-				}
-			}
-			byName = func(a, b int32) int {
-				if c := cmp.Compare(fn[a], fn[b]); c != 0 {
-					return c
-				}
-				return strings.Compare(t.names[a], t.names[b])
-			}
-		}
-		if fn == nil {
-			slices.SortFunc(order, func(a, b int32) int {
-				if c := byName(a, b); c != 0 {
-					return c
-				}
-				return strings.Compare(infoString(&t.nodes[a]), infoString(&t.nodes[b]))
-			})
-		}
-		t.nameRank, t.infoRank = make([]int32, n), make([]int32, n)
+		order := t.nameOrder()
+		t.nameRank, t.infoRank = make([]int32, len(order)), make([]int32, len(order))
 		r := int32(0)
 		for i, id := range order {
-			if i > 0 && byName(order[i-1], id) != 0 {
+			if i > 0 && t.names[id] != t.names[order[i-1]] {
 				r = int32(i)
 			}
 			t.nameRank[id], t.infoRank[id] = r, int32(i)
@@ -192,6 +130,47 @@ func (t *nodeTable) ranks() (nameRank, infoRank []int32) {
 		t.byInfo = order
 	})
 	return t.nameRank, t.infoRank
+}
+
+// nameOrder lists the nodes by printable name, then by printed NodeInfo
+// (lessInfo). Where every name is "function suffix" (functionRanks),
+// the nodes are put in order of their function's name by a counting
+// sort and only each function's few nodes are compared: a string sort
+// of a million names sharing long package paths took 0.9 s.
+func (t *nodeTable) nameOrder() []int32 {
+	byName := func(a, b int32) int {
+		if c := strings.Compare(t.names[a], t.names[b]); c != 0 {
+			return c
+		}
+		return strings.Compare(infoString(&t.nodes[a]), infoString(&t.nodes[b]))
+	}
+	order := make([]int32, len(t.nodes))
+	fn := t.functionRanks()
+	if fn == nil {
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortFunc(order, byName)
+		return order
+	}
+	start := make([]int32, len(t.funcNames)+1) // function rank r's nodes are order[start[r]:start[r+1]]
+	for _, r := range fn {
+		start[r+1]++
+	}
+	for r := 1; r < len(start); r++ {
+		start[r] += start[r-1]
+	}
+	next := slices.Clone(start)
+	for i, r := range fn {
+		order[next[r]] = int32(i)
+		next[r]++
+	}
+	for r := 0; r+1 < len(start); r++ {
+		if start[r+1]-start[r] > 1 {
+			slices.SortFunc(order[start[r]:start[r+1]], byName)
+		}
+	}
+	return order
 }
 
 // functionRanks returns, per node, the rank of its function name among

@@ -29,6 +29,7 @@ func TestRowOrderByRanks(t *testing.T) {
 		"wide":       NewEngine(wide),
 		"distinct":   synthEngine(t, synth.Distinct),
 		"cpu_labels": engineFor(t, "../testdata/go/cpu_labels.pb.gz"),
+		"heap":       engineFor(t, "../testdata/go/heap.pb.gz"),
 		"prefixes":   NewEngine(trickyNames(false)),
 		"unnamed":    NewEngine(trickyNames(true)),
 	}

@@ -43,7 +43,8 @@ type Top struct {
 	agg *aggregate
 	// partial is set on a table from TopFirst whose inline markers are
 	// exact only for its first rows: Top completes it.
-	partial bool
+	partial    bool
+	edgeCutoff int64 // the call edges the inline markers count weigh at least this
 }
 
 // Partial reports whether the table's inline markers are exact only for
@@ -129,22 +130,27 @@ func (e *Engine) complete(key Options, t *Top) *Top {
 	for n, c := range a.q.cand {
 		rest[n] = c && !a.want[n]
 	}
-	all := make([]bool, len(a.want))
-	for n := range all {
-		all[n] = true
-	}
 	// On one core: this runs in the background while the person reads
 	// the first screen, and the other core stays free for what they ask
 	// next.
-	edges := a.inlineEdges(0, a.q.e.p.Stacks.Len(), rest, all)
+	edges := a.inlineEdges(0, a.q.e.p.Stacks.Len(), rest, nil)
 	edges.merge(a.inlEdges)
 	b := *a
 	b.inlEdges, b.want = edges, nil
-	full := b.top()
 	b.stackW, b.stackDW, b.kept = nil, nil, nil
-	full.agg = &b
-	e.keepTop(key, full)
-	return full
+	// The rows and their order stay: only markers change.
+	full := *t
+	full.agg, full.partial = &b, false
+	full.Rows = slices.Clone(t.Rows)
+	nodes := make([]int32, len(full.Rows))
+	for i, r := range full.Rows {
+		nodes[i] = r.Node
+	}
+	for i, m := range b.inlineMarkers(nodes, t.edgeCutoff) {
+		full.Rows[i].Inline = m
+	}
+	e.keepTop(key, &full)
+	return &full
 }
 
 // topCall is a Top table being computed.
@@ -296,8 +302,8 @@ func (a *aggregate) top() *Top {
 	if c := q.opt.NodeCount; c > 0 && c < len(kept) {
 		kept = kept[:c]
 	}
-	edgeCutoff := abs64(int64(float64(flatSum) * q.opt.EdgeFraction))
-	markers := a.inlineMarkers(kept, edgeCutoff)
+	t.edgeCutoff = abs64(int64(float64(flatSum) * q.opt.EdgeFraction))
+	markers := a.inlineMarkers(kept, t.edgeCutoff)
 	t.Rows = make([]Row, len(kept))
 	for i, n := range kept {
 		t.Rows[i] = Row{Node: n, Name: q.nodes.names[n], Flat: a.flatValue(n), Cum: a.cumValue(n), Inline: markers[i]}
@@ -417,7 +423,7 @@ func (a *aggregate) sortZeroFlatLast(ns []int32) (rest []int32) {
 
 // inlineEdges collects, over stacks [from, to), the call edges into
 // candidate nodes between consecutive kept nodes, each counted once per
-// stack as pprof counts them once per sample.
+// stack as pprof counts them once per sample (kept nil keeps every node).
 //
 // It walks the location view directly rather than building each path:
 // an inlined frame whose next-outer line is kept has that line as its
@@ -446,12 +452,12 @@ func (a *aggregate) inlineEdges(from, to int, candidate, kept []bool) *edgeSums 
 			first := off[l]
 			for j := first; j < off[l+1]; j++ {
 				n := nodes[j]
-				if !kept[n] {
+				if kept != nil && !kept[n] {
 					continue
 				}
 				if candidate[n] && parent >= 0 && parent != n {
 					var id int32
-					if j > first && kept[nodes[j-1]] {
+					if j > first && (kept == nil || kept[nodes[j-1]]) {
 						// parent is nodes[j-1], whatever the stack.
 						if id = static[j]; id < 0 {
 							id = t.id(edgeKey{parent, n})

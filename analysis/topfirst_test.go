@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/format/synth"
@@ -21,17 +22,10 @@ func TestTopFirst(t *testing.T) {
 	}
 	partial, pending := 0, 0
 	for name, newEngine := range shapes {
-		for _, set := range []map[string]string{
-			nil,
-			{"granularity": "lines"},
-			{"hide": "runtime|json|Sort"},
-			{"focus": "main|Handle"},
-			{"tagfocus": "worker=w1"},
-			{"sample_index": "0"},
-			{"sort": "cum"},
-			{"granularity": "addresses"},
-		} {
-			for _, rows := range []int{1, 5, 40} {
+		sets := append(slices.Clone(markerOptionSets), map[string]string{"sample_index": "0"},
+			map[string]string{"sort": "cum"}, map[string]string{"granularity": "addresses"})
+		for _, set := range sets {
+			for _, rows := range []int{1, 40} {
 				t.Run(fmt.Sprint(name, set, rows), func(t *testing.T) {
 					opt := testOptions(t, set)
 					opt.NodeFraction = 0

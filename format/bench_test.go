@@ -137,36 +137,7 @@ func BenchmarkDecode1M(b *testing.B) {
 		}
 		b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 	})
-	// ratio alternates the two, gunzip then parse, so that a busy spell
-	// on the machine weighs on both alike, and reports parse time over
-	// gunzip time: over all rounds, and the median and worst round.
-	b.Run("ratio", func(b *testing.B) {
-		var ratios []float64
-		var tg, tp time.Duration
-		for i := 0; i < b.N; i++ {
-			t0 := time.Now()
-			uncompressedSize(b, path)
-			t1 := time.Now()
-			f, err := os.Open(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			t2 := time.Now()
-			_, err = Parse(f, Options{})
-			t3 := time.Now()
-			f.Close()
-			if err != nil {
-				b.Fatal(err)
-			}
-			tg += t1.Sub(t0)
-			tp += t3.Sub(t2)
-			ratios = append(ratios, float64(t3.Sub(t2))/float64(t1.Sub(t0)))
-		}
-		slices.Sort(ratios)
-		b.ReportMetric(float64(tp)/float64(tg), "parse/gunzip")
-		b.ReportMetric(ratios[len(ratios)/2], "median-ratio")
-		b.ReportMetric(ratios[len(ratios)-1], "worst-ratio")
-	})
+	b.Run("ratio", func(b *testing.B) { benchDecodeRatio(b, path) })
 	b.Run("parse", func(b *testing.B) {
 		b.SetBytes(size)
 		var peak, live uint64
@@ -204,4 +175,53 @@ func BenchmarkDecode1M(b *testing.B) {
 		b.ReportMetric(float64(peak)/float64(size), "peak-heap/uncompressed")
 		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 	})
+}
+
+// benchDecodeRatio alternates gunzip and parse of path, so that a busy
+// spell on the machine weighs on both alike, and reports parse time over
+// gunzip time: over all rounds, and the median and worst round.
+func benchDecodeRatio(b *testing.B, path string) {
+	var ratios []float64
+	var tg, tp time.Duration
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		uncompressedSize(b, path)
+		t1 := time.Now()
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t2 := time.Now()
+		_, err = Parse(f, Options{})
+		t3 := time.Now()
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		tg += t1.Sub(t0)
+		tp += t3.Sub(t2)
+		ratios = append(ratios, float64(t3.Sub(t2))/float64(t1.Sub(t0)))
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(float64(tp)/float64(tg), "parse/gunzip")
+	b.ReportMetric(float64(tp.Milliseconds())/float64(b.N), "parse-ms")
+	b.ReportMetric(float64(tg.Milliseconds())/float64(b.N), "gunzip-ms")
+	b.ReportMetric(ratios[len(ratios)/2], "median-ratio")
+	b.ReportMetric(ratios[len(ratios)-1], "worst-ratio")
+}
+
+// BenchmarkDecodeShapes1M is Decode1M's ratio on the 1M-sample profile
+// of every shape (synth.BenchShapes):
+//
+//	go test ./format -run XXX -bench DecodeShapes1M -benchtime 5x
+func BenchmarkDecodeShapes1M(b *testing.B) {
+	for _, shape := range synth.BenchShapes() {
+		b.Run(string(shape), func(b *testing.B) {
+			path, err := synth.BenchmarkShape(shape)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchDecodeRatio(b, path)
+		})
+	}
 }

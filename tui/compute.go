@@ -187,27 +187,14 @@ func completeLater(req request) tea.Cmd {
 
 type completeTopMsg struct{ req request }
 
-// completeResorted asks at once for the complete Top table when the Top
-// view sorts a partial one by other than flat: rows it has no inline
-// markers for may then come first.
-func (m *Model) completeResorted() tea.Cmd {
-	top, ok := m.views[0].(*views.Top)
-	if !ok || m.jobs.have == nil || m.jobs.inflight[0] != 0 || top.Sorted() == "flat" || !top.Partial() {
-		return nil
-	}
-	e, opts := m.engine, m.opts
-	return m.submit(request{view: 0, opts: opts, key: m.jobs.have[0]}, func() (any, error) { return e.Top(opts) })
-}
-
 // completeTop asks, in the background and without a spinner, for the
 // inline markers of the rows past the first screen of a Top table the
 // view shows (analysis.Engine.TopFirst), once the explorer is idle; the
 // table is swapped for the complete one if the view still shows that
 // table then.
 func (m *Model) completeTop(req request) tea.Cmd {
-	i := req.view
-	if m.jobs.have[i] != req.key || m.jobs.inflight[i] != 0 {
-		return nil // superseded
+	if !m.shows(req) {
+		return nil
 	}
 	if m.jobs.busy() {
 		return completeLater(req)
@@ -226,11 +213,18 @@ type topCompleteMsg struct {
 }
 
 func (m *Model) topCompleted(msg topCompleteMsg) {
-	i := msg.req.view
-	if msg.err != nil || m.jobs.have[i] != msg.req.key || m.jobs.inflight[i] != 0 {
+	if msg.err != nil || !m.shows(msg.req) {
 		return // superseded (or failed, as the first table could not)
 	}
-	m.views[i].SetResult(msg.top, msg.req.opts)
+	if top, ok := m.views[msg.req.view].(*views.Top); ok {
+		top.Complete(msg.top)
+	}
+}
+
+// shows reports whether req's view still shows req's data, with nothing
+// newer on the way.
+func (m *Model) shows(req request) bool {
+	return m.jobs.have[req.view] == req.key && m.jobs.inflight[req.view] == 0
 }
 
 // prefetchDelay lets the first screen be drawn before prefetch starts.

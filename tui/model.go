@@ -283,8 +283,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case crashMsg:
 		m.err = msg.err
 		return m, tea.Quit
-	case views.InvertMsg:
-		return m, m.ensure(1, true)
+	case views.RecomputeMsg:
+		for i, v := range m.views {
+			if v == msg.View {
+				return m, m.ensure(i, true)
+			}
+		}
+		return m, nil
 	case enterMsg:
 		m.phase = phaseReady
 		return m, tea.EnterAltScreen
@@ -508,7 +513,6 @@ func (m *Model) afterInput(cmd tea.Cmd) tea.Cmd {
 	if m.phase != phaseReady || m.engine == nil {
 		return cmd
 	}
-	cmd = tea.Batch(cmd, m.completeResorted())
 	if m.syncSelection() {
 		return tea.Batch(cmd, m.ensure(m.active, false))
 	}

@@ -83,10 +83,12 @@ func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() 
 			return &topData{top, base}, err
 		}, ""
 	}
-	// The rows on screen get their inline markers now; the root asks for
-	// the others once the table is up (see Top.Partial).
+	// Sorted by flat, the rows on screen get their inline markers now
+	// and the root asks for the others once the table is up (see
+	// analysis.Top.Partial). Sorted otherwise, or with no size yet,
+	// every row's are needed now.
 	rows := t.l.height
-	if rows <= 0 { // no size yet: every row
+	if rows <= 0 || t.sortBy != "flat" {
 		return func() (any, error) { return e.Top(opt) }, ""
 	}
 	return func() (any, error) { return e.TopFirst(opt, rows) }, ""
@@ -94,9 +96,15 @@ func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() 
 
 func (t *Top) HasResult() bool { return t.top != nil }
 
-// Partial reports whether the table shown has inline markers only for
-// its first rows by flat (analysis.Top.Partial).
-func (t *Top) Partial() bool { return t.top != nil && t.top.Partial() }
+// Complete takes full, the complete table of the partial one shown
+// (analysis.Top.Partial): the same rows in the same order, with every
+// inline marker. Nothing else changes, so nothing is laid out again (a
+// million rows at the lines granularity).
+func (t *Top) Complete(full *analysis.Top) {
+	if t.top != nil && t.top.Partial() && len(full.Rows) == len(t.top.Rows) {
+		t.top = full
+	}
+}
 
 func (t *Top) SetResult(data any, opt analysis.Options) {
 	old, cur := t.rowNames(), t.l.cursor
@@ -244,6 +252,9 @@ func (t *Top) Update(msg tea.Msg) tea.Cmd {
 	if msg, ok := msg.(tea.KeyMsg); ok && key.Matches(msg, t.c.Keys.Sort) {
 		next := map[string]string{"flat": "cum", "cum": "name", "name": "flat"}
 		t.SortBy(next[t.sortBy])
+		if t.top.Partial() {
+			return func() tea.Msg { return RecomputeMsg{t} }
+		}
 	}
 	return nil
 }

@@ -271,7 +271,7 @@ func (t *Tree) Update(msg tea.Msg) tea.Cmd {
 	k := t.c.Keys
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
 		t.inverted = !t.inverted
-		return func() tea.Msg { return InvertMsg{} }
+		return func() tea.Msg { return RecomputeMsg{t} }
 	}
 	if t.tree == nil {
 		return nil

@@ -99,9 +99,11 @@ type Selection struct {
 	Numeric bool
 }
 
-// InvertMsg asks the root to recompute the tree view (its inversion
-// changed). Views send it as a command's message.
-type InvertMsg struct{}
+// RecomputeMsg asks the root to compute View's data again: a setting of
+// the view's own changed what it needs (the tree's inversion; the Top
+// view's order, over a table with the inline markers of its first rows
+// only). Views send it as a command's message.
+type RecomputeMsg struct{ View View }
 
 // SelectMsg asks the root to make Name the shared selection, recomputing
 // the views whose data is about it (peek's enter on a caller sends it).
