@@ -263,6 +263,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case topCompleteMsg:
 		m.topCompleted(msg)
 		return m, nil
+	case prefetchedMsg:
+		m.jobs.prefetching = false
+		return m, nil
 	case liveTickMsg:
 		if m.live == nil {
 			return m, nil
