@@ -201,17 +201,36 @@ func Label(v int64, unit string) string {
 // significant digits below 1% ("0.0068%", "    0%" for zero; a zero
 // total counts as 0%).
 func Percentage(v, total int64) string {
+	var buf [24]byte
+	num := percentNumber(buf[:0], v, total)
+	if len(num) < 5 {
+		return strings.Repeat(" ", 5-len(num)) + string(num) + "%"
+	}
+	return string(num) + "%"
+}
+
+// PercentageWidth is len(Percentage(v, total)) without making the string:
+// the views size their percentage columns over every row (a million rows
+// at the lines granularity).
+func PercentageWidth(v, total int64) int {
+	var buf [24]byte
+	return max(5, len(percentNumber(buf[:0], v, total))) + 1
+}
+
+// percentNumber appends Percentage's number, unpadded: "%.2f" from 1%
+// up, "%.2g" below (what fmt's %5.2f and %5.2g print, less the padding).
+func percentNumber(dst []byte, v, total int64) []byte {
 	var pct float64
 	if total != 0 {
 		pct = math.Abs(float64(v)/float64(total)) * 100
 	}
-	if pct >= 99.95 && pct <= 100.05 {
-		return "  100%"
+	switch {
+	case pct >= 99.95 && pct <= 100.05:
+		return append(dst, "100"...)
+	case pct >= 1:
+		return strconv.AppendFloat(dst, pct, 'f', 2, 64)
 	}
-	if pct >= 1 {
-		return fmt.Sprintf("%5.2f%%", pct)
-	}
-	return fmt.Sprintf("%5.2g%%", pct)
+	return strconv.AppendFloat(dst, pct, 'g', 2, 64)
 }
 
 // OutputUnit is the unit pprof prints top's values in under -unit=minimum,

@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -145,6 +147,47 @@ func TestPercentage(t *testing.T) {
 	} {
 		if got := Percentage(c.v, c.total); got != c.want {
 			t.Errorf("Percentage(%d, %d) = %q; want %q", c.v, c.total, got, c.want)
+		}
+	}
+}
+
+// TestPercentageAsFmt: Percentage (strconv, no fmt) prints what pprof's
+// fmt.Sprintf("%5.2f%%") and ("%5.2g%%") do, and PercentageWidth is its
+// length, over values of every magnitude and the rounding boundaries.
+func TestPercentageAsFmt(t *testing.T) {
+	pprof := func(v, total int64) string {
+		pct := math.Abs(float64(v)/float64(total)) * 100
+		if pct >= 99.95 && pct <= 100.05 {
+			return "  100%"
+		}
+		if pct >= 1 {
+			return fmt.Sprintf("%5.2f%%", pct)
+		}
+		return fmt.Sprintf("%5.2g%%", pct)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	check := func(v, total int64) {
+		want := pprof(v, total)
+		if got := Percentage(v, total); got != want {
+			t.Fatalf("Percentage(%d, %d) = %q; fmt gives %q", v, total, got, want)
+		}
+		if got := PercentageWidth(v, total); got != len(want) {
+			t.Fatalf("PercentageWidth(%d, %d) = %d; want %d (%q)", v, total, got, len(want), want)
+		}
+	}
+	for _, total := range []int64{1, 3, 7, 100, 1000, 10000, 999983, 1e9, 1e12, 1 << 62} {
+		for v := int64(0); v <= 2000; v++ {
+			check(v, total)
+			check(-v, total)
+		}
+		for range 20000 {
+			check(r.Int64N(4*total+1)-2*total, total)
+			check(r.Int64N(total/1000+1), total)
+		}
+	}
+	for d := int64(1); d <= 1e15; d *= 10 {
+		for _, v := range []int64{95, 949, 950, 951, 995, 9949, 9950, 9951, 9995, 9999, 99949, 99950} {
+			check(v, d)
 		}
 	}
 }

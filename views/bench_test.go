@@ -76,6 +76,27 @@ func benchFrame1M(b *testing.B, e *analysis.Engine) {
 	}
 }
 
+// BenchmarkTopOpen1M is the UI goroutine's share of showing a new Top
+// table: taking the result (on the wide shape, 100,000 rows) and drawing
+// it.
+func BenchmarkTopOpen1M(b *testing.B) { shapes(b, benchTopOpen1M) }
+
+func benchTopOpen1M(b *testing.B, e *analysis.Engine) {
+	opt := analysis.DefaultOptions()
+	opt.NodeFraction = 0
+	top, err := e.Top(opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := benchCommon()
+	for i := 0; i < b.N; i++ {
+		v := NewTop(c)
+		v.SetSize(160, 42)
+		v.SetResult(top, opt)
+		_ = v.View()
+	}
+}
+
 // BenchmarkTreeOpen1M is the UI goroutine's share of showing a new tree:
 // taking the result (whose heaviest path the background already grouped)
 // and drawing it.

@@ -160,11 +160,23 @@ func (t *Top) rowNames() []string {
 // the rows changed, on the same screen line with keepLine (list.follow),
 // and the search's highlights up to date without moving to a match.
 func (t *Top) follow(old []string, cur int, keepLine bool) {
-	at := make(map[string]int, len(t.order))
-	for i := len(t.order) - 1; i >= 0; i-- {
-		at[t.top.Rows[t.order[i]].Name] = i
-	}
+	// The first name looked up (the selected row's) is searched for;
+	// only when it is gone are the rows indexed by name, for the search
+	// of its nearest neighbour that survived (a map of 100,000 rows
+	// costs 10 ms, which every new table paid).
+	var at map[string]int
 	t.l.follow(old, cur, func(name string) int {
+		if at == nil {
+			for i, r := range t.order {
+				if t.top.Rows[r].Name == name {
+					return i
+				}
+			}
+			at = make(map[string]int, len(t.order))
+			for i := len(t.order) - 1; i >= 0; i-- {
+				at[t.top.Rows[t.order[i]].Name] = i
+			}
+		}
 		if i, ok := at[name]; ok {
 			return i
 		}

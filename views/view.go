@@ -401,7 +401,7 @@ func (m *matchSet) step(l *list, dir int, inclusive bool) bool {
 func percentWidth(values []int64, total int64) int {
 	w := 6
 	for _, v := range values {
-		w = max(w, len(share(v, total)))
+		w = max(w, analysis.PercentageWidth(v, total))
 	}
 	return w
 }
