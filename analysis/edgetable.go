@@ -85,6 +85,13 @@ func (t *edgeSums) add(id, mark int32, w int64, inline bool) {
 	}
 }
 
+// addSum adds w to edge id: the sum over stacks that pass the edge once
+// each (and not otherwise counted).
+func (t *edgeSums) addSum(id int32, w int64, inline bool) {
+	t.weight[id] += w
+	t.allInline[id] = t.allInline[id] && inline
+}
+
 // merge adds o's edges into t.
 func (t *edgeSums) merge(o *edgeSums) {
 	for j, e := range o.keys {

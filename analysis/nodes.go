@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pprof-tui/pprof-tui/format"
 )
@@ -99,11 +100,30 @@ type nodeTable struct {
 	nodeFunc  []int32
 	funcNames []string
 
+	// plain flags per stack whether no node occurs in it twice
+	// (plainStack, repeatStack, or unknownStack for a stack no walk has
+	// seen yet), once a walk has told it (see aggregate.sumRange); nil
+	// before. Set once, never modified.
+	plain atomic.Pointer[[]uint8]
+
 	rankOnce sync.Once
 	// nameRank and infoRank order the nodes for sorting rows, and
 	// byInfo lists the nodes by infoRank (see ranks); nil at the
 	// addresses granularity.
 	nameRank, infoRank, byInfo []int32
+}
+
+// plainStacks returns the per-stack flags of plain, or nil.
+func (t *nodeTable) plainStacks() []uint8 {
+	if f := t.plain.Load(); f != nil {
+		return *f
+	}
+	return nil
+}
+
+// setPlainStacks keeps flags unless some were kept already.
+func (t *nodeTable) setPlainStacks(flags []uint8) {
+	t.plain.CompareAndSwap(nil, &flags)
 }
 
 // ranks numbers the nodes in the order of pprof's name tie-breaks:
