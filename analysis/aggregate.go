@@ -283,10 +283,15 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 	w, dw, total, totalDiv := q.stackWeights()
 	a := &aggregate{q: q, stackW: w, stackDW: dw, kept: make([]bool, p.Stacks.Len())}
 	n := p.Stacks.Len()
+	plain := q.e.plainStacks(q.nodes)
 	var cand []bool
 	if q.fuseEdges(w, dw) {
 		cand = q.candidates()
-		if rows > 0 && cand != nil {
+		// Leaving most edges out pays on a walk node by node; once the
+		// plain stacks are known (sumRange) the edges cost little more,
+		// and the table is complete at once, with nothing to finish in
+		// the background.
+		if rows > 0 && cand != nil && plain == nil {
 			if want := a.firstRows(rows, cand); want != nil {
 				cand, a.want = want, want
 			}
@@ -296,11 +301,11 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 	// tells which stacks are plain for every later walk with these nodes.
 	var seen []uint8
 	c := q.c
-	if q.nodes.plainStacks() == nil && c.hide == nil && c.show == nil && c.showFrom == nil && c.pruneFrom == nil {
+	if plain == nil && c.hide == nil && c.show == nil && c.showFrom == nil && c.pruneFrom == nil {
 		seen = make([]uint8, n)
 	}
 	if n < parallelStacks {
-		a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = a.sumRange(0, n, cand, seen)
+		a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = a.sumRange(0, n, cand, plain, seen)
 	} else {
 		// Two halves on two goroutines, each with its own sums: the
 		// machines this runs on have two cores.
@@ -310,9 +315,9 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 		}
 		var other part
 		both(func() {
-			a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = a.sumRange(0, n/2, cand, seen)
+			a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = a.sumRange(0, n/2, cand, plain, seen)
 		}, func() {
-			other.flat, other.cum, other.flatDiv, other.cumDiv, other.inlEdges = a.sumRange(n/2, n, cand, seen)
+			other.flat, other.cum, other.flatDiv, other.cumDiv, other.inlEdges = a.sumRange(n/2, n, cand, plain, seen)
 		})
 		if a.inlEdges != nil {
 			a.inlEdges.merge(other.inlEdges)
@@ -465,15 +470,15 @@ func (q *query) candidates() []bool {
 // cand non-nil it also sums the call edges into cand nodes, as
 // inlineEdges does with every node kept.
 //
-// A stack in which no node occurs twice (plainStacks) is summed per
-// location, not per node: its weight is added to each of its locations,
+// A stack in which no node occurs twice (plain, see Engine.plainStacks)
+// is summed per location, not per node: its weight is added to each of its locations,
 // and the locations' sums are spread over their nodes at the end. That
 // is one array update per location instead of a walk through the
 // location's node list with a stamp per node; on a million distinct
 // stacks it took 20 ms instead of 145. The others are walked node by
 // node. With seen non-nil (the walk sees every line of every location,
 // see aggregateFirst), the walk records into seen which stacks are plain.
-func (a *aggregate) sumRange(from, to int, cand []bool, seen []uint8) (flat, cum, flatDiv, cumDiv []int64, edges *edgeSums) {
+func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (flat, cum, flatDiv, cumDiv []int64, edges *edgeSums) {
 	q := a.q
 	p := q.e.p
 	nn := len(q.nodes.nodes)
@@ -493,7 +498,6 @@ func (a *aggregate) sumRange(from, to int, cand []bool, seen []uint8) (flat, cum
 	}
 	// The per-location sums of plain stacks: the weight of the stacks
 	// through each location, and of those it is the leaf of.
-	plain := q.nodes.plainStacks()
 	nl := len(off) - 1
 	var locW, leafW, locDW, leafDW []int64
 	var entry []bool // per location: its outermost frame is a cand node
@@ -672,6 +676,61 @@ func (a *aggregate) entryEdge(edges *edgeSums, path []int32, i int, mark int32, 
 			return
 		}
 	}
+}
+
+// plainStacks returns table t's flags of plain stacks (nodeTable.plain),
+// or nil when no walk has told them. For a table no walk has told them
+// for, they are derived from another table's whose nodes t's refine
+// (each node of t is part of one node of the other: lines of functions),
+// as a stack with no function twice has no line twice: the first table
+// at the lines granularity need not walk those stacks node by node.
+func (e *Engine) plainStacks(t *nodeTable) []uint8 {
+	if f := t.plainStacks(); f != nil {
+		return f
+	}
+	e.mu.Lock()
+	var known []*nodeTable
+	for _, o := range e.tables {
+		if o != t && o.plainStacks() != nil {
+			known = append(known, o)
+		}
+	}
+	e.mu.Unlock()
+	for _, o := range known {
+		if !refines(t, o) {
+			continue
+		}
+		flags := o.plainStacks()
+		derived := make([]uint8, len(flags))
+		for s, f := range flags {
+			if f == plainStack {
+				derived[s] = plainStack // a repeat in o may be none in t
+			}
+		}
+		t.setPlainStacks(derived)
+		return t.plainStacks()
+	}
+	return nil
+}
+
+// refines reports whether every node of t is part of one node of o: the
+// frame slots of a t node are all of one o node.
+func refines(t, o *nodeTable) bool {
+	to := make([]int32, len(t.nodes))
+	for i := range to {
+		to[i] = -1
+	}
+	for slot, n := range t.slotNode {
+		m := o.slotNode[slot]
+		switch to[n] {
+		case -1:
+			to[n] = m
+		case m:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Values of plainStacks' flags.

@@ -48,10 +48,14 @@ func TestPlainStacks(t *testing.T) {
 						continue // e.g. a tag the profile lacks
 					}
 					compared++
-					// The default table at this granularity tells the
-					// plain stacks; then the table asked for.
+					// The default table tells the plain stacks (at the
+					// functions granularity, from which a finer one
+					// derives its own; then at this granularity); then
+					// the table asked for.
 					base := DefaultOptions()
-					base.Granularity, base.NoInlines = opt.Granularity, opt.NoInlines
+					if nf != 0 {
+						base.Granularity, base.NoInlines = opt.Granularity, opt.NoInlines
+					}
 					if _, err := warm.Top(base); err != nil {
 						t.Fatal(err)
 					}
@@ -68,6 +72,14 @@ func TestPlainStacks(t *testing.T) {
 							t.Fatalf("%v nodefraction=%v: row %d %+v; fresh engine %+v", set, nf, i, got.Rows[i], want.Rows[i])
 						}
 					}
+				}
+			}
+			if name == "cpu_labels" {
+				// A line is part of one function; a function has many
+				// lines.
+				funcs, lines := warm.nodeTable("functions", false, false), warm.nodeTable("lines", false, false)
+				if !refines(lines, funcs) || refines(funcs, lines) {
+					t.Error("lines do not refine functions, or functions refine lines")
 				}
 			}
 			if compared < len(sets) {
@@ -89,6 +101,17 @@ func TestPlainStacks(t *testing.T) {
 				t.Errorf("stacks by kind: %v", count)
 			}
 			t.Log(fmt.Sprint(count))
+			// The lines table's flags were derived from the functions
+			// table's: its first walk had them.
+			fresh := newEngine()
+			if _, err := fresh.Top(DefaultOptions()); err != nil {
+				t.Fatal(err)
+			}
+			lines := fresh.nodeTable("lines", false, false)
+			if fresh.plainStacks(lines) == nil {
+				t.Error("the lines table derived no flags from the functions table")
+			}
+
 		})
 	}
 }
