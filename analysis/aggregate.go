@@ -261,9 +261,11 @@ type aggregate struct {
 	// inlEdges are the call edges into candidates for inline markers,
 	// when they could be summed with flat and cum (see fuseEdges), else nil.
 	inlEdges *edgeSums
-	// want, when not nil, is the candidates whose edges inlEdges holds:
-	// those that can be among the first rows (see firstRows).
-	want []bool
+	// first, when not nil, marks the nodes whose cum (and inline
+	// markers) are summed: those that can be the first rows of the table
+	// (see firstRows and sumFirst); the others' cum is 0, and appears
+	// tells which nodes are rows.
+	first, appears []bool
 	// cut, while summing and when firstRows found them, is each stack's
 	// surviving range of locations: lo at 2s, hi at 2s+1 (-1: dropped;
 	// only for stacks of non-zero weight).
@@ -277,7 +279,7 @@ const parallelStacks = 20000
 func (q *query) aggregate() *aggregate { return q.aggregateFirst(0) }
 
 // aggregateFirst is aggregate for a table whose first rows (if rows > 0)
-// need their inline markers now and the others later (Engine.TopFirst).
+// are needed now and the others later (Engine.TopFirst).
 func (q *query) aggregateFirst(rows int) *aggregate {
 	p := q.e.p
 	w, dw, total, totalDiv := q.stackWeights()
@@ -287,13 +289,14 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 	var cand []bool
 	if q.fuseEdges(w, dw) {
 		cand = q.candidates()
-		// Leaving most edges out pays on a walk node by node; once the
-		// plain stacks are known (sumRange) the edges cost little more,
-		// and the table is complete at once, with nothing to finish in
-		// the background.
-		if rows > 0 && cand != nil && plain == nil {
-			if want := a.firstRows(rows, cand); want != nil {
-				cand, a.want = want, want
+		// Until the plain stacks are known (sumRange), every frame of
+		// every stack is walked node by node: the first rows alone are
+		// summed now, and the table completed later. Once they are
+		// known, the whole table costs little more.
+		if rows > 0 && plain == nil && !q.mean {
+			if first, flat := a.firstRows(rows); first != nil {
+				a.sumFirst(first, flat, cand)
+				return a.finish(total, totalDiv)
 			}
 		}
 	}
@@ -330,12 +333,17 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 	if seen != nil {
 		q.nodes.setPlainStacks(seen)
 	}
+	return a.finish(total, totalDiv)
+}
+
+// finish sets the percentage denominator once the stacks are summed.
+func (a *aggregate) finish(total, totalDiv int64) *aggregate {
 	a.cut = nil
 	a.total = total
-	if q.opt.RelativePercentages {
+	if a.q.opt.RelativePercentages {
 		a.total, totalDiv = a.survivingTotal()
 	}
-	if q.mean && totalDiv != 0 {
+	if a.q.mean && totalDiv != 0 {
 		a.total /= totalDiv
 	}
 	return a
@@ -347,25 +355,25 @@ func addInto(dst, src []int64) {
 	}
 }
 
-// firstRows returns the candidates for inline markers among the nodes
-// that can be the first rows of the table, or nil when that cannot be
-// told before the walk of the stacks. Rows sorted by flat come in the
-// order of flat, then name, then cum: flat is known from each stack's
-// leaf alone, and names are ranked, so the nodes at or before the
-// rows-th by flat and name are the only ones that can take the first
-// rows places (ties at the boundary are all kept). Not when rows are
-// sorted by cum, at the addresses granularity, or when fewer than rows
-// nodes have a flat value (rows of no flat depend on cum). With name
-// filters, each stack's surviving range is kept (aggregate.cut) for the
-// walk, which would otherwise find it again.
-func (a *aggregate) firstRows(rows int, cand []bool) []bool {
+// firstRows returns the nodes that can be the first rows of the table,
+// and every node's flat, or nil when that cannot be told before the
+// walk of the stacks. Rows sorted by flat come in the order of flat,
+// then name, then cum: flat is known from each stack's leaf alone, and
+// names are ranked, so the nodes at or before the rows-th by flat and
+// name are the only ones that can take the first rows places (ties at
+// the boundary are all kept). Not when rows are sorted by cum, at the
+// addresses granularity, or when fewer than rows nodes have a flat value
+// (rows of no flat depend on cum). With name filters, each stack's
+// surviving range is kept (aggregate.cut) for the walk, which would
+// otherwise find it again.
+func (a *aggregate) firstRows(rows int) (first []bool, flat []int64) {
 	q := a.q
 	if q.opt.Sort == "cum" {
-		return nil
+		return nil, nil
 	}
 	nameRank, _ := q.nodes.ranks()
 	if nameRank == nil {
-		return nil
+		return nil, nil
 	}
 	p := q.e.p
 	off, nodes := q.locOff, q.locNodes
@@ -400,7 +408,7 @@ func (a *aggregate) firstRows(rows int, cand []bool) []bool {
 		}
 		return flat
 	}
-	var flat, other []int64
+	var other []int64
 	both(func() { flat = leaves(0, n/2) }, func() { other = leaves(n/2, n) })
 	addInto(flat, other)
 	var ns []int32
@@ -410,7 +418,8 @@ func (a *aggregate) firstRows(rows int, cand []bool) []bool {
 		}
 	}
 	if len(ns) < rows {
-		return nil
+		a.cut = nil
+		return nil, nil
 	}
 	key := func(l, r int32) int {
 		if c := cmp.Compare(abs64(flat[r]), abs64(flat[l])); c != 0 {
@@ -419,14 +428,125 @@ func (a *aggregate) firstRows(rows int, cand []bool) []bool {
 		return cmp.Compare(nameRank[l], nameRank[r])
 	}
 	slices.SortFunc(ns, key)
-	want := make([]bool, len(flat))
+	first = make([]bool, len(flat))
 	for i, n := range ns {
 		if i >= rows && key(n, ns[rows-1]) != 0 {
 			break
 		}
-		want[n] = cand[n]
+		first[n] = true
 	}
-	return want
+	return first, flat
+}
+
+// sumFirst sums a table whose first rows alone get their cum now (see
+// aggregateFirst): flat is every node's (firstRows); cum is summed for
+// the first nodes only, with the call edges into those of them that are
+// candidates for inline markers. A stack's locations are read one by
+// one, and only those holding a first node (a few dozen nodes of
+// thousands) are walked frame by frame; which locations the stacks pass
+// tells which nodes are rows.
+func (a *aggregate) sumFirst(first []bool, flat []int64, cand []bool) {
+	q := a.q
+	n := q.e.p.Stacks.Len()
+	off, nodes := q.locOff, q.locNodes
+	has := make([]bool, len(off)-1) // per location: holds a first node
+	for l := range has {
+		for _, nd := range nodes[off[l]:off[l+1]] {
+			has[l] = has[l] || first[nd]
+		}
+	}
+	var want []bool
+	if cand != nil {
+		want = make([]bool, len(first))
+		for nd, f := range first {
+			want[nd] = f && cand[nd]
+		}
+	}
+	var cum, locW, cum2, locW2 []int64
+	var edges2 *edgeSums
+	both(func() {
+		cum, locW, a.inlEdges = a.sumFirstRange(0, n/2, first, want, has)
+	}, func() {
+		cum2, locW2, edges2 = a.sumFirstRange(n/2, n, first, want, has)
+	})
+	addInto(cum, cum2)
+	addInto(locW, locW2)
+	if a.inlEdges != nil {
+		a.inlEdges.merge(edges2)
+	}
+	a.appears = make([]bool, len(first))
+	for l, w := range locW {
+		if w != 0 {
+			for _, nd := range nodes[off[l]:off[l+1]] {
+				a.appears[nd] = true
+			}
+		}
+	}
+	a.flat, a.cum, a.first = flat, cum, first
+}
+
+// sumFirstRange is sumFirst's walk of stacks [from, to).
+func (a *aggregate) sumFirstRange(from, to int, first, want, has []bool) (cum, locW []int64, edges *edgeSums) {
+	q := a.q
+	p := q.e.p
+	off, nodes := q.locOff, q.locNodes
+	cum = make([]int64, len(first))
+	stamp := make([]int32, len(first))
+	locW = make([]int64, len(off)-1)
+	if want != nil {
+		edges = newEdgeSums(0)
+	}
+	for s := from; s < to; s++ {
+		sw := a.stackW[s]
+		locs := p.Stacks.At(int32(s))
+		if sw == 0 {
+			a.kept[s] = q.filtersPass(locs)
+			continue
+		}
+		lo, hi, ok := a.keptRange(s, locs)
+		if !ok {
+			continue
+		}
+		path := locs[lo:hi]
+		mark := int32(s + 1)
+		for i, l := range path {
+			locW[l] += sw
+			if !has[l] {
+				continue
+			}
+			for j := off[l]; j < off[l+1]; j++ {
+				nd := nodes[j]
+				if !first[nd] {
+					continue
+				}
+				if stamp[nd] != mark {
+					stamp[nd] = mark
+					cum[nd] += sw
+				}
+				if want == nil || !want[nd] {
+					continue
+				}
+				// The caller: the next-outer line of the location, or
+				// the innermost frame of the next location towards the
+				// root that has one.
+				parent, inl := int32(-1), j > off[l]
+				if inl {
+					parent = nodes[j-1]
+				} else {
+					for _, l2 := range path[i+1:] {
+						if off[l2+1] > off[l2] {
+							parent = nodes[off[l2+1]-1]
+							break
+						}
+					}
+				}
+				if parent >= 0 && parent != nd {
+					edges.add(edges.id(edgeKey{parent, nd}), mark, sw, inl)
+				}
+			}
+		}
+	}
+	return cum, locW, edges
 }
 
 // fuseEdges reports whether the inline markers' edges can be summed in
@@ -526,15 +646,7 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 			a.kept[s] = q.filtersPass(locs)
 			continue
 		}
-		var lo, hi int
-		var ok bool
-		if a.cut != nil {
-			lo, hi = int(a.cut[2*s]), int(a.cut[2*s+1])
-			ok = hi >= 0
-		} else {
-			lo, hi, ok = q.pathRange(locs)
-		}
-		a.kept[s] = ok
+		lo, hi, ok := a.keptRange(s, locs)
 		if !ok {
 			continue
 		}
@@ -739,6 +851,20 @@ const (
 	plainStack                // no node occurs twice
 	repeatStack               // some node occurs twice
 )
+
+// keptRange is pathRange for stack s (locs) in a walk, where firstRows
+// may have found it already (cut); it records in kept whether the stack
+// survives.
+func (a *aggregate) keptRange(s int, locs []int32) (lo, hi int, ok bool) {
+	if a.cut != nil {
+		lo, hi = int(a.cut[2*s]), int(a.cut[2*s+1])
+		ok = hi >= 0
+	} else {
+		lo, hi, ok = a.q.pathRange(locs)
+	}
+	a.kept[s] = ok
+	return lo, hi, ok
+}
 
 // filtersPass reports whether a stack survives the filters.
 func (q *query) filtersPass(locs []int32) bool {

@@ -41,15 +41,28 @@ type Top struct {
 	// were summed with it (every node a row): a table that differs only in
 	// edge fraction or order is made from it again (see Engine.Top).
 	agg *aggregate
-	// partial is set on a table from TopFirst whose inline markers are
-	// exact only for its first rows: Top completes it.
+	// partial is set on a table from TopFirst whose first exact rows
+	// alone are exact: Top completes it.
 	partial    bool
+	exact      int
 	edgeCutoff int64 // the call edges the inline markers count weigh at least this
 }
 
-// Partial reports whether the table's inline markers are exact only for
-// the first rows TopFirst was asked for; Top(opt) returns it complete.
+// Partial reports whether the table is exact only in its first rows
+// (ExactRows), those TopFirst was asked for: the others' flat values,
+// names and number are exact, their cum and inline markers are not (cum
+// is 0), and rows of equal flat and name may be out of order. Top(opt)
+// returns it complete.
 func (t *Top) Partial() bool { return t.partial }
+
+// ExactRows is how many of the first rows are exact: all of them unless
+// the table is partial.
+func (t *Top) ExactRows() int {
+	if t.partial {
+		return t.exact
+	}
+	return len(t.Rows)
+}
 
 // NodeSet names the nodes of a result; row.Node indexes it.
 type NodeSet struct{ t *nodeTable }
@@ -113,44 +126,9 @@ func (e *Engine) topRows(opt Options, rows int) (*Top, error) {
 		e.mu.Unlock()
 		close(c.done)
 	}()
-	if t := e.recentTop(key); t != nil && t.partial {
-		c.t = e.complete(key, t)
-	} else {
-		c.t, c.err = e.top(opt, key, rows)
-	}
+	// A partial table is completed by the whole walk (rows 0).
+	c.t, c.err = e.top(opt, key, rows)
 	return c.t, c.err
-}
-
-// complete returns partial table t with every inline marker: the call
-// edges into the candidates its walk left out are summed now, and the
-// table is made again from the aggregate with every edge.
-func (e *Engine) complete(key Options, t *Top) *Top {
-	a := t.agg
-	rest := make([]bool, len(a.want))
-	for n, c := range a.q.cand {
-		rest[n] = c && !a.want[n]
-	}
-	// On one core: this runs in the background while the person reads
-	// the first screen, and the other core stays free for what they ask
-	// next.
-	edges := a.inlineEdges(0, a.q.e.p.Stacks.Len(), rest, nil)
-	edges.merge(a.inlEdges)
-	b := *a
-	b.inlEdges, b.want = edges, nil
-	b.stackW, b.stackDW, b.kept = nil, nil, nil
-	// The rows and their order stay: only markers change.
-	full := *t
-	full.agg, full.partial = &b, false
-	full.Rows = slices.Clone(t.Rows)
-	nodes := make([]int32, len(full.Rows))
-	for i, r := range full.Rows {
-		nodes[i] = r.Node
-	}
-	for i, m := range b.inlineMarkers(nodes, t.edgeCutoff) {
-		full.Rows[i].Inline = m
-	}
-	e.keepTop(key, &full)
-	return &full
 }
 
 // topCall is a Top table being computed.
@@ -184,9 +162,8 @@ func (e *Engine) top(opt, key Options, rows int) (*Top, error) {
 	a := q.aggregateFirst(rows)
 	t := a.top()
 	switch {
-	case a.want != nil:
-		// complete walks the stacks again for the other edges.
-		t.agg, t.partial = a, true
+	case a.first != nil:
+		t.partial = true // Top walks the stacks again
 	case a.inlEdges != nil:
 		// The per-stack arrays are not needed to make a table again
 		// with the edges summed.
@@ -272,7 +249,7 @@ func (a *aggregate) top() *Top {
 	var all []int32
 	var flatSum int64
 	for n := range a.flat {
-		if a.flat[n] == 0 && a.cum[n] == 0 {
+		if a.flat[n] == 0 && a.cum[n] == 0 && (a.appears == nil || !a.appears[n]) {
 			continue
 		}
 		if q.opt.DropNegative && (a.flat[n] < 0 || (a.flat[n] == 0 && a.cum[n] < 0)) {
@@ -308,6 +285,9 @@ func (a *aggregate) top() *Top {
 	for i, n := range kept {
 		t.Rows[i] = Row{Node: n, Name: q.nodes.names[n], Flat: a.flatValue(n), Cum: a.cumValue(n), Inline: markers[i]}
 		t.ShownTotal += t.Rows[i].Flat
+		if a.first != nil && a.first[n] && t.exact == i {
+			t.exact++
+		}
 	}
 	return t
 }

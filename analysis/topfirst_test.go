@@ -8,11 +8,12 @@ import (
 	"github.com/pprof-tui/pprof-tui/format/synth"
 )
 
-// TestTopFirst: a table from TopFirst has Top's rows, in Top's order,
-// with Top's inline markers on its first rows; Top then completes it to
-// exactly the table a fresh engine computes. Some of the cases must leave
-// markers out (the shortcut is taken) and some rows past the first must
-// then differ, or the test proves nothing.
+// TestTopFirst: a table from TopFirst has Top's rows, each with Top's
+// flat; its first ExactRows rows (at least those asked for) are Top's
+// exactly, cum and inline markers included, in Top's order; Top then
+// completes it to exactly the table a fresh engine computes. Some of the
+// cases must leave rows inexact (the shortcut is taken) and some rows
+// past the first must then differ, or the test proves nothing.
 func TestTopFirst(t *testing.T) {
 	shapes := map[string]func() *Engine{
 		"distinct":   func() *Engine { return synthEngine(t, synth.Distinct) },
@@ -23,7 +24,8 @@ func TestTopFirst(t *testing.T) {
 	partial, pending := 0, 0
 	for name, newEngine := range shapes {
 		sets := append(slices.Clone(markerOptionSets), map[string]string{"sample_index": "0"},
-			map[string]string{"sort": "cum"}, map[string]string{"granularity": "addresses"})
+			map[string]string{"sort": "cum"}, map[string]string{"granularity": "addresses"},
+			map[string]string{"relative_percentages": "true", "focus": "main|Handle"})
 		for _, set := range sets {
 			for _, rows := range []int{1, 40} {
 				t.Run(fmt.Sprint(name, set, rows), func(t *testing.T) {
@@ -38,22 +40,33 @@ func TestTopFirst(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if len(first.Rows) != len(want.Rows) {
-						t.Fatalf("%d rows, want %d", len(first.Rows), len(want.Rows))
+					if len(first.Rows) != len(want.Rows) || first.Total != want.Total || first.ShownTotal != want.ShownTotal {
+						t.Fatalf("%d rows, totals %d/%d; want %d rows, %d/%d", len(first.Rows), first.Total, first.ShownTotal,
+							len(want.Rows), want.Total, want.ShownTotal)
 					}
-					for i, r := range first.Rows {
-						w := want.Rows[i]
-						if i >= rows && first.Partial() {
-							if r.Inline != w.Inline {
-								pending++
-							}
-							r.Inline = w.Inline
+					exact := first.ExactRows()
+					if exact < min(rows, len(want.Rows)) {
+						t.Fatalf("%d exact rows; %d asked for", exact, rows)
+					}
+					flat := map[int32]int64{}
+					for i, r := range want.Rows {
+						flat[r.Node] = r.Flat
+						if i < exact && first.Rows[i] != r {
+							t.Fatalf("row %d of TopFirst: %+v, want %+v", i, first.Rows[i], r)
 						}
-						if r != w {
-							t.Fatalf("row %d of TopFirst: %+v, want %+v", i, r, w)
+					}
+					for i, r := range first.Rows[exact:] {
+						if f, ok := flat[r.Node]; !ok || f != r.Flat {
+							t.Fatalf("row %d of TopFirst: %+v; Top has the node's flat %d (%v)", exact+i, r, f, ok)
+						}
+						if w := want.Rows[exact+i]; r.Cum != w.Cum || r.Inline != w.Inline {
+							pending++
 						}
 					}
 					if !first.Partial() {
+						if exact != len(want.Rows) {
+							t.Fatalf("a complete table with %d exact rows of %d", exact, len(want.Rows))
+						}
 						return
 					}
 					partial++
@@ -61,7 +74,7 @@ func TestTopFirst(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if full.Partial() {
+					if full.Partial() || full.ExactRows() != len(full.Rows) {
 						t.Fatal("Top returned a partial table")
 					}
 					for i, r := range full.Rows {
@@ -89,6 +102,6 @@ func TestTopFirst(t *testing.T) {
 		}
 	}
 	if partial == 0 || pending == 0 {
-		t.Fatalf("%d partial tables, %d rows with their marker left out: the shortcut was never exercised", partial, pending)
+		t.Fatalf("%d partial tables, %d rows left inexact: the shortcut was never exercised", partial, pending)
 	}
 }

@@ -50,6 +50,8 @@ type jobs struct {
 	have        []string // per view: what its data is for
 	lastTook    time.Duration
 	prefetching bool // the next sample type's table is being computed
+	// prefetchLater: the prefetch waits for the first table's completion.
+	prefetchLater bool
 }
 
 func newJobs() jobs {
@@ -154,7 +156,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	v := m.views[req.view]
 	// A live delta's table too: for allocs, mutex and block the delta is
 	// what is shown, so its trend is the rate's.
-	if top := views.TopTable(msg.data); top != nil && req.view == 0 && m.live != nil && req.key == m.dataKey(req.opts, "") {
+	if top := views.TopTable(msg.data); top != nil && !top.Partial() && req.view == 0 && m.live != nil && req.key == m.dataKey(req.opts, "") {
 		m.recordTrend(top, req.opts)
 	}
 	v.SetResult(msg.data, req.opts)
@@ -164,23 +166,34 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		m.syncSelection()
 	}
 	var cmds []tea.Cmd
+	partial := false
 	if top := views.TopTable(msg.data); top != nil && top.Partial() {
+		partial = true
 		cmds = append(cmds, completeLater(req))
 	}
 	if m.phase == phaseOpening {
 		// Draw nothing for a frame, which erases the loading line from the
 		// terminal's main screen, then take the alt screen.
 		m.phase = phaseEntering
-		cmds = append(cmds, tea.Tick(2*time.Second/frameRate, func(time.Time) tea.Msg { return enterMsg{} }), m.prefetch())
+		cmds = append(cmds, tea.Tick(2*time.Second/frameRate, func(time.Time) tea.Msg { return enterMsg{} }))
+		// The next sample type's table waits for the first one's
+		// completion, which tells the engine what makes tables fast.
+		if partial {
+			m.jobs.prefetchLater = true
+		} else {
+			cmds = append(cmds, m.prefetch(prefetchDelay))
+		}
 	}
 	cmds = append(cmds, m.ensure(m.active, false))
 	return tea.Batch(cmds...)
 }
 
-// completeDelay is how long the explorer is idle, a partial Top table on
-// screen, before it completes the table: a person who changes the
-// options at once does not wait behind a completion they no longer need.
-const completeDelay = 300 * time.Millisecond
+// completeDelay is how long a partial Top table is on screen before the
+// explorer completes it, in the background: a few frames, so that the
+// table is drawn first. The completion walks every stack node by node
+// once, which tells the engine which stacks it may sum faster
+// (analysis.Engine.TopFirst): every later table is complete at once.
+const completeDelay = 3 * time.Second / frameRate
 
 func completeLater(req request) tea.Cmd {
 	return tea.Tick(completeDelay, func(time.Time) tea.Msg { return completeTopMsg{req} })
@@ -195,7 +208,7 @@ type completeTopMsg struct{ req request }
 // table then.
 func (m *Model) completeTop(req request) tea.Cmd {
 	if !m.shows(req) {
-		return nil
+		return m.prefetchAfterFirst() // superseded
 	}
 	if m.jobs.busy() || m.jobs.prefetching {
 		return completeLater(req)
@@ -213,13 +226,18 @@ type topCompleteMsg struct {
 	err error
 }
 
-func (m *Model) topCompleted(msg topCompleteMsg) {
+func (m *Model) topCompleted(msg topCompleteMsg) tea.Cmd {
+	cmd := m.prefetchAfterFirst()
 	if msg.err != nil || !m.shows(msg.req) {
-		return // superseded (or failed, as the first table could not)
+		return cmd // superseded (or failed, as the first table could not)
 	}
 	if top, ok := m.views[msg.req.view].(*views.Top); ok {
 		top.Complete(msg.top)
+		if msg.req.view == 0 && m.live != nil && msg.req.key == m.dataKey(msg.req.opts, "") {
+			m.recordTrend(msg.top, msg.req.opts)
+		}
 	}
+	return cmd
 }
 
 // shows reports whether req's view still shows req's data, with nothing
@@ -236,7 +254,7 @@ const prefetchDelay = 150 * time.Millisecond
 // it, so the key redraws at once instead of walking every stack again
 // (0.15-0.25 s on a million distinct stacks). The result itself is
 // dropped. A live source's engine changes at each snapshot: no prefetch.
-func (m *Model) prefetch() tea.Cmd {
+func (m *Model) prefetch(delay time.Duration) tea.Cmd {
 	types := m.prof.SampleTypes
 	if len(types) < 2 || m.live != nil {
 		return nil
@@ -250,10 +268,20 @@ func (m *Model) prefetch() tea.Cmd {
 	run, _ := m.views[0].Query(m.engine, next, m.selected)
 	m.jobs.prefetching = true
 	return guard(func() tea.Msg {
-		time.Sleep(prefetchDelay)
+		time.Sleep(delay)
 		run() // an error shows when s asks for it
 		return prefetchedMsg{}
 	})
+}
+
+// prefetchAfterFirst starts the prefetch that waited for the first
+// table's completion (or for its being superseded), if one did.
+func (m *Model) prefetchAfterFirst() tea.Cmd {
+	if !m.jobs.prefetchLater {
+		return nil
+	}
+	m.jobs.prefetchLater = false
+	return m.prefetch(0)
 }
 
 // prefetchedMsg ends a prefetch: the completion of a partial table, which

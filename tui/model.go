@@ -261,8 +261,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case completeTopMsg:
 		return m, m.completeTop(msg.req)
 	case topCompleteMsg:
-		m.topCompleted(msg)
-		return m, nil
+		return m, m.topCompleted(msg)
 	case prefetchedMsg:
 		m.jobs.prefetching = false
 		return m, nil

@@ -97,13 +97,25 @@ func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() 
 func (t *Top) HasResult() bool { return t.top != nil }
 
 // Complete takes full, the complete table of the partial one shown
-// (analysis.Top.Partial): the same rows in the same order, with every
-// inline marker. Nothing else changes, so nothing is laid out again (a
-// million rows at the lines granularity).
+// (analysis.Top.Partial): the same rows with every cum and inline
+// marker. In the same order (rows of equal flat and name may have come
+// in another), the table is swapped and its columns measured again;
+// otherwise it is taken as a new result, the selection following its row.
 func (t *Top) Complete(full *analysis.Top) {
-	if t.top != nil && t.top.Partial() && len(full.Rows) == len(t.top.Rows) {
-		t.top = full
+	if t.top == nil || !t.top.Partial() || len(full.Rows) != len(t.top.Rows) {
+		return
 	}
+	same := t.sortBy == cmp.Or(t.opt.Sort, "flat")
+	for i, r := range full.Rows {
+		same = same && t.top.Rows[i].Node == r.Node
+	}
+	if !same {
+		t.SetResult(full, t.opt)
+		return
+	}
+	t.top = full
+	t.measure()
+	t.resort()
 }
 
 func (t *Top) SetResult(data any, opt analysis.Options) {
@@ -130,18 +142,28 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 		}
 	}
 	t.opt = opt
-	vs := make([]int64, 0, 2*len(t.top.Rows))
+	t.measure()
+	t.resort()
+	t.l.setLen(len(t.order))
+	t.follow(old, cur, same)
+}
+
+// measure sizes the value and percentage columns for the table's values.
+// A partial table's unknown cum values are at most the sum of the flat
+// values shown, which its widths allow for.
+func (t *Top) measure() {
+	vs := make([]int64, 0, 2*len(t.top.Rows)+1)
 	for _, r := range t.top.Rows {
 		vs = append(vs, r.Flat, r.Cum)
 	}
-	q := newQuantity(t.c, t.top.SampleType.Unit, opt, append(vs, shownSum(t.top))...)
+	q := newQuantity(t.c, t.top.SampleType.Unit, t.opt, append(vs, shownSum(t.top))...)
+	if t.top.Partial() {
+		vs = append(vs, shownSum(t.top))
+	}
 	t.value = q.format
 	t.widest = q.widest(vs...)
 	t.valW = max(10, t.widest+1) // a blank for the cursor mark
 	t.pctW = percentWidth(vs, t.top.Total)
-	t.resort()
-	t.l.setLen(len(t.order))
-	t.follow(old, cur, same)
 }
 
 // rowNames lists the rows' names in display order, for follow.
@@ -398,6 +420,7 @@ func (t *Top) View() string {
 		return fillLines(lines, t.height)
 	}
 	total := t.top.Total
+	exact := t.top.ExactRows()
 	from, to := t.l.visible()
 	for i := from; i < to; i++ {
 		r := &t.top.Rows[t.order[i]]
@@ -409,9 +432,15 @@ func (t *Top) View() string {
 		if cols.sumP {
 			cells = append(cells, cell{text: padLeft(share(t.sum[i], total), cols.pctW), kind: cellDim})
 		}
-		cells = append(cells,
-			t.valueCell(padLeft(t.value(r.Cum), cols.valW), r.Cum),
-			t.pctCell(padLeft(share(r.Cum, total), cols.pctW), r.Cum))
+		if t.order[i] < exact {
+			cells = append(cells,
+				t.valueCell(padLeft(t.value(r.Cum), cols.valW), r.Cum),
+				t.pctCell(padLeft(share(r.Cum, total), cols.pctW), r.Cum))
+		} else {
+			// Not summed yet (a partial table): being completed.
+			cells = append(cells, cell{text: padLeft("…", cols.valW), kind: cellDim},
+				cell{text: padLeft("…", cols.pctW), kind: cellDim})
+		}
 		if cols.base || cols.change {
 			b := t.base[r.Node][1]
 			if cols.base {
