@@ -30,6 +30,7 @@ type query struct {
 	hidden           bool             // some location is hidden
 	names            bool             // focus/ignore/hide/show in use
 	drop             bool             // drop_frames in use
+	pause            func()           // called now and then by a background walk (TopBackground)
 }
 
 func (e *Engine) newQuery(opt Options) (*query, error) {
@@ -634,6 +635,9 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 		}
 	}
 	for s := from; s < to; s++ {
+		if q.pause != nil && s&pauseEvery == 0 {
+			q.pause()
+		}
 		sw := a.stackW[s]
 		var sdw int64
 		if a.stackDW != nil {
@@ -844,6 +848,10 @@ func refines(t, o *nodeTable) bool {
 	}
 	return true
 }
+
+// pauseEvery+1 is how many stacks a background walk sums between calls
+// of its pause (a few milliseconds' work).
+const pauseEvery = 1<<15 - 1
 
 // Values of plainStacks' flags.
 const (

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync/atomic"
+	"time"
 
 	"github.com/pprof-tui/pprof-tui/format"
 )
@@ -80,7 +82,15 @@ func (s *NodeSet) Len() int { return len(s.t.nodes) }
 // The last few results are kept, so going back to options computed a
 // moment ago (clearing a filter, the sample type cycling back) costs
 // nothing.
-func (e *Engine) Top(opt Options) (*Top, error) { return e.topRows(opt, 0) }
+func (e *Engine) Top(opt Options) (*Top, error) { return e.topRows(opt, 0, nil) }
+
+// TopBackground is Top for work nobody waits for (completing a partial
+// table while a person reads it): now and then its walk of the stacks
+// waits while busy reports more urgent work, unless someone asks for the
+// same table meanwhile (Top, TopFirst) and so waits for it.
+func (e *Engine) TopBackground(opt Options, busy func() bool) (*Top, error) {
+	return e.topRows(opt, 0, busy)
+}
 
 // TopFirst is Top for a screen that shows the first rows of the table
 // (rows of them, or more): their inline markers are exact, and those of
@@ -88,10 +98,12 @@ func (e *Engine) Top(opt Options) (*Top, error) { return e.topRows(opt, 0) }
 // spares the walk of every stack most of its call edges. Top(opt) then
 // completes the table: the explorer shows the first screen and asks for
 // the rest in the background.
-func (e *Engine) TopFirst(opt Options, rows int) (*Top, error) { return e.topRows(opt, max(rows, 1)) }
+func (e *Engine) TopFirst(opt Options, rows int) (*Top, error) {
+	return e.topRows(opt, max(rows, 1), nil)
+}
 
-// topRows is Top (rows 0) or TopFirst.
-func (e *Engine) topRows(opt Options, rows int) (*Top, error) {
+// topRows is Top (rows 0), TopFirst or TopBackground (busy not nil).
+func (e *Engine) topRows(opt Options, rows int, busy func() bool) (*Top, error) {
 	key := e.topKey(opt)
 	for {
 		if t := e.recentTop(key); t != nil && (rows > 0 || !t.partial) {
@@ -104,6 +116,7 @@ func (e *Engine) topRows(opt Options, rows int) (*Top, error) {
 		if c == nil {
 			break // with e.mu held
 		}
+		c.waiters.Add(1) // its walk no longer pauses
 		e.mu.Unlock()
 		<-c.done
 		if c.err != nil || rows > 0 || !c.t.partial {
@@ -127,18 +140,27 @@ func (e *Engine) topRows(opt Options, rows int) (*Top, error) {
 		close(c.done)
 	}()
 	// A partial table is completed by the whole walk (rows 0).
-	c.t, c.err = e.top(opt, key, rows)
+	var pause func()
+	if busy != nil {
+		pause = func() {
+			for c.waiters.Load() == 0 && busy() {
+				time.Sleep(2 * time.Millisecond)
+			}
+		}
+	}
+	c.t, c.err = e.top(opt, key, rows, pause)
 	return c.t, c.err
 }
 
 // topCall is a Top table being computed.
 type topCall struct {
-	done chan struct{}
-	t    *Top
-	err  error
+	done    chan struct{}
+	t       *Top
+	err     error
+	waiters atomic.Int32 // others who wait for it
 }
 
-func (e *Engine) top(opt, key Options, rows int) (*Top, error) {
+func (e *Engine) top(opt, key Options, rows int, pause func()) (*Top, error) {
 	akey := aggregateKey(key)
 	if a := e.recentAggregate(akey); a != nil {
 		// Only the edge fraction or the order differ from a kept
@@ -159,6 +181,7 @@ func (e *Engine) top(opt, key Options, rows int) (*Top, error) {
 	if err != nil {
 		return nil, err
 	}
+	q.pause = pause
 	a := q.aggregateFirst(rows)
 	t := a.top()
 	switch {

@@ -3,7 +3,9 @@ package analysis
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/pprof-tui/pprof-tui/format/synth"
 )
@@ -103,5 +105,62 @@ func TestTopFirst(t *testing.T) {
 	}
 	if partial == 0 || pending == 0 {
 		t.Fatalf("%d partial tables, %d rows left inexact: the shortcut was never exercised", partial, pending)
+	}
+}
+
+// TestTopBackground: a background completion waits while busy says so,
+// and stops waiting as soon as someone asks for the same table (who would
+// otherwise wait for it forever); its table is Top's.
+func TestTopBackground(t *testing.T) {
+	e := synthEngine(t, synth.Distinct)
+	opt := testOptions(t, nil)
+	if first, err := e.TopFirst(opt, 10); err != nil || !first.Partial() {
+		t.Fatalf("TopFirst: partial %v, %v", first != nil && first.Partial(), err)
+	}
+	var asked atomic.Bool
+	waited := make(chan struct{})
+	done := make(chan *Top)
+	go func() {
+		bg, err := e.TopBackground(opt, func() bool {
+			if !asked.Load() {
+				asked.Store(true)
+				close(waited)
+			}
+			return true // busy for ever
+		})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- bg
+	}()
+	<-waited
+	select {
+	case <-done:
+		t.Fatal("the background table did not wait while busy")
+	case <-time.After(50 * time.Millisecond):
+	}
+	fg := make(chan *Top)
+	go func() {
+		top, err := e.Top(opt)
+		if err != nil {
+			t.Error(err)
+		}
+		fg <- top
+	}()
+	var bg, top *Top
+	for bg == nil || top == nil {
+		select {
+		case bg = <-done:
+		case top = <-fg:
+		case <-time.After(20 * time.Second):
+			t.Fatal("Top waited for a background table that waited for it")
+		}
+	}
+	want, err := synthEngine(t, synth.Distinct).Top(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bg.Partial() || !slices.Equal(bg.Rows, want.Rows) || !slices.Equal(top.Rows, want.Rows) {
+		t.Fatal("the completed table differs from a fresh engine's")
 	}
 }

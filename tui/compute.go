@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -50,12 +51,16 @@ type jobs struct {
 	have        []string // per view: what its data is for
 	lastTook    time.Duration
 	prefetching bool // the next sample type's table is being computed
+	completing  bool // a partial Top table is being completed
+	// foreground counts the computations a person waits for (submit's),
+	// for background work to give way to.
+	foreground *atomic.Int32
 	// prefetchLater: the prefetch waits for the first table's completion.
 	prefetchLater bool
 }
 
 func newJobs() jobs {
-	return jobs{pending: map[int]request{}}
+	return jobs{pending: map[int]request{}, foreground: new(atomic.Int32)}
 }
 
 func (j *jobs) init(n int) {
@@ -117,7 +122,10 @@ func (m *Model) submit(req request, run func() (any, error)) tea.Cmd {
 	m.jobs.pending[seq] = req
 	m.jobs.inflight[req.view] = seq
 	m.jobs.inflightKey[req.view] = req.key
+	fg := m.jobs.foreground
 	work := func() tea.Msg {
+		fg.Add(1)
+		defer fg.Add(-1)
 		t0 := time.Now()
 		data, err := run()
 		return resultMsg{seq: seq, data: data, err: err, took: time.Since(t0)}
@@ -210,12 +218,17 @@ func (m *Model) completeTop(req request) tea.Cmd {
 	if !m.shows(req) {
 		return m.prefetchAfterFirst() // superseded
 	}
-	if m.jobs.busy() || m.jobs.prefetching {
+	// One completion at a time: the first one tells the engine what
+	// makes the next ones fast.
+	if m.jobs.busy() || m.jobs.prefetching || m.jobs.completing {
 		return completeLater(req)
 	}
-	e, opts := m.engine, req.opts
+	m.jobs.completing = true
+	e, opts, fg := m.engine, req.opts, m.jobs.foreground
 	return guard(func() tea.Msg {
-		t, err := e.Top(opts)
+		// Whatever a person asks for meanwhile goes first: on ten
+		// million stacks the completion's walk takes seconds.
+		t, err := e.TopBackground(opts, func() bool { return fg.Load() > 0 })
 		return topCompleteMsg{req: req, top: t, err: err}
 	})
 }
@@ -227,6 +240,7 @@ type topCompleteMsg struct {
 }
 
 func (m *Model) topCompleted(msg topCompleteMsg) tea.Cmd {
+	m.jobs.completing = false
 	cmd := m.prefetchAfterFirst()
 	if msg.err != nil || !m.shows(msg.req) {
 		return cmd // superseded (or failed, as the first table could not)
