@@ -3,9 +3,12 @@ package analysis
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/format/synth"
 )
 
 // TestFilteredProfile checks -proto's output: the filtered profile,
@@ -58,5 +61,43 @@ func TestFilteredProfile(t *testing.T) {
 				t.Fatalf("%s %v: row %d %+v, want %+v", c.profile, c.set, i, g, w)
 			}
 		}
+	}
+}
+
+// TestFuncMatcherLiterals: a filter that is plain text, or plain texts
+// joined by |, is matched with strings.Contains; over the names and
+// files of a real profile and of the synthesized one it matches exactly
+// what the regexp does, and an expression with any other syntax goes to
+// the regexp.
+func TestFuncMatcherLiterals(t *testing.T) {
+	var subjects []string
+	for _, e := range []*Engine{engineFor(t, "../testdata/go/cpu_labels.pb.gz"), synthEngine(t, synth.Distinct)} {
+		for _, f := range e.p.Functions {
+			subjects = append(subjects, f.Name, f.Filename)
+		}
+		for _, m := range e.p.Mappings {
+			subjects = append(subjects, m.File)
+		}
+	}
+	subjects = append(subjects, "", "|", "runtime|json")
+	literal := 0
+	for _, expr := range []string{"json", "runtime|json", "main|Handle", "fmt", "a|", "|", "Sprintf|go|runtime.mallocgc",
+		"runtime.mallocgc", "^main", "json$", "(?i)JSON", `encoding\/json`, "[jk]son", "js.n", "x*"} {
+		re := regexp.MustCompile(expr)
+		m := &funcMatcher{re: re, lits: literals(re)}
+		if m.lits != nil {
+			literal++
+		}
+		if (m.lits != nil) == strings.ContainsAny(expr, `\.+*?()[]{}^$`) {
+			t.Errorf("%q: literals %q", expr, m.lits)
+		}
+		for _, s := range subjects {
+			if got, want := m.matches(s), re.MatchString(s); got != want {
+				t.Fatalf("%q on %q: %v, the regexp says %v", expr, s, got, want)
+			}
+		}
+	}
+	if literal < 5 {
+		t.Fatalf("%d expressions taken as literals", literal)
 	}
 }
