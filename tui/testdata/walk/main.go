@@ -146,6 +146,10 @@ func run(bin, prof string, rounds int, all []step) error {
 			return n
 		}()...)
 		for i, ts := range times {
+			if len(ts) == 0 {
+				fmt.Printf("  %-28s no redraw in any round\n", names[i])
+				continue
+			}
 			fmt.Printf("  %-28s %6.1f – %6.1f ms\n", names[i],
 				float64(slices.Min(ts).Microseconds())/1000, float64(slices.Max(ts).Microseconds())/1000)
 		}
