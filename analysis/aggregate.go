@@ -400,11 +400,8 @@ func (a *aggregate) firstRows(rows int) (first []bool, flat []int64) {
 			if !ok {
 				continue
 			}
-			for _, l := range locs[lo:hi] {
-				if off[l+1] > off[l] {
-					flat[nodes[off[l+1]-1]] += sw // the leaf-most frame
-					break
-				}
+			if l := q.leafLoc(locs[lo:hi]); l >= 0 {
+				flat[nodes[off[l+1]-1]] += sw // the leaf-most frame
 			}
 		}
 		return flat
@@ -528,18 +525,12 @@ func (a *aggregate) sumFirstRange(from, to int, first, want, has []bool) (cum, l
 					continue
 				}
 				// The caller: the next-outer line of the location, or
-				// the innermost frame of the next location towards the
-				// root that has one.
+				// the frame calling the location.
 				parent, inl := int32(-1), j > off[l]
 				if inl {
 					parent = nodes[j-1]
 				} else {
-					for _, l2 := range path[i+1:] {
-						if off[l2+1] > off[l2] {
-							parent = nodes[off[l2+1]-1]
-							break
-						}
-					}
+					parent = q.caller(path, i)
 				}
 				if parent >= 0 && parent != nd {
 					edges.add(edges.id(edgeKey{parent, nd}), mark, sw, inl)
@@ -669,13 +660,7 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 					}
 				}
 			}
-			leaf := -1 // the leaf-most location with a frame
-			for _, l := range path {
-				if off[l+1] > off[l] {
-					leaf = int(l)
-					break
-				}
-			}
+			leaf := q.leafLoc(path)
 			if leaf >= 0 {
 				leafW[leaf] += sw
 			}
@@ -780,18 +765,31 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 }
 
 // entryEdge adds the call edge into path[i]'s outermost frame (a plain
-// stack's path, leaf first): from the innermost frame of the next
-// location towards the root that has one, if any.
+// stack's path, leaf first), if anything calls it.
 func (a *aggregate) entryEdge(edges *edgeSums, path []int32, i int, mark int32, sw int64) {
-	off, nodes := a.q.locOff, a.q.locNodes
-	n := nodes[off[path[i]]]
-	for _, l := range path[i+1:] {
-		if off[l+1] > off[l] {
-			id := edges.id(edgeKey{nodes[off[l+1]-1], n})
-			edges.add(id, mark, sw, false)
-			return
+	if parent := a.q.caller(path, i); parent >= 0 {
+		edges.add(edges.id(edgeKey{parent, a.q.locNodes[a.q.locOff[path[i]]]}), mark, sw, false)
+	}
+}
+
+// leafLoc is the leaf-most location of path (leaf first) with a frame in
+// the location view, or -1: its innermost frame is the path's leaf.
+func (q *query) leafLoc(path []int32) int32 {
+	for _, l := range path {
+		if q.locOff[l+1] > q.locOff[l] {
+			return l
 		}
 	}
+	return -1
+}
+
+// caller is the frame that calls path[i]'s outermost frame: the innermost
+// frame of the next location towards the root with a frame, or -1.
+func (q *query) caller(path []int32, i int) int32 {
+	if l := q.leafLoc(path[i+1:]); l >= 0 {
+		return q.locNodes[q.locOff[l+1]-1]
+	}
+	return -1
 }
 
 // plainStacks returns table t's flags of plain stacks (nodeTable.plain),

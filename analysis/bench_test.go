@@ -98,6 +98,63 @@ func BenchmarkReaggregate1M(b *testing.B) {
 // screenRows is how many rows the Top view shows in a 120×35 terminal.
 const screenRows = 33
 
+// BenchmarkNewFilter1M is a filter the engine has not seen: its location
+// view (which lines and locations the filter keeps or hides) is built,
+// then the table, as the explorer asks for it:
+//
+//	go test ./analysis -run XXX -bench NewFilter1M -benchtime 10x
+func BenchmarkNewFilter1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
+		for _, f := range []struct{ name, value string }{{"focus", "json"}, {"hide", "runtime|json"}} {
+			b.Run(f.name, func(b *testing.B) {
+				opt := explorer()
+				if err := opt.Set(f.name, f.value); err != nil {
+					b.Fatal(err)
+				}
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					analysis.ForgetTops(e)
+					analysis.ForgetLocationViews(e)
+					b.StartTimer()
+					if _, err := e.TopFirst(opt, screenRows); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	})
+}
+
+// BenchmarkPlainStacks1M is the explorer's complete table (every node,
+// every inline marker) once the engine knows which stacks have no node
+// twice ("per-location": those are summed location by location), and
+// before ("node-walk": every stack walked frame by frame, as for the
+// first table at a granularity):
+//
+//	go test ./analysis -run XXX -bench PlainStacks1M -benchtime 10x
+func BenchmarkPlainStacks1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
+		for _, c := range []struct {
+			name  string
+			known bool
+		}{{"per-location", true}, {"node-walk", false}} {
+			b.Run(c.name, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					analysis.ForgetTops(e)
+					if !c.known {
+						analysis.ForgetPlainStacks(e)
+					}
+					b.StartTimer()
+					if _, err := e.Top(explorer()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	})
+}
+
 // BenchmarkTreeFirstScreen1M builds the call tree and expands what a
 // first screen shows: the roots and the heaviest path (target: <= 100 ms).
 func BenchmarkTreeFirstScreen1M(b *testing.B) {

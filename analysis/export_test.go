@@ -8,3 +8,22 @@ func ForgetTops(e *Engine) {
 	defer e.mu.Unlock()
 	e.tops = recent[Options, *Top]{}
 }
+
+// ForgetPlainStacks drops what the Engine's node tables know of which
+// stacks are plain, so that a benchmark's next table walks every stack
+// node by node (and learns them again).
+func ForgetPlainStacks(e *Engine) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, t := range e.tables {
+		t.plain.Store(nil)
+	}
+}
+
+// ForgetLocationViews drops the Engine's kept location views, so that a
+// benchmark's next filter builds its view again, as a new filter does.
+func ForgetLocationViews(e *Engine) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.locs = recent[locKey, *locPaths]{}
+}

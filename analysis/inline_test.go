@@ -14,15 +14,8 @@ import (
 // must equal those of the separate walk (taken when nodecount is set, here
 // to more than every node).
 func TestFusedInlineMarkers(t *testing.T) {
-	engines := map[string]*Engine{
-		"cpu_labels":     engineFor(t, "../testdata/go/cpu_labels.pb.gz"),
-		"diff":           engineFor(t, "../testdata/go/cpu_labels.pb.gz", "-diff_base=go/cpu_labels_no_w0.pb.gz"),
-		"heap":           engineFor(t, "../testdata/go/heap.pb.gz"),
-		"synth-zipf":     synthEngine(t, synth.Zipf),
-		"synth-distinct": synthEngine(t, synth.Distinct),
-		"synth-deep":     synthEngine(t, synth.Deep),
-	}
-	for name, e := range engines {
+	for name, newEngine := range freshEngines(t, "cpu_labels", "diff", "heap", "zipf", "distinct", "deep") {
+		e := newEngine()
 		for _, set := range markerOptionSets {
 			t.Run(fmt.Sprint(name, set), func(t *testing.T) {
 				opt := testOptions(t, set)
@@ -68,6 +61,28 @@ var markerOptionSets = []map[string]string{
 	{"edgefraction": "0"},
 	{"show_from": "main|Serve"},
 	{"noinlines": "true"},
+}
+
+// freshEngines returns, per name, a maker of new engines (nothing
+// computed or kept yet) over the profiles the inline-marker and
+// plain-stack tests share: the Go CPU profile with labels, it against a
+// -diff_base, a heap profile, and three synthesized shapes.
+func freshEngines(t *testing.T, names ...string) map[string]func() *Engine {
+	all := map[string]func() *Engine{
+		"cpu_labels": func() *Engine { return NewEngine(engineFor(t, "../testdata/go/cpu_labels.pb.gz").p) },
+		"diff": func() *Engine {
+			return NewEngine(engineFor(t, "../testdata/go/cpu_labels.pb.gz", "-diff_base=go/cpu_labels_no_w0.pb.gz").p)
+		},
+		"heap":     func() *Engine { return NewEngine(engineFor(t, "../testdata/go/heap.pb.gz").p) },
+		"distinct": func() *Engine { return synthEngine(t, synth.Distinct) },
+		"zipf":     func() *Engine { return synthEngine(t, synth.Zipf) },
+		"deep":     func() *Engine { return synthEngine(t, synth.Deep) },
+	}
+	out := map[string]func() *Engine{}
+	for _, n := range names {
+		out[n] = all[n]
+	}
+	return out
 }
 
 func synthEngine(t *testing.T, s synth.Shape) *Engine {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"testing"
-
-	"github.com/pprof-tui/pprof-tui/format/synth"
 )
 
 // TestPlainStacks: once a walk has told which stacks have no node twice
@@ -15,16 +13,7 @@ import (
 // synthesized shapes must have both kinds of stacks, or the test proves
 // nothing.
 func TestPlainStacks(t *testing.T) {
-	engines := map[string]func() *Engine{
-		"cpu_labels": func() *Engine { return engineFor(t, "../testdata/go/cpu_labels.pb.gz") },
-		"diff": func() *Engine {
-			return engineFor(t, "../testdata/go/cpu_labels.pb.gz", "-diff_base=go/cpu_labels_no_w0.pb.gz")
-		},
-		"heap":     func() *Engine { return engineFor(t, "../testdata/go/heap.pb.gz") },
-		"distinct": func() *Engine { return synthEngine(t, synth.Distinct) },
-		"zipf":     func() *Engine { return synthEngine(t, synth.Zipf) },
-		"deep":     func() *Engine { return synthEngine(t, synth.Deep) },
-	}
+	engines := freshEngines(t, "cpu_labels", "diff", "heap", "distinct", "zipf", "deep")
 	sets := append(slices.Clone(markerOptionSets),
 		map[string]string{"sample_index": "0"},
 		map[string]string{"prune_from": "json|Handle"},

@@ -43,11 +43,9 @@ type Top struct {
 	// were summed with it (every node a row): a table that differs only in
 	// edge fraction or order is made from it again (see Engine.Top).
 	agg *aggregate
-	// partial is set on a table from TopFirst whose first exact rows
-	// alone are exact: Top completes it.
-	partial    bool
-	exact      int
-	edgeCutoff int64 // the call edges the inline markers count weigh at least this
+	// inexact is how many of the last rows are not exact: in a table
+	// from TopFirst that Top completes (Partial).
+	inexact int
 }
 
 // Partial reports whether the table is exact only in its first rows
@@ -55,16 +53,11 @@ type Top struct {
 // names and number are exact, their cum and inline markers are not (cum
 // is 0), and rows of equal flat and name may be out of order. Top(opt)
 // returns it complete.
-func (t *Top) Partial() bool { return t.partial }
+func (t *Top) Partial() bool { return t.inexact > 0 }
 
 // ExactRows is how many of the first rows are exact: all of them unless
 // the table is partial.
-func (t *Top) ExactRows() int {
-	if t.partial {
-		return t.exact
-	}
-	return len(t.Rows)
-}
+func (t *Top) ExactRows() int { return len(t.Rows) - t.inexact }
 
 // NodeSet names the nodes of a result; row.Node indexes it.
 type NodeSet struct{ t *nodeTable }
@@ -93,11 +86,11 @@ func (e *Engine) TopBackground(opt Options, busy func() bool) (*Top, error) {
 }
 
 // TopFirst is Top for a screen that shows the first rows of the table
-// (rows of them, or more): their inline markers are exact, and those of
-// the other rows may be missing (Top.Partial) when leaving them out
-// spares the walk of every stack most of its call edges. Top(opt) then
-// completes the table: the explorer shows the first screen and asks for
-// the rest in the background.
+// (rows of them, or more): those rows are exact, and while the engine
+// still walks stacks node by node (see aggregateFirst) the others' cum
+// and inline markers are left out (Top.Partial). Top(opt) then completes
+// the table: the explorer shows the first screen and asks for the rest
+// in the background.
 func (e *Engine) TopFirst(opt Options, rows int) (*Top, error) {
 	return e.topRows(opt, max(rows, 1), nil)
 }
@@ -106,7 +99,7 @@ func (e *Engine) TopFirst(opt Options, rows int) (*Top, error) {
 func (e *Engine) topRows(opt Options, rows int, busy func() bool) (*Top, error) {
 	key := e.topKey(opt)
 	for {
-		if t := e.recentTop(key); t != nil && (rows > 0 || !t.partial) {
+		if t := e.recentTop(key); t != nil && (rows > 0 || !t.Partial()) {
 			return t, nil
 		}
 		// One computation per table at a time: a second asker (s pressed
@@ -119,7 +112,7 @@ func (e *Engine) topRows(opt Options, rows int, busy func() bool) (*Top, error) 
 		c.waiters.Add(1) // its walk no longer pauses
 		e.mu.Unlock()
 		<-c.done
-		if c.err != nil || rows > 0 || !c.t.partial {
+		if c.err != nil || rows > 0 || !c.t.Partial() {
 			return c.t, c.err
 		}
 		// A partial table is done: complete it.
@@ -184,10 +177,9 @@ func (e *Engine) top(opt, key Options, rows int, pause func()) (*Top, error) {
 	q.pause = pause
 	a := q.aggregateFirst(rows)
 	t := a.top()
-	switch {
-	case a.first != nil:
-		t.partial = true // Top walks the stacks again
-	case a.inlEdges != nil:
+	// A partial table is not kept as an aggregate: Top walks the stacks
+	// again.
+	if a.first == nil && a.inlEdges != nil {
 		// The per-stack arrays are not needed to make a table again
 		// with the edges summed.
 		a.stackW, a.stackDW, a.kept = nil, nil, nil
@@ -210,7 +202,7 @@ func (e *Engine) recentAggregate(k Options) *aggregate {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, t := range e.tops.vals {
-		if t.agg != nil && !t.partial && aggregateKey(e.tops.keys[i]) == k {
+		if t.agg != nil && aggregateKey(e.tops.keys[i]) == k {
 			return t.agg
 		}
 	}
@@ -302,14 +294,14 @@ func (a *aggregate) top() *Top {
 	if c := q.opt.NodeCount; c > 0 && c < len(kept) {
 		kept = kept[:c]
 	}
-	t.edgeCutoff = abs64(int64(float64(flatSum) * q.opt.EdgeFraction))
-	markers := a.inlineMarkers(kept, t.edgeCutoff)
+	edgeCutoff := abs64(int64(float64(flatSum) * q.opt.EdgeFraction))
+	markers := a.inlineMarkers(kept, edgeCutoff)
 	t.Rows = make([]Row, len(kept))
 	for i, n := range kept {
 		t.Rows[i] = Row{Node: n, Name: q.nodes.names[n], Flat: a.flatValue(n), Cum: a.cumValue(n), Inline: markers[i]}
 		t.ShownTotal += t.Rows[i].Flat
-		if a.first != nil && a.first[n] && t.exact == i {
-			t.exact++
+		if a.first != nil && !a.first[n] {
+			t.inexact++ // the first nodes are the first rows
 		}
 	}
 	return t
@@ -426,7 +418,7 @@ func (a *aggregate) sortZeroFlatLast(ns []int32) (rest []int32) {
 
 // inlineEdges collects, over stacks [from, to), the call edges into
 // candidate nodes between consecutive kept nodes, each counted once per
-// stack as pprof counts them once per sample (kept nil keeps every node).
+// stack as pprof counts them once per sample.
 //
 // It walks the location view directly rather than building each path:
 // an inlined frame whose next-outer line is kept has that line as its
@@ -455,12 +447,12 @@ func (a *aggregate) inlineEdges(from, to int, candidate, kept []bool) *edgeSums 
 			first := off[l]
 			for j := first; j < off[l+1]; j++ {
 				n := nodes[j]
-				if kept != nil && !kept[n] {
+				if !kept[n] {
 					continue
 				}
 				if candidate[n] && parent >= 0 && parent != n {
 					var id int32
-					if j > first && (kept == nil || kept[nodes[j-1]]) {
+					if j > first && kept[nodes[j-1]] {
 						// parent is nodes[j-1], whatever the stack.
 						if id = static[j]; id < 0 {
 							id = t.id(edgeKey{parent, n})

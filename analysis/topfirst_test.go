@@ -17,12 +17,7 @@ import (
 // cases must leave rows inexact (the shortcut is taken) and some rows
 // past the first must then differ, or the test proves nothing.
 func TestTopFirst(t *testing.T) {
-	shapes := map[string]func() *Engine{
-		"distinct":   func() *Engine { return synthEngine(t, synth.Distinct) },
-		"zipf":       func() *Engine { return synthEngine(t, synth.Zipf) },
-		"deep":       func() *Engine { return synthEngine(t, synth.Deep) },
-		"cpu_labels": func() *Engine { return NewEngine(engineFor(t, "../testdata/go/cpu_labels.pb.gz").p) },
-	}
+	shapes := freshEngines(t, "distinct", "zipf", "deep", "cpu_labels")
 	partial, pending := 0, 0
 	for name, newEngine := range shapes {
 		sets := append(slices.Clone(markerOptionSets), map[string]string{"sample_index": "0"},

@@ -50,8 +50,8 @@ type jobs struct {
 	inflightKey []string // and what it is for
 	have        []string // per view: what its data is for
 	lastTook    time.Duration
-	prefetching bool // the next sample type's table is being computed
-	completing  bool // a partial Top table is being completed
+	// background: a completion or a prefetch is running; one at a time.
+	background bool
 	// foreground counts the computations a person waits for (submit's),
 	// for background work to give way to.
 	foreground *atomic.Int32
@@ -210,20 +210,21 @@ func completeLater(req request) tea.Cmd {
 type completeTopMsg struct{ req request }
 
 // completeTop asks, in the background and without a spinner, for the
-// inline markers of the rows past the first screen of a Top table the
-// view shows (analysis.Engine.TopFirst), once the explorer is idle; the
-// table is swapped for the complete one if the view still shows that
-// table then.
+// complete table of a partial one the Top view shows (the cum and inline
+// markers of the rows past the first screen, analysis.Engine.TopFirst);
+// its walk gives way to whatever a person asks for meanwhile. The table
+// is swapped for the complete one if the view still shows that table
+// then.
 func (m *Model) completeTop(req request) tea.Cmd {
 	if !m.shows(req) {
 		return m.prefetchAfterFirst() // superseded
 	}
-	// One completion at a time: the first one tells the engine what
-	// makes the next ones fast.
-	if m.jobs.busy() || m.jobs.prefetching || m.jobs.completing {
+	// One background job at a time: the first completion tells the
+	// engine what makes the next tables fast.
+	if m.jobs.busy() || m.jobs.background {
 		return completeLater(req)
 	}
-	m.jobs.completing = true
+	m.jobs.background = true
 	e, opts, fg := m.engine, req.opts, m.jobs.foreground
 	return guard(func() tea.Msg {
 		// Whatever a person asks for meanwhile goes first: on ten
@@ -240,7 +241,7 @@ type topCompleteMsg struct {
 }
 
 func (m *Model) topCompleted(msg topCompleteMsg) tea.Cmd {
-	m.jobs.completing = false
+	m.jobs.background = false
 	cmd := m.prefetchAfterFirst()
 	if msg.err != nil || !m.shows(msg.req) {
 		return cmd // superseded (or failed, as the first table could not)
@@ -280,7 +281,7 @@ func (m *Model) prefetch(delay time.Duration) tea.Cmd {
 	next := m.target
 	next.SampleIndex = types[(i+1)%len(types)].Type
 	run, _ := m.views[0].Query(m.engine, next, m.selected)
-	m.jobs.prefetching = true
+	m.jobs.background = true
 	return guard(func() tea.Msg {
 		time.Sleep(delay)
 		run() // an error shows when s asks for it
@@ -298,10 +299,9 @@ func (m *Model) prefetchAfterFirst() tea.Cmd {
 	return m.prefetch(0)
 }
 
-// prefetchedMsg ends a prefetch: the completion of a partial table, which
-// waits for it, may start (on ten million samples the two together took
-// 2.7 s for an s pressed right after the first screen, the prefetch alone
-// half that).
+// prefetchedMsg ends a prefetch: another background job may start (on
+// ten million samples a prefetch and a completion side by side took 2.7 s
+// for an s pressed right after the first screen, one alone half that).
 type prefetchedMsg struct{}
 
 // errorText is an error as one line for the footer.

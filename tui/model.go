@@ -263,7 +263,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case topCompleteMsg:
 		return m, m.topCompleted(msg)
 	case prefetchedMsg:
-		m.jobs.prefetching = false
+		m.jobs.background = false
 		return m, nil
 	case liveTickMsg:
 		if m.live == nil {

@@ -121,7 +121,7 @@ func run(p *tea.Program, m *Model) error {
 // spareProc gives the Go scheduler one processor more than the machine
 // has cores, unless $GOMAXPROCS is set. The engine splits its work into
 // one goroutine per core, and background work (the next sample type's
-// table, inline markers of a partial table) runs while a person moves
+// table, completing a partial table) runs while a person moves
 // around: with one P per core, the goroutine that handles a key waited
 // for a compute goroutine to be preempted (10-40 ms on two cores, issue
 // 11); with a spare P the kernel runs it at once.

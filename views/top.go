@@ -83,10 +83,9 @@ func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() 
 			return &topData{top, base}, err
 		}, ""
 	}
-	// Sorted by flat, the rows on screen get their inline markers now
-	// and the root asks for the others once the table is up (see
-	// analysis.Top.Partial). Sorted otherwise, or with no size yet,
-	// every row's are needed now.
+	// Sorted by flat, the rows on screen are exact now and the root
+	// asks for the rest once the table is up (see analysis.Top.Partial).
+	// Sorted otherwise, or with no size yet, every row is needed now.
 	rows := t.l.height
 	if rows <= 0 || t.sortBy != "flat" {
 		return func() (any, error) { return e.Top(opt) }, ""
@@ -156,9 +155,10 @@ func (t *Top) measure() {
 	for _, r := range t.top.Rows {
 		vs = append(vs, r.Flat, r.Cum)
 	}
-	q := newQuantity(t.c, t.top.SampleType.Unit, t.opt, append(vs, shownSum(t.top))...)
+	sum := shownSum(t.top)
+	q := newQuantity(t.c, t.top.SampleType.Unit, t.opt, append(vs, sum)...)
 	if t.top.Partial() {
-		vs = append(vs, shownSum(t.top))
+		vs = append(vs, sum)
 	}
 	t.value = q.format
 	t.widest = q.widest(vs...)

@@ -101,8 +101,8 @@ type Selection struct {
 
 // RecomputeMsg asks the root to compute View's data again: a setting of
 // the view's own changed what it needs (the tree's inversion; the Top
-// view's order, over a table with the inline markers of its first rows
-// only). Views send it as a command's message.
+// view's order, over a partial table). Views send it as a command's
+// message.
 type RecomputeMsg struct{ View View }
 
 // SelectMsg asks the root to make Name the shared selection, recomputing
