@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -157,5 +159,26 @@ func TestTopBackground(t *testing.T) {
 	}
 	if bg.Partial() || !slices.Equal(bg.Rows, want.Rows) || !slices.Equal(top.Rows, want.Rows) {
 		t.Fatal("the completed table differs from a fresh engine's")
+	}
+}
+
+// nth must return what a sort would put at k, for every k, with many
+// ties, and leave the same elements in the slice.
+func TestNth(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 200; trial++ {
+		xs := make([]int, 1+r.IntN(300))
+		for i := range xs {
+			xs[i] = r.IntN(1 + r.IntN(50))
+		}
+		sorted := slices.Sorted(slices.Values(xs))
+		k := r.IntN(len(xs))
+		got := nth(xs, k, cmp.Compare[int])
+		if got != sorted[k] {
+			t.Fatalf("trial %d: nth(k=%d of %d) = %d, want %d", trial, k, len(xs), got, sorted[k])
+		}
+		if !slices.Equal(slices.Sorted(slices.Values(xs)), sorted) {
+			t.Fatalf("trial %d: nth changed the elements", trial)
+		}
 	}
 }
