@@ -22,15 +22,20 @@ type query struct {
 	// outermost first (see buildLocNodes).
 	locOff, locNodes []int32
 	locInlined       []bool // per locNodes slot: an inlined frame (not its location's outermost)
-	cand             []bool // per node: an inlined frame somewhere (see candidates)
-	anyCand          bool
-	inlinedSlots     int              // locInlined's true slots: about the inline edges
-	filtering        bool             // any filter can change or drop a stack
-	keep             func(i int) bool // tag filters; nil keeps every sample
-	hidden           bool             // some location is hidden
-	names            bool             // focus/ignore/hide/show in use
-	drop             bool             // drop_frames in use
-	pause            func()           // called now and then by a background walk (TopBackground)
+	// locEdge is, per locNodes slot of an inlined frame, the id of its
+	// call edge among the table's static edges (nodeTable.staticEdges):
+	// -1 where the caller is the same node, -2 where lines between them
+	// are hidden (the edge is looked up per walk). Built with candidates.
+	locEdge      []int32
+	cand         []bool // per node: an inlined frame somewhere (see candidates)
+	anyCand      bool
+	inlinedSlots int              // locInlined's true slots: about the inline edges
+	filtering    bool             // any filter can change or drop a stack
+	keep         func(i int) bool // tag filters; nil keeps every sample
+	hidden       bool             // some location is hidden
+	names        bool             // focus/ignore/hide/show in use
+	drop         bool             // drop_frames in use
+	pause        func()           // called now and then by a background walk (TopBackground)
 }
 
 func (e *Engine) newQuery(opt Options) (*query, error) {
@@ -65,7 +70,7 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 	key := locKey{opt.Granularity, opt.NoInlines, opt.ShowColumns, opt.Focus, opt.Ignore, opt.Hide, opt.Show, opt.ShowFrom, opt.PruneFrom}
 	if lp := e.recentLocs(key); lp != nil {
 		q.view, q.hidden, q.locOff, q.locNodes, q.locInlined = lp.view, lp.hidden, lp.off, lp.nodes, lp.inlined
-		q.cand, q.anyCand, q.inlinedSlots = lp.cand, lp.anyCand, lp.inlinedSlots
+		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edge
 		return q, nil
 	}
 	q.view = e.buildLocView(c, opt.NoInlines)
@@ -77,7 +82,7 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 	}
 	q.buildLocNodes()
 	q.candidates()
-	e.keepLocs(key, &locPaths{q.view, q.hidden, q.locOff, q.locNodes, q.locInlined, q.cand, q.anyCand, q.inlinedSlots})
+	e.keepLocs(key, &locPaths{q.view, q.hidden, q.locOff, q.locNodes, q.locInlined, q.cand, q.anyCand, q.inlinedSlots, q.locEdge})
 	return q, nil
 }
 
@@ -100,6 +105,7 @@ type locPaths struct {
 	inlined, cand []bool
 	anyCand       bool
 	inlinedSlots  int
+	edge          []int32
 }
 
 // recentLocSets is how many location views an Engine keeps: the current
@@ -218,6 +224,37 @@ func (q *query) buildLocNodes() {
 	}
 }
 
+// buildLocEdges sets locEdge: an inlined frame's call edge is the
+// table's static edge from the next-outer line of its location, unless
+// the location view hid lines between them.
+func (q *query) buildLocEdges() {
+	v := q.view
+	edge := q.nodes.staticEdges(q.e.p, q.e.lt).slot
+	off := q.e.lt.off
+	q.locEdge = make([]int32, len(q.locNodes))
+	for l := range v.flags {
+		j := q.locOff[l]
+		if j == q.locOff[l+1] {
+			continue
+		}
+		lines := v.lines[v.off[l]:v.off[l+1]]
+		for k := len(lines) - 1; k >= 0; k-- {
+			switch {
+			case k == len(lines)-1:
+				q.locEdge[j] = -1 // the outermost frame: not inlined
+			case lines[k+1] == lines[k]+1:
+				q.locEdge[j] = edge[off[l]+int32(lines[k])]
+			default:
+				q.locEdge[j] = -2
+			}
+			j++
+		}
+		if len(lines) == 0 {
+			q.locEdge[j] = -1
+		}
+	}
+}
+
 // pathRange is the part of stack locs that survives the filters, and
 // whether the stack survives at all.
 func (q *query) pathRange(locs []int32) (lo, hi int, ok bool) {
@@ -333,6 +370,9 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 	}
 	if seen != nil {
 		q.nodes.setPlainStacks(seen)
+	}
+	if a.inlEdges != nil {
+		a.inlEdges.settle()
 	}
 	return a.finish(total, totalDiv)
 }
@@ -609,6 +649,9 @@ func (q *query) candidates() []bool {
 				q.inlinedSlots++
 			}
 		}
+		if q.anyCand {
+			q.buildLocEdges()
+		}
 	}
 	if !q.anyCand {
 		return nil
@@ -662,6 +705,8 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 			for l := range entry {
 				entry[l] = off[l+1] > off[l] && cand[nodes[off[l]]]
 			}
+			edges.statics = q.nodes.staticEdges(p, q.e.lt)
+			edges.static = make([]int64, len(edges.statics.index.keys))
 		}
 	}
 	for s := from; s < to; s++ {
@@ -769,7 +814,8 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 	// Spread the plain stacks' location sums over the locations' nodes.
 	// A plain stack has each node once, so it passes each call edge
 	// once: the edges into inlined frames (the next-outer line of the
-	// location calls them) are summed per location too.
+	// location calls them) are summed per location too, by static edge
+	// (see addStatic).
 	for l := 0; l < nl; l++ {
 		w, lw := locW[l], leafW[l]
 		if w == 0 && lw == 0 && (locDW == nil || locDW[l] == 0 && leafDW[l] == 0) {
@@ -782,13 +828,13 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 				cumDiv[n] += locDW[l]
 			}
 			if cand != nil && j > off[l] && cand[n] && w != 0 {
-				if parent := nodes[j-1]; parent != n {
-					id := static[j]
-					if id < 0 {
-						id = edges.id(edgeKey{parent, n})
-						static[j] = id
+				switch id := q.locEdge[j]; {
+				case id >= 0:
+					edges.static[id] += w
+				case id == -2:
+					if parent := nodes[j-1]; parent != n {
+						edges.addSum(edges.id(edgeKey{parent, n}), w, true)
 					}
-					edges.addSum(id, w, true)
 				}
 			}
 		}

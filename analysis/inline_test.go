@@ -54,6 +54,7 @@ var markerOptionSets = []map[string]string{
 	nil,
 	{"granularity": "lines"},
 	{"hide": "runtime|json|Sort"},
+	{"hide": "main.mix"}, // inlined between two frames of one location
 	{"focus": "main|Handle"},
 	{"ignore": "fmt"},
 	{"tagfocus": "worker=w1"},

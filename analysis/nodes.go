@@ -111,6 +111,9 @@ type nodeTable struct {
 	// before. Set once, never modified.
 	plain atomic.Pointer[[]uint8]
 
+	staticOnce sync.Once
+	statics    *staticEdges
+
 	rankOnce sync.Once
 	// nameRank and infoRank order the nodes for sorting rows, and
 	// byInfo lists the nodes by infoRank (see ranks); nil at the
@@ -129,6 +132,37 @@ func (t *nodeTable) plainStacks() []uint8 {
 // setPlainStacks keeps flags unless some were kept already.
 func (t *nodeTable) setPlainStacks(flags []uint8) {
 	t.plain.CompareAndSwap(nil, &flags)
+}
+
+// staticEdges are a node table's call edges within locations: from each
+// line to the next-inner line of its location, where their nodes differ.
+// Walks sum them by id (edgeSums.static) instead of looking each up per
+// location.
+type staticEdges struct {
+	// slot is, per frame slot, the id of the edge into it, or -1 for
+	// the outermost line and where both lines are one node.
+	slot  []int32
+	index *edgeSums // the edges by id, indexed; no weights
+}
+
+// staticEdges numbers t's static edges, once.
+func (t *nodeTable) staticEdges(p *format.Profile, lt lineTable) *staticEdges {
+	t.staticOnce.Do(func() {
+		se := &staticEdges{slot: make([]int32, len(t.slotNode)), index: newEdgeSums(0)}
+		for l := range p.Locations {
+			from, to := lt.off[l], lt.off[l+1]
+			for s := from; s < to; s++ {
+				se.slot[s] = -1
+				if s+1 < to {
+					if parent, n := t.slotNode[s+1], t.slotNode[s]; parent != n {
+						se.slot[s] = se.index.id(edgeKey{parent, n})
+					}
+				}
+			}
+		}
+		t.statics = se
+	})
+	return t.statics
 }
 
 // ranks numbers the nodes in the order of pprof's name tie-breaks:

@@ -532,18 +532,17 @@ func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []string {
 	}
 	inlIn := make([]bool, nn)
 	non := make([]bool, nn)
-	for id, e := range edges.keys {
+	edges.each(func(to int32, w int64, allInline bool) {
 		// pprof drops light edges (|weight| < edgefraction of the total)
 		// before it looks at them.
-		if abs64(edges.weight[id]) < edgeCutoff {
-			continue
+		switch {
+		case abs64(w) < edgeCutoff:
+		case allInline:
+			inlIn[to] = true
+		default:
+			non[to] = true
 		}
-		if edges.allInline[id] {
-			inlIn[e.to] = true
-		} else {
-			non[e.to] = true
-		}
-	}
+	})
 	for i, n := range nodes {
 		switch {
 		case inlIn[n] && non[n]:
