@@ -217,6 +217,12 @@ func PercentageWidth(v, total int64) int {
 	return max(5, len(percentNumber(buf[:0], v, total))) + 1
 }
 
+// PartWidth is the widest PercentageWidth of a value smaller than the
+// total in magnitude: "99.94%" from 1% up, "0.00012%" or "1.2e-05%"
+// below (two significant digits; a non-zero share of an int64 total is
+// above 1e-18%, so its exponent has two digits).
+const PartWidth = 8
+
 // percentNumber appends Percentage's number, unpadded: "%.2f" from 1%
 // up, "%.2g" below (what fmt's %5.2f and %5.2g print, less the padding).
 func percentNumber(dst []byte, v, total int64) []byte {

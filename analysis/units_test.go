@@ -265,3 +265,32 @@ func TestDisplayUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestPartWidth: no value smaller than the total in magnitude has a
+// share wider than PartWidth (the views stop measuring there), and some
+// reach it.
+func TestPartWidth(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	widest := 0
+	for i := 0; i < 200000; i++ {
+		total := r.Int64N(math.MaxInt64) + 1
+		if i%2 == 0 {
+			total = r.Int64N(1e7) + 1
+		}
+		v := r.Int64N(total)
+		if i%3 == 0 {
+			v = r.Int64N(min(total, 1e6)) // small shares: the long ones
+		}
+		if i%5 == 0 {
+			v = -v
+		}
+		w := PercentageWidth(v, total)
+		if w > PartWidth {
+			t.Fatalf("PercentageWidth(%d, %d) = %d (%q), more than %d", v, total, w, Percentage(v, total), PartWidth)
+		}
+		widest = max(widest, w)
+	}
+	if widest != PartWidth {
+		t.Errorf("widest share %d, want PartWidth %d", widest, PartWidth)
+	}
+}

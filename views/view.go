@@ -398,10 +398,22 @@ func (m *matchSet) step(l *list, dir int, inclusive bool) bool {
 // percentWidth is the width a column of shares of total needs for these
 // values: pprof's six, or what the longest needs ("0.0092%", "2.9e-05%",
 // "16556.10%" for a mean above the total).
+//
+// Only the shares that can widen it are formatted: a million rows took
+// 65 ms. From 0.1% up to the total a share ("0.12%" to "99.94%") is no
+// wider than the column's minimum, and none below the total is wider
+// than analysis.PartWidth.
 func percentWidth(values []int64, total int64) int {
 	w := 6
+	t := float64(abs(total))
 	for _, v := range values {
-		w = max(w, analysis.PercentageWidth(v, total))
+		a := float64(abs(v))
+		switch {
+		case a < t && 1000*a >= t:
+		case a < t && w >= analysis.PartWidth:
+		default:
+			w = max(w, analysis.PercentageWidth(v, total))
+		}
 	}
 	return w
 }
