@@ -36,6 +36,7 @@ type query struct {
 	names        bool             // focus/ignore/hide/show in use
 	drop         bool             // drop_frames in use
 	pause        func()           // called now and then by a background walk (TopBackground)
+	noMarkers    bool             // for a report without inline markers: no call edges summed
 }
 
 func (e *Engine) newQuery(opt Options) (*query, error) {
@@ -325,7 +326,7 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 	n := p.Stacks.Len()
 	plain := q.e.plainStacks(q.nodes)
 	var cand []bool
-	if q.fuseEdges(w, dw) {
+	if !q.noMarkers && q.fuseEdges(w, dw) {
 		cand = q.candidates()
 		// Until the plain stacks are known (sumRange), every frame of
 		// every stack is walked node by node: the first rows alone are

@@ -45,9 +45,28 @@ func (e *Engine) Source(opt Options, re *regexp.Regexp) (total int64, out []Func
 func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, total int64, out []FunctionSource, err error) {
 	opt.Granularity = "lines"
 	opt.NodeFraction, opt.NodeCount = 0, 0
-	top, err := e.Top(opt)
+	// The lines' values, not a table: a listing has no order and no
+	// inline markers to compute, and the nodes it wants are matched by
+	// their function's name once per function. A Top table of the 1.1M
+	// lines of 100,000 functions and a match per row took 0.5 s.
+	q, err := e.newQuery(opt)
 	if err != nil {
 		return st, 0, nil, err
+	}
+	q.noMarkers = true
+	a := q.aggregate()
+	nodes, _ := a.valued()
+	t := q.nodes
+	match := make([]int8, len(t.funcNames)+1) // per function (+1: none): 0 unknown, 1 matches, 2 not
+	matches := func(n int32) bool {
+		f := t.nodeFunc[n] + 1
+		if match[f] == 0 {
+			match[f] = 2
+			if re.MatchString(t.nodes[n].Name) {
+				match[f] = 1
+			}
+		}
+		return match[f] == 1
 	}
 	trim := func(file string) string {
 		if file == "" {
@@ -57,11 +76,12 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 	}
 	type fk struct{ name, file string }
 	index := map[fk]int{}
-	for _, r := range top.Rows {
-		info := top.Nodes.Info(r.Node)
-		if !re.MatchString(info.Name) {
+	for _, n := range nodes {
+		if !matches(n) {
 			continue
 		}
+		info := &t.nodes[n]
+		flat, cum := a.flatValue(n), a.cumValue(n)
 		k := fk{info.Name, trim(info.File)}
 		i, ok := index[k]
 		if !ok {
@@ -71,10 +91,10 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 		}
 		f := &out[i]
 		if k.file != "" {
-			f.Lines = append(f.Lines, SourceLine{Line: info.Line, Flat: r.Flat, Cum: r.Cum})
+			f.Lines = append(f.Lines, SourceLine{Line: info.Line, Flat: flat, Cum: cum})
 		}
-		f.Flat += r.Flat
-		f.Cum += r.Cum
+		f.Flat += flat
+		f.Cum += cum
 	}
 	// A function's cum is its row at the filefunctions granularity; where
 	// no two functions share a name but not a file, that row is its
@@ -109,8 +129,12 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 		}
 	}
 	// Start lines: the lines granularity keeps them out of the nodes.
+	listed := make(map[string]bool, len(out))
+	for _, f := range out {
+		listed[f.Name] = true
+	}
 	for _, fn := range e.p.Functions {
-		if fn.StartLine == 0 || fn.Filename == "" {
+		if fn.StartLine == 0 || fn.Filename == "" || !listed[fn.Name] {
 			continue
 		}
 		if i, ok := index[fk{fn.Name, trim(filepath.Clean(fn.Filename))}]; ok && out[i].StartLine == 0 {
@@ -139,7 +163,7 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 		}
 		return out[a].File < out[b].File
 	})
-	return top.SampleType, top.Total, out, nil
+	return e.p.SampleTypes[q.vi], a.total, out, nil
 }
 
 // oneFilePerName reports whether every function name of the profile

@@ -258,21 +258,27 @@ func (e *Engine) keepTop(opt Options, t *Top) {
 	})
 }
 
-func (a *aggregate) top() *Top {
-	q := a.q
-	t := &Top{SampleType: q.e.p.SampleTypes[q.vi], Total: a.total, Nodes: &NodeSet{q.nodes}}
-	var all []int32
-	var flatSum int64
+// valued lists the nodes that are rows before any trimming: those with a
+// value (or that appear, in a partial table) but for what DropNegative
+// drops; and the sum of their flat values.
+func (a *aggregate) valued() (all []int32, flatSum int64) {
 	for n := range a.flat {
 		if a.flat[n] == 0 && a.cum[n] == 0 && (a.appears == nil || !a.appears[n]) {
 			continue
 		}
-		if q.opt.DropNegative && (a.flat[n] < 0 || (a.flat[n] == 0 && a.cum[n] < 0)) {
+		if a.q.opt.DropNegative && (a.flat[n] < 0 || (a.flat[n] == 0 && a.cum[n] < 0)) {
 			continue
 		}
 		all = append(all, int32(n))
 		flatSum += a.flat[n]
 	}
+	return all, flatSum
+}
+
+func (a *aggregate) top() *Top {
+	q := a.q
+	t := &Top{SampleType: q.e.p.SampleTypes[q.vi], Total: a.total, Nodes: &NodeSet{q.nodes}}
+	all, flatSum := a.valued()
 	// pprof's nodefraction is taken of the graph's own total (Σ flat), not
 	// of the denominator.
 	kept := all
