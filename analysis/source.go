@@ -45,18 +45,11 @@ func (e *Engine) Source(opt Options, re *regexp.Regexp) (total int64, out []Func
 func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, total int64, out []FunctionSource, err error) {
 	opt.Granularity = "lines"
 	opt.NodeFraction, opt.NodeCount = 0, 0
-	// The lines' values, not a table: a listing has no order and no
-	// inline markers to compute, and the nodes it wants are matched by
-	// their function's name once per function. A Top table of the 1.1M
-	// lines of 100,000 functions and a match per row took 0.5 s.
-	q, err := e.newQuery(opt)
+	t, st, total, each, err := e.lineValues(opt)
 	if err != nil {
 		return st, 0, nil, err
 	}
-	q.noMarkers = true
-	a := q.aggregate()
-	nodes, _ := a.valued()
-	t := q.nodes
+	// Nodes are matched by their function's name, once per function.
 	match := make([]int8, len(t.funcNames)+1) // per function (+1: none): 0 unknown, 1 matches, 2 not
 	matches := func(n int32) bool {
 		f := t.nodeFunc[n] + 1
@@ -76,12 +69,11 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 	}
 	type fk struct{ name, file string }
 	index := map[fk]int{}
-	for _, n := range nodes {
+	each(func(n int32, flat, cum int64) {
 		if !matches(n) {
-			continue
+			return
 		}
 		info := &t.nodes[n]
-		flat, cum := a.flatValue(n), a.cumValue(n)
 		k := fk{info.Name, trim(info.File)}
 		i, ok := index[k]
 		if !ok {
@@ -95,7 +87,7 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 		}
 		f.Flat += flat
 		f.Cum += cum
-	}
+	})
 	// A function's cum is its row at the filefunctions granularity; where
 	// no two functions share a name but not a file, that row is its
 	// functions row, the table the Top view has usually kept (a
@@ -163,7 +155,37 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 		}
 		return out[a].File < out[b].File
 	})
-	return e.p.SampleTypes[q.vi], a.total, out, nil
+	return st, total, out, nil
+}
+
+// lineValues gives, through each, the value of every node of the lines
+// table that is a row under opt (a lines granularity, nothing trimmed):
+// from the Top table kept for opt if there is one (the Top view at
+// lines), else from an aggregate of its own, which is not a table: a
+// listing has no order and no inline markers. A Top table of the 1.1M
+// lines of 100,000 functions took 0.5 s.
+func (e *Engine) lineValues(opt Options) (t *nodeTable, st format.ValueType, total int64, each func(f func(n int32, flat, cum int64)), err error) {
+	if top := e.recentTop(e.topKey(opt)); top != nil && !top.Partial() {
+		each = func(f func(n int32, flat, cum int64)) {
+			for _, r := range top.Rows {
+				f(r.Node, r.Flat, r.Cum)
+			}
+		}
+		return top.Nodes.t, top.SampleType, top.Total, each, nil
+	}
+	q, err := e.newQuery(opt)
+	if err != nil {
+		return nil, st, 0, nil, err
+	}
+	q.noMarkers = true
+	a := q.aggregate()
+	nodes, _ := a.valued()
+	each = func(f func(n int32, flat, cum int64)) {
+		for _, n := range nodes {
+			f(n, a.flatValue(n), a.cumValue(n))
+		}
+	}
+	return q.nodes, e.p.SampleTypes[q.vi], a.total, each, nil
 }
 
 // oneFilePerName reports whether every function name of the profile

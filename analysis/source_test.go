@@ -69,3 +69,39 @@ func TestSourceFuncCumByName(t *testing.T) {
 		t.Fatal("no test profile has one file per function name")
 	}
 }
+
+// A listing reads the Top table kept for its options when the Top view
+// made one (the lines granularity), else sums the lines itself: the two
+// must agree, over the option sets of the inline-marker tests.
+func TestSourceFromKeptTop(t *testing.T) {
+	for name, newEngine := range freshEngines(t, "cpu_labels", "diff", "distinct") {
+		for _, set := range markerOptionSets {
+			opt := testOptions(t, set)
+			re := regexp.MustCompile(`main\.|encoding|Handle|runtime\.mallocgc`)
+			fresh := newEngine()
+			total, want, err := fresh.Source(opt, re)
+			if err != nil {
+				continue // e.g. a tag the profile lacks
+			}
+			kept := newEngine()
+			lines := opt
+			lines.Granularity = "lines"
+			if _, err := kept.Top(lines); err != nil {
+				t.Fatal(err)
+			}
+			if !kept.TopKept(lines) {
+				t.Fatalf("%s %v: no Top kept", name, set)
+			}
+			total2, got, err := kept.Source(opt, re)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if total != total2 || !reflect.DeepEqual(want, got) {
+				t.Errorf("%s %v: from the kept table %d %+v, summed %d %+v", name, set, total2, got, total, want)
+			}
+			if len(want) == 0 && name == "cpu_labels" {
+				t.Errorf("%s %v: nothing listed", name, set)
+			}
+		}
+	}
+}
