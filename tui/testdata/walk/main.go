@@ -172,7 +172,7 @@ type walker struct {
 	pid     string
 	ctl     *exec.Cmd
 	in      io.WriteCloser
-	out     *bufio.Reader
+	lines   chan string // the control connection's output, a line at a time; closed at its end
 	started time.Time
 	seq     int
 }
@@ -193,10 +193,21 @@ func launch(sock, bin, prof string) (*walker, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.out = bufio.NewReader(out)
+	w.lines = make(chan string, 1024)
 	if err := w.ctl.Start(); err != nil {
 		return nil, err
 	}
+	go func() {
+		defer close(w.lines)
+		r := bufio.NewReader(out)
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			w.lines <- line
+		}
+	}()
 	// Fewer notifications to skip; a client not yet attached refuses it.
 	w.cmd("refresh-client -f no-output")
 	pid, err := w.cmd("display -p -t walk '#{pane_pid}'")
@@ -215,7 +226,9 @@ func (w *walker) close() {
 // cmd runs a tmux command on the control connection and returns its
 // output. A marker command follows it, and everything read up to the
 // marker's answer is skipped but the command's own block: attaching and
-// notifications send blocks and lines of their own.
+// notifications send blocks and lines of their own. A connection that
+// answers nothing for cmdTimeout is an error, not a hang (a walk once
+// waited a quarter of an hour for a marker that never came).
 func (w *walker) cmd(c string) (string, error) {
 	w.seq++
 	mark := fmt.Sprintf("WALK-MARK-%d", w.seq)
@@ -224,10 +237,18 @@ func (w *walker) cmd(c string) (string, error) {
 	}
 	var b, last strings.Builder
 	in, failed := false, false
+	timer := time.NewTimer(cmdTimeout)
+	defer timer.Stop()
 	for {
-		line, err := w.out.ReadString('\n')
-		if err != nil {
-			return "", fmt.Errorf("tmux control: %w", err)
+		var line string
+		select {
+		case l, ok := <-w.lines:
+			if !ok {
+				return "", fmt.Errorf("tmux control: the connection ended")
+			}
+			line = l
+		case <-timer.C:
+			return "", fmt.Errorf("tmux control: no answer to %q in %v", c, cmdTimeout)
 		}
 		switch {
 		case strings.HasPrefix(line, "%begin "):
@@ -249,6 +270,9 @@ func (w *walker) cmd(c string) (string, error) {
 		}
 	}
 }
+
+// cmdTimeout is how long a tmux command may go unanswered.
+const cmdTimeout = 30 * time.Second
 
 func (w *walker) screen() (string, error) { return w.cmd("capture-pane -p -t walk") }
 
