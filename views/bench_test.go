@@ -77,23 +77,28 @@ func benchFrame1M(b *testing.B, e *analysis.Engine) {
 }
 
 // BenchmarkTopOpen1M is the UI goroutine's share of showing a new Top
-// table: taking the result (on the wide shape, 100,000 rows) and drawing
-// it.
+// table: taking the result (on the wide shape, 100,000 rows at the
+// functions granularity, 1.1M at lines) and drawing it.
 func BenchmarkTopOpen1M(b *testing.B) { shapes(b, benchTopOpen1M) }
 
 func benchTopOpen1M(b *testing.B, e *analysis.Engine) {
-	opt := analysis.DefaultOptions()
-	opt.NodeFraction = 0
-	top, err := e.Top(opt)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := benchCommon()
-	for i := 0; i < b.N; i++ {
-		v := NewTop(c)
-		v.SetSize(160, 42)
-		v.SetResult(top, opt)
-		_ = v.View()
+	for _, granularity := range []string{"functions", "lines"} {
+		opt := analysis.DefaultOptions()
+		opt.NodeFraction = 0
+		opt.Granularity = granularity
+		top, err := e.Top(opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := benchCommon()
+		b.Run(granularity, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				v := NewTop(c)
+				v.SetSize(160, 42)
+				v.SetResult(top, opt)
+				_ = v.View()
+			}
+		})
 	}
 }
 
