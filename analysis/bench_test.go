@@ -155,19 +155,28 @@ func BenchmarkPlainStacks1M(b *testing.B) {
 	})
 }
 
-// BenchmarkTreeFirstScreen1M builds the call tree and expands what a
-// first screen shows: the roots and the heaviest path (target: <= 100 ms).
+// BenchmarkTreeFirstScreen1M builds the call tree, and the inverted one,
+// and expands what a first screen shows: the roots and the heaviest path
+// (target: <= 100 ms).
 func BenchmarkTreeFirstScreen1M(b *testing.B) {
 	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
 		opt := explorer()
-		for i := 0; i < b.N; i++ {
-			t, err := e.Tree(opt, analysis.TreeOptions{})
-			if err != nil {
-				b.Fatal(err)
+		for _, inverted := range []bool{false, true} {
+			name := "tree"
+			if inverted {
+				name = "inverted"
 			}
-			if roots := t.Roots(); len(roots) > 0 {
-				t.HeaviestPath(roots[0])
-			}
+			b.Run(name, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					t, err := e.Tree(opt, analysis.TreeOptions{Inverted: inverted})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if roots := t.Roots(); len(roots) > 0 {
+						t.HeaviestPath(roots[0])
+					}
+				}
+			})
 		}
 	})
 }

@@ -1,7 +1,9 @@
 package analysis
 
 import (
-	"sort"
+	"cmp"
+	"slices"
+	"strings"
 
 	"github.com/pprof-tui/pprof-tui/format"
 )
@@ -307,14 +309,7 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 			}
 		}
 	}
-	names := t.Nodes.t.names
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if x, y := abs64(a.total), abs64(b.total); x != y {
-			return x > y
-		}
-		return names[a.Node] < names[b.Node]
-	})
+	t.sortChildren(out)
 	if t.Cutoff > 0 {
 		// nodefraction: the light nodes go, as from pprof's graphs.
 		kept := out[:0]
@@ -326,6 +321,36 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 		out = kept
 	}
 	return out
+}
+
+// sortChildren orders siblings heaviest first, then by name: by the node
+// table's name ranks where it has them (integers: the 100,000 roots of
+// an inverted tree of the wide shape took 60 ms to sort by names), equal
+// names by node.
+func (t *Tree) sortChildren(out []*TreeNode) {
+	byTotal := func(a, b *TreeNode) int { return cmp.Compare(abs64(b.total), abs64(a.total)) }
+	if rank, _ := t.Nodes.t.ranks(); rank != nil {
+		slices.SortFunc(out, func(a, b *TreeNode) int {
+			if c := byTotal(a, b); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(rank[a.Node], rank[b.Node]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Node, b.Node)
+		})
+		return
+	}
+	names := t.Nodes.t.names
+	slices.SortFunc(out, func(a, b *TreeNode) int {
+		if c := byTotal(a, b); c != 0 {
+			return c
+		}
+		if c := strings.Compare(names[a.Node], names[b.Node]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Node, b.Node)
+	})
 }
 
 // keptBuffer is the most paths a tree keeps group's buffers for. The
