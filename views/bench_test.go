@@ -111,18 +111,27 @@ func benchTreeOpen1M(b *testing.B, e *analysis.Engine) {
 	opt := analysis.DefaultOptions()
 	opt.NodeFraction = 0
 	c := benchCommon()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		t := NewTree(c)
-		run, _ := t.Query(e, opt, "")
-		data, err := run()
-		if err != nil {
-			b.Fatal(err)
+	for _, inverted := range []bool{false, true} {
+		name := "tree"
+		if inverted {
+			name = "inverted" // 100,000 roots on the wide shape
 		}
-		b.StartTimer()
-		t.SetResult(data, opt) // opens the heaviest path
-		t.SetSize(160, 42)
-		_ = t.View()
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				t := NewTree(c)
+				t.inverted = inverted
+				run, _ := t.Query(e, opt, "")
+				data, err := run()
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				t.SetResult(data, opt) // opens the heaviest path
+				t.SetSize(160, 42)
+				_ = t.View()
+			}
+		})
 	}
 }
 

@@ -153,11 +153,14 @@ func (t *Tree) SetResult(data any, opt analysis.Options) {
 	}
 	t.tree, t.opt = r.tree, opt
 	t.q = treeQuantity(t.c, t.tree, opt)
-	t.valW, t.pctW = 10, 6
+	// Measured over all roots at once: one by one, the 100,000 roots
+	// of an inverted tree (wide shape) were each formatted, 50 ms.
+	vs := make([]int64, 0, 2*len(t.tree.Roots()))
 	for _, r := range t.tree.Roots() {
-		t.valW = max(t.valW, t.q.widest(r.Total, r.Self)+1)
-		t.pctW = max(t.pctW, len(share(r.Total, t.tree.Total)), len(share(r.Self, t.tree.Total)))
+		vs = append(vs, r.Total, r.Self)
 	}
+	t.valW = max(10, t.q.widest(vs...)+1)
+	t.pctW = percentWidth(vs, t.tree.Total)
 	t.rows = t.rows[:0]
 	roots := t.tree.Roots()
 	for i, r := range roots {
