@@ -328,25 +328,16 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 // an inverted tree of the wide shape took 60 ms to sort by names), equal
 // names by node.
 func (t *Tree) sortChildren(out []*TreeNode) {
-	byTotal := func(a, b *TreeNode) int { return cmp.Compare(abs64(b.total), abs64(a.total)) }
-	if rank, _ := t.Nodes.t.ranks(); rank != nil {
-		slices.SortFunc(out, func(a, b *TreeNode) int {
-			if c := byTotal(a, b); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(rank[a.Node], rank[b.Node]); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.Node, b.Node)
-		})
-		return
-	}
 	names := t.Nodes.t.names
+	byName := func(a, b int32) int { return strings.Compare(names[a], names[b]) }
+	if rank, _ := t.Nodes.t.ranks(); rank != nil {
+		byName = func(a, b int32) int { return cmp.Compare(rank[a], rank[b]) }
+	}
 	slices.SortFunc(out, func(a, b *TreeNode) int {
-		if c := byTotal(a, b); c != 0 {
+		if c := cmp.Compare(abs64(b.total), abs64(a.total)); c != 0 {
 			return c
 		}
-		if c := strings.Compare(names[a.Node], names[b.Node]); c != 0 {
+		if c := byName(a.Node, b.Node); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Node, b.Node)
