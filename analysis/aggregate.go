@@ -683,13 +683,11 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 	}
 	stamp := make([]int32, nn)
 	nodes, inlined, off := q.locNodes, q.locInlined, q.locOff
-	var static []int32 // per locNodes slot: its edge id when it is an inlined frame
+	// Per locNodes slot of an inlined frame: its edge id+1 (0 until
+	// looked up), for the stacks walked node by node; made for the first.
+	var static []int32
 	if cand != nil {
 		edges = newEdgeSums(q.inlinedSlots / 2) // each half sees about half
-		static = make([]int32, len(nodes))
-		for j := range static {
-			static[j] = -1
-		}
 	}
 	// The per-location sums of plain stacks: the weight of the stacks
 	// through each location, and of those it is the leaf of.
@@ -782,9 +780,12 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 					inl := inlined[j]
 					var id int32
 					if inl {
-						if id = static[j]; id < 0 {
+						if static == nil {
+							static = make([]int32, len(nodes))
+						}
+						if id = static[j] - 1; id < 0 {
 							id = edges.id(edgeKey{parent, n})
-							static[j] = id
+							static[j] = id + 1
 						}
 					} else {
 						id = edges.id(edgeKey{parent, n})
