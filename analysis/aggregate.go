@@ -817,7 +817,7 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 	// A plain stack has each node once, so it passes each call edge
 	// once: the edges into inlined frames (the next-outer line of the
 	// location calls them) are summed per location too, by static edge
-	// (see addStatic).
+	// (edgeSums.static).
 	for l := 0; l < nl; l++ {
 		w, lw := locW[l], leafW[l]
 		if w == 0 && lw == 0 && (locDW == nil || locDW[l] == 0 && leafDW[l] == 0) {

@@ -1,16 +1,80 @@
 package analysis
 
+// edgeIndex numbers call edges in the order they are first seen, with
+// an open-addressing index from edge to id: on profiles with mostly
+// distinct stacks a Go map keyed by edge, with a pointer per value, took
+// most of the time of the explorer's first screen (issue 11).
+type edgeIndex struct {
+	keys  []edgeKey // by id
+	slots []int32   // id+1, 0 for empty; len is a power of two
+}
+
+// newEdgeIndex sizes the index for about hint edges, so that a profile
+// with a million inlined frame slots does not grow it twenty times.
+func newEdgeIndex(hint int) edgeIndex {
+	size := 1024
+	for size < 2*hint {
+		size *= 2
+	}
+	return edgeIndex{keys: make([]edgeKey, 0, hint), slots: make([]int32, size)}
+}
+
+func edgeHash(e edgeKey) uint64 {
+	return (uint64(uint32(e.from))<<32 | uint64(uint32(e.to))) * 0x9e3779b97f4a7c15
+}
+
+// find returns e's id, or -1.
+func (x *edgeIndex) find(e edgeKey) int32 {
+	mask := uint64(len(x.slots) - 1)
+	for i := edgeHash(e) >> 32 & mask; ; i = (i + 1) & mask {
+		s := x.slots[i]
+		if s == 0 {
+			return -1
+		}
+		if x.keys[s-1] == e {
+			return s - 1
+		}
+	}
+}
+
+// number returns e's id, and whether e is new (numbered now).
+func (x *edgeIndex) number(e edgeKey) (id int32, added bool) {
+	if id := x.find(e); id >= 0 {
+		return id, false
+	}
+	if 2*(len(x.keys)+1) > len(x.slots) {
+		x.grow()
+	}
+	id = int32(len(x.keys))
+	x.keys = append(x.keys, e)
+	x.place(e, id)
+	return id, true
+}
+
+// place puts id, e's, in the first free slot from e's hash.
+func (x *edgeIndex) place(e edgeKey, id int32) {
+	mask := uint64(len(x.slots) - 1)
+	i := edgeHash(e) >> 32 & mask
+	for x.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	x.slots[i] = id + 1
+}
+
+func (x *edgeIndex) grow() {
+	x.slots = make([]int32, 2*len(x.slots))
+	for id, e := range x.keys {
+		x.place(e, int32(id))
+	}
+}
+
 // edgeSums accumulates call edges (weight, and whether every occurrence
-// is an inlined call) in flat arrays indexed by edge id, with an
-// open-addressing index from edge to id: on profiles with mostly distinct
-// stacks a Go map keyed by edge, with a pointer per value, took most of
-// the time of the explorer's first screen (issue 11).
+// is an inlined call) in flat arrays indexed by edge id.
 type edgeSums struct {
-	keys      []edgeKey
+	edgeIndex
 	weight    []int64
 	allInline []bool
 	stamp     []int32 // the last stack that counted the edge (once per stack)
-	slots     []int32 // id+1, 0 for empty; len is a power of two
 	// static sums the plain stacks' inlined calls by the node table's
 	// static edge (see nodeTable.staticEdges), in an array rather than
 	// through the index: on 1.1M locations, a third with inlined
@@ -21,79 +85,25 @@ type edgeSums struct {
 	statics *staticEdges
 }
 
-// newEdgeSums sizes the table for about hint edges, so that a profile
-// with a million inlined frame slots does not grow it twenty times.
+// newEdgeSums sizes the sums for about hint edges (newEdgeIndex).
 func newEdgeSums(hint int) *edgeSums {
-	size := 1024
-	for size < 2*hint {
-		size *= 2
-	}
 	return &edgeSums{
-		slots:     make([]int32, size),
-		keys:      make([]edgeKey, 0, hint),
+		edgeIndex: newEdgeIndex(hint),
 		weight:    make([]int64, 0, hint),
 		allInline: make([]bool, 0, hint),
 		stamp:     make([]int32, 0, hint),
 	}
 }
 
-func edgeHash(e edgeKey) uint64 {
-	return (uint64(uint32(e.from))<<32 | uint64(uint32(e.to))) * 0x9e3779b97f4a7c15
-}
-
-// find returns e's id, or -1.
-func (t *edgeSums) find(e edgeKey) int32 {
-	mask := uint64(len(t.slots) - 1)
-	for i := edgeHash(e) >> 32 & mask; ; i = (i + 1) & mask {
-		s := t.slots[i]
-		if s == 0 {
-			return -1
-		}
-		if t.keys[s-1] == e {
-			return s - 1
-		}
-	}
-}
-
 // id returns e's id, adding it (weight 0, all inline) if new.
 func (t *edgeSums) id(e edgeKey) int32 {
-	mask := uint64(len(t.slots) - 1)
-	for i := edgeHash(e) >> 32 & mask; ; i = (i + 1) & mask {
-		s := t.slots[i]
-		if s == 0 {
-			break
-		}
-		if t.keys[s-1] == e {
-			return s - 1
-		}
+	id, added := t.number(e)
+	if added {
+		t.weight = append(t.weight, 0)
+		t.allInline = append(t.allInline, true)
+		t.stamp = append(t.stamp, 0)
 	}
-	if 2*(len(t.keys)+1) > len(t.slots) {
-		t.grow()
-		mask = uint64(len(t.slots) - 1)
-	}
-	id := int32(len(t.keys))
-	t.keys = append(t.keys, e)
-	t.weight = append(t.weight, 0)
-	t.allInline = append(t.allInline, true)
-	t.stamp = append(t.stamp, 0)
-	i := edgeHash(e) >> 32 & mask
-	for t.slots[i] != 0 {
-		i = (i + 1) & mask
-	}
-	t.slots[i] = id + 1
 	return id
-}
-
-func (t *edgeSums) grow() {
-	t.slots = make([]int32, 2*len(t.slots))
-	mask := uint64(len(t.slots) - 1)
-	for id, e := range t.keys {
-		i := edgeHash(e) >> 32 & mask
-		for t.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = int32(id) + 1
-	}
 }
 
 // add counts edge id in stack mark (stack index + 1) once per stack, as

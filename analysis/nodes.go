@@ -142,20 +142,20 @@ type staticEdges struct {
 	// slot is, per frame slot, the id of the edge into it, or -1 for
 	// the outermost line and where both lines are one node.
 	slot  []int32
-	index *edgeSums // the edges by id, indexed; no weights
+	index edgeIndex // the edges by id
 }
 
 // staticEdges numbers t's static edges, once.
 func (t *nodeTable) staticEdges(p *format.Profile, lt lineTable) *staticEdges {
 	t.staticOnce.Do(func() {
-		se := &staticEdges{slot: make([]int32, len(t.slotNode)), index: newEdgeSums(0)}
+		se := &staticEdges{slot: make([]int32, len(t.slotNode)), index: newEdgeIndex(0)}
 		for l := range p.Locations {
 			from, to := lt.off[l], lt.off[l+1]
 			for s := from; s < to; s++ {
 				se.slot[s] = -1
 				if s+1 < to {
 					if parent, n := t.slotNode[s+1], t.slotNode[s]; parent != n {
-						se.slot[s] = se.index.id(edgeKey{parent, n})
+						se.slot[s], _ = se.index.number(edgeKey{parent, n})
 					}
 				}
 			}
