@@ -162,7 +162,8 @@ func (f *Flame) SetResult(data any, opt analysis.Options) {
 	r := data.(*flameResult)
 	f.tree, f.zoom, f.history, f.lay = r.tree, r.zoom, r.history, r.lay
 	f.mu, f.pending = &sync.Mutex{}, 0
-	f.value = treeQuantity(f.c, f.tree, opt).format
+	q, _ := treeQuantity(f.c, f.tree, opt)
+	f.value = q.format
 	f.click.Reset()
 	if f.lay.width != f.width {
 		f.relayout()
