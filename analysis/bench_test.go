@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"regexp"
 	"runtime"
 	"testing"
 
@@ -208,6 +209,52 @@ func BenchmarkFirstTable1M(b *testing.B) {
 					runtime.GC()
 					b.StartTimer()
 					if _, err := c.top(fresh); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	})
+}
+
+// BenchmarkList1M is the Source view's listing of the heaviest function
+// (-list), with the functions table kept as the Top view keeps it:
+// "summed" with no lines table kept, "kept" right after the Top view
+// showed the lines granularity (on wide a lines table is too large to
+// keep, so both sum). No source file is found; the lines' values are
+// what is timed.
+//
+//	go test ./analysis -run XXX -bench List1M -benchtime 5x
+func BenchmarkList1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
+		opt := explorer()
+		top, err := e.Top(opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		re := regexp.MustCompile("^" + regexp.QuoteMeta(top.Rows[0].Name) + "$")
+		lines := opt
+		lines.Granularity = "lines"
+		files := analysis.NewSourceFiles()
+		for _, kept := range []bool{false, true} {
+			name := "summed"
+			if kept {
+				name = "kept"
+			}
+			b.Run(name, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					analysis.ForgetTops(e)
+					if _, err := e.Top(opt); err != nil {
+						b.Fatal(err)
+					}
+					if kept {
+						if _, err := e.Top(lines); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.StartTimer()
+					if _, err := e.List(opt, re, files); err != nil {
 						b.Fatal(err)
 					}
 				}
