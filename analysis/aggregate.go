@@ -424,7 +424,7 @@ func (a *aggregate) firstRows(rows int) (first []bool, flat []int64) {
 		a.cut = make([]int32, 2*n)
 	}
 	leaves := func(from, to int) []int64 {
-		flat := make([]int64, len(q.nodes.nodes))
+		flat := make([]int64, q.nodes.len())
 		for s := from; s < to; s++ {
 			sw := a.stackW[s]
 			if sw == 0 {
@@ -642,7 +642,7 @@ func (q *query) fuseEdges(w, dw []int64) bool {
 // they can be marked inline.
 func (q *query) candidates() []bool {
 	if q.cand == nil {
-		q.cand = make([]bool, len(q.nodes.nodes))
+		q.cand = make([]bool, q.nodes.len())
 		for j, n := range q.locNodes {
 			if q.locInlined[j] {
 				q.cand[n] = true
@@ -676,7 +676,7 @@ func (q *query) candidates() []bool {
 func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (flat, cum, flatDiv, cumDiv []int64, edges *edgeSums) {
 	q := a.q
 	p := q.e.p
-	nn := len(q.nodes.nodes)
+	nn := q.nodes.len()
 	flat, cum = make([]int64, nn), make([]int64, nn)
 	if q.mean {
 		flatDiv, cumDiv = make([]int64, nn), make([]int64, nn)
@@ -917,7 +917,7 @@ func (e *Engine) plainStacks(t *nodeTable) []uint8 {
 // refines reports whether every node of t is part of one node of o: the
 // frame slots of a t node are all of one o node.
 func refines(t, o *nodeTable) bool {
-	to := make([]int32, len(t.nodes))
+	to := make([]int32, t.len())
 	for i := range to {
 		to[i] = -1
 	}

@@ -232,7 +232,7 @@ func BenchmarkList1M(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		re := regexp.MustCompile("^" + regexp.QuoteMeta(top.Rows[0].Name) + "$")
+		re := regexp.MustCompile("^" + regexp.QuoteMeta(top.Nodes.Name(top.Rows[0].Node)) + "$")
 		lines := opt
 		lines.Granularity = "lines"
 		files := analysis.NewSourceFiles()

@@ -153,7 +153,7 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 	nodes := make([]node, 0, len(top.Rows))
 	matched := map[string]bool{}
 	var mappings []string
-	matchNode := func(r Row, info NodeInfo) bool { return re.MatchString(r.Name) }
+	matchNode := func(r Row, info NodeInfo) bool { return re.MatchString(top.Nodes.Name(r.Node)) }
 	matchSym := re
 	if do.Function != "" {
 		matchNode = func(r Row, info NodeInfo) bool { return info.Name == do.Function }

@@ -54,9 +54,9 @@ func TestFilteredProfile(t *testing.T) {
 		if len(got.Rows) != len(want.Rows) {
 			t.Fatalf("%s %v: %d rows, want %d", c.profile, c.set, len(got.Rows), len(want.Rows))
 		}
-		for i := range want.Rows {
-			g, w := got.Rows[i], want.Rows[i]
-			g.Node, w.Node = 0, 0
+		gn, wn := named(got), named(want)
+		for i := range wn {
+			g, w := gn[i], wn[i]
 			if g.Name != w.Name || g.Flat != w.Flat || g.Cum != w.Cum {
 				t.Fatalf("%s %v: row %d %+v, want %+v", c.profile, c.set, i, g, w)
 			}

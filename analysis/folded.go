@@ -23,6 +23,7 @@ func (e *Engine) Folded(opt Options) ([]FoldedStack, error) {
 	w, dw, _, _ := q.stackWeights()
 	type acc struct{ w, dw int64 }
 	sums := map[string]*acc{}
+	names := q.nodes.allNames()
 	var sb strings.Builder
 	var path []int32
 	for s := 0; s < p.Stacks.Len(); s++ {
@@ -40,7 +41,7 @@ func (e *Engine) Folded(opt Options) ([]FoldedStack, error) {
 				sb.WriteByte(';')
 			}
 			// ';' separates frames; a name may not contain it.
-			sb.WriteString(strings.ReplaceAll(q.nodes.names[n], ";", ":"))
+			sb.WriteString(strings.ReplaceAll(names[n], ";", ":"))
 		}
 		key := sb.String()
 		a := sums[key]

@@ -40,9 +40,9 @@ func TestFoldedAgreesWithTop(t *testing.T) {
 			}
 		}
 		for _, r := range top.Rows {
-			name := strings.ReplaceAll(r.Name, ";", ":")
+			name := strings.ReplaceAll(top.Nodes.Name(r.Node), ";", ":")
 			if flat[name] != r.Flat || cum[name] != r.Cum {
-				t.Errorf("%s %v: %s flat %d cum %d from folded, top says %d %d", c.profile, c.set, r.Name, flat[name], cum[name], r.Flat, r.Cum)
+				t.Errorf("%s %v: %s flat %d cum %d from folded, top says %d %d", c.profile, c.set, name, flat[name], cum[name], r.Flat, r.Cum)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"cmp"
 	"path/filepath"
 	"slices"
@@ -94,12 +95,20 @@ func newLineTable(p *format.Profile) lineTable {
 }
 
 // nodeTable maps every frame slot to its node at one granularity.
+//
+// At the lines granularity the nodes of named functions' lines come
+// first and are kept as a function and a line (lineNodes): their
+// NodeInfo and printable name are made when asked for (info, name), as
+// a screen shows a few of a million rows. The other nodes keep both.
 type nodeTable struct {
 	granularity string
 	noInlines   bool
-	nodes       []NodeInfo
-	names       []string // PrintableName of each node
-	slotNode    []int32  // frame slot → node
+	lineNodes
+	// kept and keptNames are the NodeInfo and printable name of nodes
+	// len(lineNodes.line) and up.
+	kept      []NodeInfo
+	keptNames []string
+	slotNode  []int32 // frame slot → node
 	// nodeFunc is each node's function, an index into funcNames (the
 	// name it keeps), or -1: functions with one name share nothing else.
 	nodeFunc  []int32
@@ -119,6 +128,85 @@ type nodeTable struct {
 	// byInfo lists the nodes by infoRank (see ranks); nil at the
 	// addresses granularity.
 	nameRank, infoRank, byInfo []int32
+
+	namesOnce sync.Once
+	everyName []string // every node's name, once allNames made them
+}
+
+// lineNodes are the lines granularity's nodes of named functions: node
+// n is line[n] (and column col[n], if columns are kept) of the function
+// whose NodeInfo is funcs[nodeFunc[n]].
+type lineNodes struct {
+	line, col []int64
+	funcs     []NodeInfo
+}
+
+// len is the number of nodes.
+func (t *nodeTable) len() int { return len(t.line) + len(t.kept) }
+
+// info returns node n's NodeInfo.
+func (t *nodeTable) info(n int32) NodeInfo {
+	if int(n) >= len(t.line) {
+		return t.kept[int(n)-len(t.line)]
+	}
+	ni := t.funcs[t.nodeFunc[n]]
+	ni.Line = t.line[n]
+	if t.col != nil {
+		ni.Column = t.col[n]
+	}
+	return ni
+}
+
+// name returns node n's printable name.
+func (t *nodeTable) name(n int32) string {
+	if int(n) >= len(t.line) {
+		return t.keptNames[int(n)-len(t.line)]
+	}
+	ni := t.info(n)
+	return ni.PrintableName()
+}
+
+// appendName appends node n's printable name to b.
+func (t *nodeTable) appendName(b []byte, n int32) []byte {
+	if int(n) >= len(t.line) {
+		return append(b, t.keptNames[int(n)-len(t.line)]...)
+	}
+	ni := t.info(n)
+	return ni.appendName(b)
+}
+
+// allNames returns every node's printable name, made once, for the few
+// who look at all of them (the folded report; sorting names where
+// ranks has no shortcut). Safe for concurrent use.
+func (t *nodeTable) allNames() []string {
+	t.namesOnce.Do(func() {
+		if len(t.line) == 0 {
+			t.everyName = t.keptNames
+			return
+		}
+		size := 0
+		for n := range t.line {
+			ni := &t.funcs[t.nodeFunc[n]]
+			// name file:line:column, numbers at most 20 bytes each.
+			size += len(ni.Name) + len(ni.File) + 44
+		}
+		buf := make([]byte, 0, size)
+		ends := make([]int, len(t.line))
+		for n := range t.line {
+			buf = t.appendName(buf, int32(n))
+			ends[n] = len(buf)
+		}
+		all := string(buf)
+		names := make([]string, t.len())
+		from := 0
+		for n, end := range ends {
+			names[n] = all[from:end]
+			from = end
+		}
+		copy(names[len(t.line):], t.keptNames)
+		t.everyName = names
+	})
+	return t.everyName
 }
 
 // plainStacks returns the per-stack flags of plain, or nil.
@@ -177,11 +265,11 @@ func (t *nodeTable) ranks() (nameRank, infoRank []int32) {
 		return nil, nil
 	}
 	t.rankOnce.Do(func() {
-		order, tie := t.nameOrder()
+		order, same := t.nameOrder()
 		t.nameRank, t.infoRank = make([]int32, len(order)), make([]int32, len(order))
 		r := int32(0)
 		for i, id := range order {
-			if i > 0 && !tie(i) {
+			if !same[i] {
 				r = int32(i)
 			}
 			t.nameRank[id], t.infoRank[id] = r, int32(i)
@@ -197,35 +285,31 @@ func (t *nodeTable) ranks() (nameRank, infoRank []int32) {
 // sort and only each function's few nodes are compared: a string sort
 // of a million names sharing long package paths took 0.9 s. There the
 // names of one function's nodes are compared past the function's name,
-// which they share. tie(i) reports whether order[i] has the name of
-// order[i-1].
-func (t *nodeTable) nameOrder() (order []int32, tie func(i int) bool) {
-	order = make([]int32, len(t.nodes))
+// which they share, printed for the comparison and dropped. same[i]
+// reports whether order[i] has the name of order[i-1].
+func (t *nodeTable) nameOrder() (order []int32, same []bool) {
+	order = make([]int32, t.len())
+	same = make([]bool, len(order))
+	byInfo := func(a, b int32) int {
+		ia, ib := t.info(a), t.info(b)
+		return strings.Compare(infoString(&ia), infoString(&ib))
+	}
 	fn := t.functionRanks()
 	if fn == nil {
-		byName := func(a, b int32) int {
-			if c := strings.Compare(t.names[a], t.names[b]); c != 0 {
-				return c
-			}
-			return strings.Compare(infoString(&t.nodes[a]), infoString(&t.nodes[b]))
-		}
+		names := t.allNames()
 		for i := range order {
 			order[i] = int32(i)
 		}
-		slices.SortFunc(order, byName)
-		return order, func(i int) bool { return t.names[order[i]] == t.names[order[i-1]] }
-	}
-	// A node's name past its function's name; equal ranks, equal names.
-	rest := func(n int32) string { return t.names[n][len(t.funcNames[t.nodeFunc[n]]):] }
-	byRest := func(a, b int32) int {
-		if c := strings.Compare(rest(a), rest(b)); c != 0 {
-			return c
+		slices.SortFunc(order, func(a, b int32) int {
+			if c := strings.Compare(names[a], names[b]); c != 0 {
+				return c
+			}
+			return byInfo(a, b)
+		})
+		for i := 1; i < len(order); i++ {
+			same[i] = names[order[i]] == names[order[i-1]]
 		}
-		return strings.Compare(infoString(&t.nodes[a]), infoString(&t.nodes[b]))
-	}
-	tie = func(i int) bool {
-		a, b := order[i], order[i-1]
-		return fn[a] == fn[b] && rest(a) == rest(b)
+		return order, same
 	}
 	start := make([]int32, len(t.funcNames)+1) // function rank r's nodes are order[start[r]:start[r+1]]
 	for _, r := range fn {
@@ -239,12 +323,34 @@ func (t *nodeTable) nameOrder() (order []int32, tie func(i int) bool) {
 		order[next[r]] = int32(i)
 		next[r]++
 	}
+	// A node's name past its function's name, in buf.
+	type rest struct{ from, to, n int32 }
+	var buf []byte
+	var rests []rest
+	restOf := func(r rest) []byte { return buf[r.from:r.to] }
 	for r := 0; r+1 < len(start); r++ {
-		if start[r+1]-start[r] > 1 {
-			slices.SortFunc(order[start[r]:start[r+1]], byRest)
+		group := order[start[r]:start[r+1]]
+		if len(group) < 2 {
+			continue
+		}
+		buf, rests = buf[:0], rests[:0]
+		for _, n := range group {
+			at := len(buf)
+			buf = t.appendName(buf, n)
+			rests = append(rests, rest{int32(at + len(t.funcNames[t.nodeFunc[n]])), int32(len(buf)), n})
+		}
+		slices.SortFunc(rests, func(a, b rest) int {
+			if c := bytes.Compare(restOf(a), restOf(b)); c != 0 {
+				return c
+			}
+			return byInfo(a.n, b.n)
+		})
+		for i, x := range rests {
+			group[i] = x.n
+			same[int(start[r])+i] = i > 0 && bytes.Equal(restOf(x), restOf(rests[i-1]))
 		}
 	}
-	return order, tie
+	return order, same
 }
 
 // functionRanks returns, per node, the rank of its function name among
@@ -255,7 +361,11 @@ func (t *nodeTable) nameOrder() (order []int32, tie func(i int) bool) {
 // after it. Otherwise nil.
 func (t *nodeTable) functionRanks() []int32 {
 	for i, f := range t.nodeFunc {
-		if f < 0 || t.funcNames[f] == "" || !strings.HasPrefix(t.names[i], t.funcNames[f]) {
+		if f < 0 || t.funcNames[f] == "" {
+			return nil
+		}
+		// A line node's name starts with its function's by construction.
+		if k := i - len(t.line); k >= 0 && !strings.HasPrefix(t.keptNames[k], t.funcNames[f]) {
 			return nil
 		}
 	}
@@ -287,10 +397,12 @@ func (t *nodeTable) functionRanks() []int32 {
 // numberLines makes the nodes of named functions' frame slots at the
 // lines granularity, function by function: the slots are grouped by
 // function with a counting sort and each function's few slots sorted by
-// line and column, so that a node's slots are adjacent. The names are
-// cut from one string. Finding the nodes through a map of the 1.7M slots
-// of a profile with 1.1M locations took 1.0 s of the table's 1.2 s
-// (issue 11).
+// line and column, so that a node's slots are adjacent. Finding the
+// nodes through a map of the 1.7M slots of a profile with 1.1M
+// locations took 1.0 s of the table's 1.2 s (issue 11). The nodes keep
+// their function and line: making a NodeInfo and a name for each of
+// them took 0.25 s more, and their strings were most of the collector's
+// work after it.
 func (t *nodeTable) numberLines(p *format.Profile, lt lineTable, canonFn []int32, fnInfo []NodeInfo, fnNamed []bool, keepCol bool) {
 	named := func(ln format.Line) (int32, bool) {
 		if ln.Function < 0 {
@@ -331,7 +443,7 @@ func (t *nodeTable) numberLines(p *format.Profile, lt lineTable, canonFn []int32
 	}
 	// Sorted, and counted, so that the tables are allocated once: grown
 	// by appends, they were copied over and over (0.3 s).
-	nodes, size := 0, 0
+	nodes := 0
 	for f := range fnInfo {
 		group := slots[start[f]:start[f+1]]
 		if len(group) > 1 {
@@ -345,35 +457,27 @@ func (t *nodeTable) numberLines(p *format.Profile, lt lineTable, canonFn []int32
 		for i, s := range group {
 			if i == 0 || s.line != group[i-1].line || s.col != group[i-1].col {
 				nodes++
-				// name file:line:column, numbers at most 20 bytes each.
-				size += len(fnInfo[f].Name) + len(fnInfo[f].File) + 44
 			}
 		}
 	}
-	t.nodes = make([]NodeInfo, 0, nodes)
+	t.funcs = fnInfo
+	t.line = make([]int64, 0, nodes)
+	if keepCol {
+		t.col = make([]int64, 0, nodes)
+	}
 	t.nodeFunc = make([]int32, 0, nodes)
-	buf := make([]byte, 0, size)
-	ends := make([]int, 0, nodes)
 	for f := range fnInfo {
 		group := slots[start[f]:start[f+1]]
 		for i, s := range group {
 			if i == 0 || s.line != group[i-1].line || s.col != group[i-1].col {
-				ni := fnInfo[f]
-				ni.Line, ni.Column = s.line, s.col
-				t.nodes = append(t.nodes, ni)
+				t.line = append(t.line, s.line)
+				if keepCol {
+					t.col = append(t.col, s.col)
+				}
 				t.nodeFunc = append(t.nodeFunc, int32(f))
-				buf = ni.appendName(buf)
-				ends = append(ends, len(buf))
 			}
-			t.slotNode[s.at] = int32(len(t.nodes) - 1)
+			t.slotNode[s.at] = int32(len(t.line) - 1)
 		}
-	}
-	all := string(buf)
-	t.names = make([]string, len(ends))
-	from := 0
-	for i, end := range ends {
-		t.names[i] = all[from:end]
-		from = end
 	}
 }
 
@@ -474,8 +578,8 @@ func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines
 	default:
 		// About a node per slot (every line its own) is the common case.
 		index = make(map[slotKey]int32, len(t.slotNode))
-		t.nodes = make([]NodeInfo, 0, len(t.slotNode))
-		t.names = make([]string, 0, len(t.slotNode))
+		t.kept = make([]NodeInfo, 0, len(t.slotNode))
+		t.keptNames = make([]string, 0, len(t.slotNode))
 		t.nodeFunc = make([]int32, 0, len(t.slotNode))
 	}
 	for li := range p.Locations {
@@ -526,9 +630,9 @@ func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines
 				if key.obj >= 0 {
 					ni.Objfile = objFiles[key.obj]
 				}
-				id = int32(len(t.nodes))
-				t.nodes = append(t.nodes, ni)
-				t.names = append(t.names, ni.PrintableName())
+				id = int32(t.len())
+				t.kept = append(t.kept, ni)
+				t.keptNames = append(t.keptNames, ni.PrintableName())
 				t.nodeFunc = append(t.nodeFunc, key.fn)
 				index[key] = id
 			}

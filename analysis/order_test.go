@@ -59,7 +59,7 @@ func TestRowOrderByRanks(t *testing.T) {
 					a.sortNodesByName(want, sortBy == "cum")
 					for i := range want {
 						if got[i] != want[i] {
-							t.Fatalf("row %d of %d: %q, want %q", i, len(want), q.nodes.names[got[i]], q.nodes.names[want[i]])
+							t.Fatalf("row %d of %d: %q, want %q", i, len(want), q.nodes.name(got[i]), q.nodes.name(want[i]))
 						}
 					}
 				})

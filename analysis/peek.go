@@ -31,7 +31,7 @@ type Peek struct {
 
 // Peek computes the callers and callees of the nodes matching re.
 func (e *Engine) Peek(opt Options, re *regexp.Regexp) (*Peek, error) {
-	return e.peek(opt, re.String(), func(top *Top, r *Row) bool { return re.MatchString(r.Name) })
+	return e.peek(opt, re.String(), func(top *Top, r *Row) bool { return re.MatchString(top.Nodes.Name(r.Node)) })
 }
 
 // PeekFunction computes the callers and callees of the nodes of the
@@ -62,7 +62,7 @@ func (e *Engine) peek(opt Options, desc string, match func(*Top, *Row) bool) (*P
 	if err != nil {
 		return nil, err
 	}
-	matched := make([]bool, len(q.nodes.names))
+	matched := make([]bool, q.nodes.len())
 	for i := range top.Rows {
 		if r := &top.Rows[i]; match(top, r) {
 			matched[r.Node] = true
@@ -74,7 +74,7 @@ func (e *Engine) peek(opt Options, desc string, match func(*Top, *Row) bool) (*P
 		if !matched[r.Node] {
 			continue
 		}
-		pk.Entries = append(pk.Entries, PeekEntry{Row: r, In: sortEdges(in[r.Node], q.nodes.names), Out: sortEdges(out[r.Node], q.nodes.names)})
+		pk.Entries = append(pk.Entries, PeekEntry{Row: r, In: sortEdges(in[r.Node], q.nodes), Out: sortEdges(out[r.Node], q.nodes)})
 	}
 	return pk, nil
 }
@@ -198,7 +198,7 @@ func (q *query) edgeRange(from, to int, want, locWanted []bool, w, dw []int64) (
 
 // sortEdges orders one node's edges as pprof: by |weight|, then by the
 // other end's name.
-func sortEdges(m map[int32]*Edge, names []string) []Edge {
+func sortEdges(m map[int32]*Edge, nodes *nodeTable) []Edge {
 	out := make([]Edge, 0, len(m))
 	for _, e := range m {
 		out = append(out, *e)
@@ -208,7 +208,7 @@ func sortEdges(m map[int32]*Edge, names []string) []Edge {
 		if a.Weight != b.Weight {
 			return abs64(a.Weight) > abs64(b.Weight)
 		}
-		return names[a.Node] < names[b.Node]
+		return nodes.name(a.Node) < nodes.name(b.Node)
 	})
 	return out
 }

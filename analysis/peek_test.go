@@ -24,7 +24,7 @@ func TestPeekHalves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := make([]bool, len(q.nodes.names))
+		want := make([]bool, q.nodes.len())
 		for i := range want {
 			want[i] = true
 		}

@@ -56,9 +56,10 @@ func TestPlainStacks(t *testing.T) {
 						t.Fatalf("%v: %d rows, totals %d/%d; fresh engine: %d rows, %d/%d", set,
 							len(got.Rows), got.Total, got.ShownTotal, len(want.Rows), want.Total, want.ShownTotal)
 					}
-					for i := range got.Rows {
-						if got.Rows[i] != want.Rows[i] {
-							t.Fatalf("%v nodefraction=%v: row %d %+v; fresh engine %+v", set, nf, i, got.Rows[i], want.Rows[i])
+					g, w := named(got), named(want)
+					for i := range g {
+						if g[i] != w[i] {
+							t.Fatalf("%v nodefraction=%v: row %d %+v; fresh engine %+v", set, nf, i, g[i], w[i])
 						}
 					}
 				}

@@ -60,7 +60,7 @@ func TestRecentLocs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fmt.Sprint(got.Rows) != fmt.Sprint(want.Rows) {
+		if fmt.Sprint(named(got)) != fmt.Sprint(named(want)) {
 			t.Errorf("%v: rows differ from a fresh engine's", set)
 		}
 	}

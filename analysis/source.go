@@ -55,7 +55,11 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 		f := t.nodeFunc[n] + 1
 		if match[f] == 0 {
 			match[f] = 2
-			if re.MatchString(t.nodes[n].Name) {
+			name := ""
+			if f > 0 {
+				name = t.funcNames[f-1]
+			}
+			if re.MatchString(name) {
 				match[f] = 1
 			}
 		}
@@ -73,7 +77,7 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 		if !matches(n) {
 			return
 		}
-		info := &t.nodes[n]
+		info := t.info(n)
 		k := fk{info.Name, trim(info.File)}
 		i, ok := index[k]
 		if !ok {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -14,9 +15,12 @@ import (
 )
 
 // Row is one line of the top table.
+//
+// Its name, as pprof prints it without the inline marker, is the table's
+// Nodes.Name(Node): at the lines granularity names are made when asked
+// for, as a table can have a million rows and a screen shows forty.
 type Row struct {
-	Node   int32  // node id, stable for the Engine and granularity
-	Name   string // as pprof prints it, without the inline marker
+	Node   int32 // node id, stable for the Engine and granularity
 	Flat   int64
 	Cum    int64
 	Inline string // "", "inline" or "partial-inline"
@@ -63,13 +67,30 @@ func (t *Top) ExactRows() int { return len(t.Rows) - t.inexact }
 type NodeSet struct{ t *nodeTable }
 
 // Info returns node n's identity.
-func (s *NodeSet) Info(n int32) NodeInfo { return s.t.nodes[n] }
+func (s *NodeSet) Info(n int32) NodeInfo { return s.t.info(n) }
 
 // Name returns node n's printable name.
-func (s *NodeSet) Name(n int32) string { return s.t.names[n] }
+func (s *NodeSet) Name(n int32) string { return s.t.name(n) }
+
+// AppendName appends node n's printable name to b: for looking at every
+// row's name without making a string of each.
+func (s *NodeSet) AppendName(b []byte, n int32) []byte { return s.t.appendName(b, n) }
+
+// CompareNames orders nodes a and b by printable name as strings.Compare
+// would, through the ranks the table keeps for sorting rows where it has
+// them.
+func (s *NodeSet) CompareNames(a, b int32) int {
+	if a == b {
+		return 0
+	}
+	if rank, _ := s.t.ranks(); rank != nil {
+		return cmp.Compare(rank[a], rank[b])
+	}
+	return strings.Compare(s.t.name(a), s.t.name(b))
+}
 
 // Len returns the number of nodes.
-func (s *NodeSet) Len() int { return len(s.t.nodes) }
+func (s *NodeSet) Len() int { return s.t.len() }
 
 // Top computes pprof's -top report. The result is shared: do not modify.
 // The last few results are kept, so going back to options computed a
@@ -304,7 +325,7 @@ func (a *aggregate) top() *Top {
 	markers := a.inlineMarkers(kept, edgeCutoff)
 	t.Rows = make([]Row, len(kept))
 	for i, n := range kept {
-		t.Rows[i] = Row{Node: n, Name: q.nodes.names[n], Flat: a.flatValue(n), Cum: a.cumValue(n), Inline: markers[i]}
+		t.Rows[i] = Row{Node: n, Flat: a.flatValue(n), Cum: a.cumValue(n), Inline: markers[i]}
 		t.ShownTotal += t.Rows[i].Flat
 		if a.first != nil && !a.first[n] {
 			t.inexact++ // the first nodes are the first rows
@@ -344,8 +365,16 @@ func (a *aggregate) sortNodes(ns []int32, byCum bool) {
 // sortNodesByName is sortNodes comparing names and addresses as pprof
 // does (compareNames), for the addresses granularity.
 func (a *aggregate) sortNodesByName(ns []int32, byCum bool) {
-	names := a.q.nodes.names
-	infos := a.q.nodes.nodes
+	t := a.q.nodes
+	names := t.allNames()
+	byName := func(l, r int32) (less, decided bool) {
+		if names[l] == names[r] && t.info(l).Address == t.info(r).Address {
+			return false, false
+		}
+		li, ri := t.info(l), t.info(r)
+		_, less = compareNames(&li, &ri, names[l], names[r])
+		return less, true
+	}
 	sort.Slice(ns, func(i, j int) bool {
 		l, r := ns[i], ns[j]
 		lf, rf := abs64(a.flat[l]), abs64(a.flat[r])
@@ -354,8 +383,7 @@ func (a *aggregate) sortNodesByName(ns []int32, byCum bool) {
 			if lc != rc {
 				return lc > rc
 			}
-			if names[l] != names[r] || infos[l].Address != infos[r].Address {
-				_, less := compareNames(&infos[l], &infos[r], names[l], names[r])
+			if less, ok := byName(l, r); ok {
 				return less
 			}
 			if lf != rf {
@@ -365,15 +393,15 @@ func (a *aggregate) sortNodesByName(ns []int32, byCum bool) {
 			if lf != rf {
 				return lf > rf
 			}
-			if names[l] != names[r] || infos[l].Address != infos[r].Address {
-				_, less := compareNames(&infos[l], &infos[r], names[l], names[r])
+			if less, ok := byName(l, r); ok {
 				return less
 			}
 			if lc != rc {
 				return lc > rc
 			}
 		}
-		return lessInfo(&infos[l], &infos[r])
+		li, ri := t.info(l), t.info(r)
+		return lessInfo(&li, &ri)
 	})
 }
 
@@ -382,7 +410,7 @@ func (a *aggregate) sortNodesByName(ns []int32, byCum bool) {
 // are such inner frames), and returns the others, for sorting.
 func (a *aggregate) sortZeroFlatLast(ns []int32) (rest []int32) {
 	t := a.q.nodes
-	in := make([]bool, len(t.nodes))
+	in := make([]bool, t.len())
 	zeros := 0
 	for _, n := range ns {
 		if a.flat[n] == 0 {
@@ -527,7 +555,7 @@ func infoString(n *NodeInfo) string {
 func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []string {
 	q := a.q
 	out := make([]string, len(nodes))
-	nn := len(q.nodes.nodes)
+	nn := q.nodes.len()
 	candidate := q.candidates()
 	if candidate == nil {
 		return out

@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,7 +19,22 @@ type pprofTop struct {
 	total   int64
 	shown   int64
 	dropped int
-	rows    []Row
+	rows    []nameRow
+}
+
+// nameRow is a Row with its name, as pprof prints it.
+type nameRow struct {
+	Name      string
+	Flat, Cum int64
+	Inline    string
+}
+
+func named(t *Top) []nameRow {
+	out := make([]nameRow, len(t.Rows))
+	for i, r := range t.Rows {
+		out[i] = nameRow{t.Nodes.Name(r.Node), r.Flat, r.Cum, r.Inline}
+	}
+	return out
 }
 
 // parseValue reads a value printed with an explicit -unit ("750000000ns",
@@ -70,7 +84,7 @@ func readPprofTop(t *testing.T, path string) *pprofTop {
 				pos += strings.Index(line[pos:], fields[k]) + len(fields[k])
 			}
 			name := line[pos+2:]
-			row := Row{Flat: parseValue(t, fields[0]), Cum: parseValue(t, fields[3])}
+			row := nameRow{Flat: parseValue(t, fields[0]), Cum: parseValue(t, fields[3])}
 			for _, m := range []string{"inline", "partial-inline"} {
 				if strings.HasSuffix(name, " ("+m+")") {
 					row.Inline = m
@@ -186,7 +200,7 @@ func TestTopMatchesPprof(t *testing.T) {
 			if top.DroppedNodes != want.dropped {
 				t.Errorf("dropped %d nodes, pprof says %d", top.DroppedNodes, want.dropped)
 			}
-			got := top.Rows
+			got := named(top)
 			if slices.Contains(c.flags, "-files") {
 				// Several nodes print as one file name; pprof orders such
 				// ties differently from run to run, so compare as sets.
@@ -195,11 +209,9 @@ func TestTopMatchesPprof(t *testing.T) {
 			n := max(len(got), len(want.rows))
 			bad := 0
 			for i := 0; i < n && bad < 5; i++ {
-				var row, exp Row
+				var row, exp nameRow
 				if i < len(got) {
-					got := got[i]
-					got.Node = 0
-					row = got
+					row = got[i]
 				}
 				if i < len(want.rows) {
 					exp = want.rows[i]
@@ -216,12 +228,9 @@ func TestTopMatchesPprof(t *testing.T) {
 	}
 }
 
-func sortedRows(rows []Row) []Row {
+func sortedRows(rows []nameRow) []nameRow {
 	out := slices.Clone(rows)
-	for i := range out {
-		out[i].Node = 0
-	}
-	slices.SortFunc(out, func(a, b Row) int {
+	slices.SortFunc(out, func(a, b nameRow) int {
 		if c := strings.Compare(a.Name, b.Name); c != 0 {
 			return c
 		}
@@ -272,7 +281,7 @@ func TestBaseTop(t *testing.T) {
 		byName := func(tp *Top) map[string][2]int64 {
 			m := map[string][2]int64{}
 			for _, r := range tp.Rows {
-				m[r.Name] = [2]int64{r.Flat, r.Cum}
+				m[tp.Nodes.Name(r.Node)] = [2]int64{r.Flat, r.Cum}
 			}
 			return m
 		}
@@ -334,7 +343,7 @@ func TestTopFromKeptAggregate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got.Rows, want.Rows) || got.Total != want.Total {
+			if !slices.Equal(named(got), named(want)) || got.Total != want.Total {
 				t.Errorf("%s %v: the table from the kept aggregate differs from a new one", profile, set)
 			}
 		}

@@ -328,8 +328,8 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 // an inverted tree of the wide shape took 50 ms to sort by names), equal
 // names by node.
 func (t *Tree) sortChildren(out []*TreeNode) {
-	names := t.Nodes.t.names
-	byName := func(a, b int32) int { return strings.Compare(names[a], names[b]) }
+	nodes := t.Nodes.t
+	byName := func(a, b int32) int { return strings.Compare(nodes.name(a), nodes.name(b)) }
 	if rank, _ := t.Nodes.t.ranks(); rank != nil {
 		byName = func(a, b int32) int { return cmp.Compare(rank[a], rank[b]) }
 	}

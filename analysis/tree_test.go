@@ -73,10 +73,10 @@ func TestTreeAgreesWithTop(t *testing.T) {
 					wantSelf = -1
 				}
 				if wantSelf >= 0 && self[r.Node] != wantSelf {
-					t.Errorf("%s %v inverted=%v: %s self %d, flat %d", c.profile, c.set, inverted, r.Name, self[r.Node], r.Flat)
+					t.Errorf("%s %v inverted=%v: %s self %d, flat %d", c.profile, c.set, inverted, top.Nodes.Name(r.Node), self[r.Node], r.Flat)
 				}
 				if cum[r.Node] != r.Cum {
-					t.Errorf("%s %v inverted=%v: %s cum %d, want %d", c.profile, c.set, inverted, r.Name, cum[r.Node], r.Cum)
+					t.Errorf("%s %v inverted=%v: %s cum %d, want %d", c.profile, c.set, inverted, top.Nodes.Name(r.Node), cum[r.Node], r.Cum)
 				}
 			}
 			if !opt.Mean && rootSum != flatSum {

@@ -134,7 +134,7 @@ func TestDisasmFollow(t *testing.T) {
 	}
 	h.keys("1")
 	var top string
-	h.do(func(m *Model) { r, _ := m.ViewAt(0).(*views.Top).Cursor(); top = r.Name })
+	h.do(func(m *Model) { top = m.ViewAt(0).(*views.Top).RowName(0) })
 	if top != "phase_matmul" {
 		t.Errorf("Top after coming back: cursor on %q", top)
 	}

@@ -84,7 +84,8 @@ type snapshot struct {
 	per        time.Duration // its values are a change over per, shown as a rate (0: not)
 	total      int64
 	sampleUnit string
-	rows       []analysis.Row // heaviest flat first, at most trendRows
+	rows       []analysis.Row    // heaviest flat first, at most trendRows
+	nodes      *analysis.NodeSet // the rows' names
 	flat       map[string]int64
 }
 
@@ -512,10 +513,10 @@ func (m *Model) recordTrend(top *analysis.Top, opts analysis.Options) {
 	rows := slices.Clone(top.Rows)
 	slices.SortFunc(rows, func(a, b analysis.Row) int { return cmpAbs(b.Flat, a.Flat) })
 	rows = slices.Clip(rows[:min(len(rows), trendRows)])
-	snap := snapshot{at: l.updated, per: m.rateOver(opts), total: top.Total, sampleUnit: top.SampleType.Unit, rows: rows,
+	snap := snapshot{at: l.updated, per: m.rateOver(opts), total: top.Total, sampleUnit: top.SampleType.Unit, rows: rows, nodes: top.Nodes,
 		flat: make(map[string]int64, len(rows))}
 	for _, r := range rows {
-		snap.flat[r.Name] = r.Flat
+		snap.flat[top.Nodes.Name(r.Node)] = r.Flat
 	}
 	l.snaps = append(l.snaps, snap)
 	if len(l.snaps) > l.keep {
@@ -607,7 +608,7 @@ func (m *Model) snapshotLines(i int) []string {
 	}
 	for _, r := range s.rows {
 		lines = append(lines, fmt.Sprintf("%10s %7s %10s %7s  %s", value(r.Flat), analysis.Percentage(r.Flat, s.total),
-			value(r.Cum), analysis.Percentage(r.Cum, s.total), r.Name))
+			value(r.Cum), analysis.Percentage(r.Cum, s.total), s.nodes.Name(r.Node)))
 	}
 	return lines
 }

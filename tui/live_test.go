@@ -190,8 +190,10 @@ func TestLiveDelta(t *testing.T) {
 		t.Fatalf("delta: %d rows, total %d; -base: %d rows, total %d", len(got.Rows), got.Total, len(want.Rows), want.Total)
 	}
 	for i := range want.Rows {
-		if got.Rows[i].Name != want.Rows[i].Name || got.Rows[i].Flat != want.Rows[i].Flat || got.Rows[i].Cum != want.Rows[i].Cum {
-			t.Errorf("row %d: %+v, -base gives %+v", i, got.Rows[i], want.Rows[i])
+		g, w := got.Rows[i], want.Rows[i]
+		gn, wn := got.Nodes.Name(g.Node), want.Nodes.Name(w.Node)
+		if gn != wn || g.Flat != w.Flat || g.Cum != w.Cum {
+			t.Errorf("row %d: %s %d %d, -base gives %s %d %d", i, gn, g.Flat, g.Cum, wn, w.Flat, w.Cum)
 		}
 	}
 	if s := h.screen(); !strings.Contains(s, "Δ over") || !strings.Contains(s, "Δflat") {
@@ -514,8 +516,8 @@ func TestLiveRate(t *testing.T) {
 				break // past the table
 			}
 			f := strings.Fields(strings.Replace(lines[2+k], "▶", " ", 1))
-			if len(f) < 6 || f[5] != r.Name {
-				t.Errorf("%s: row %d is %q; the change's row %d is %s", sampleIndex, k, lines[2+k], k, r.Name)
+			if name := want.Nodes.Name(r.Node); len(f) < 6 || f[5] != name {
+				t.Errorf("%s: row %d is %q; the change's row %d is %s", sampleIndex, k, lines[2+k], k, name)
 				continue
 			}
 			for _, c := range []struct {
@@ -524,12 +526,12 @@ func TestLiveRate(t *testing.T) {
 			}{{f[0], r.Flat}, {f[3], r.Cum}} {
 				w := float64(c.v) / secs
 				if got := rateValue(t, c.text); !near(t, got, w, c.text) {
-					t.Errorf("%s: %s reads %s (%g/s); Δ/seconds is %g/s", sampleIndex, r.Name, c.text, got, w)
+					t.Errorf("%s: %s reads %s (%g/s); Δ/seconds is %g/s", sampleIndex, f[5], c.text, got, w)
 				}
 				fraction = fraction || (w != 0 && math.Abs(w) < 1 && c.text != "0/s")
 			}
 			if f[1] != strings.TrimSpace(analysis.Percentage(r.Flat, want.Total)) || f[4] != strings.TrimSpace(analysis.Percentage(r.Cum, want.Total)) {
-				t.Errorf("%s: %s's percentages are %s %s, the change's %s %s", sampleIndex, r.Name, f[1], f[4],
+				t.Errorf("%s: %s's percentages are %s %s, the change's %s %s", sampleIndex, f[5], f[1], f[4],
 					analysis.Percentage(r.Flat, want.Total), analysis.Percentage(r.Cum, want.Total))
 			}
 			rows++

@@ -108,7 +108,7 @@ func TestWalkCallers(t *testing.T) {
 	}
 	topCursor := func() string {
 		var name string
-		h.do(func(m *Model) { r, _ := m.ViewAt(0).(*views.Top).Cursor(); name = r.Name })
+		h.do(func(m *Model) { name = m.ViewAt(0).(*views.Top).RowName(0) })
 		return name
 	}
 	// Up to the heaviest caller of main.fib (callers come heaviest

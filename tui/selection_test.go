@@ -12,8 +12,7 @@ import (
 func topCursor(h *harness) (string, bool) {
 	var name, screen string
 	h.do(func(m *Model) {
-		r, _ := m.ViewAt(0).(*views.Top).Cursor()
-		name, screen = r.Name, m.View()
+		name, screen = m.ViewAt(0).(*views.Top).RowName(0), m.View()
 	})
 	for _, l := range strings.Split(screen, "\n") {
 		if strings.Contains(l, "▶") && strings.Contains(l, "  "+name) {

@@ -77,7 +77,7 @@ func TestTracesSelectFrame(t *testing.T) {
 	// Top shows the same function.
 	h.keys("1")
 	var top string
-	h.do(func(m *Model) { r, _ := m.ViewAt(0).(*views.Top).Cursor(); top = r.Name })
+	h.do(func(m *Model) { top = m.ViewAt(0).(*views.Top).RowName(0) })
 	if top != "main.runFib.func1" {
 		t.Errorf("Top after enter in Traces: cursor on %q", top)
 	}

@@ -430,7 +430,7 @@ func TestSearch(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	cursor := func() string {
 		var name string
-		h.do(func(m *Model) { r, _ := m.ViewAt(0).(*views.Top).Cursor(); name = r.Name })
+		h.do(func(m *Model) { name = m.ViewAt(0).(*views.Top).RowName(0) })
 		return name
 	}
 	h.keys("/")
@@ -778,7 +778,7 @@ func TestMouse(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	cursor := func() string {
 		var name string
-		h.do(func(m *Model) { r, _ := m.ViewAt(0).(*views.Top).Cursor(); name = r.Name })
+		h.do(func(m *Model) { name = m.ViewAt(0).(*views.Top).RowName(0) })
 		return name
 	}
 	click := func(x, y int) {
@@ -889,7 +889,7 @@ func TestFlameKeys(t *testing.T) {
 	}
 	h.keys("1")
 	var row string
-	h.do(func(m *Model) { r, _ := m.ViewAt(0).(*views.Top).Cursor(); row = r.Name })
+	h.do(func(m *Model) { row = m.ViewAt(0).(*views.Top).RowName(0) })
 	if row != "main.runHash" {
 		t.Errorf("Top shows %q", row)
 	}
@@ -1043,7 +1043,8 @@ func TestTopCompletesMarkers(t *testing.T) {
 	h := start(t, testConfig(path))
 	h.keys(strings.Repeat("j", row))
 	h.waitFor(fmt.Sprintf("row %d with marker %q", row, want.Rows[row].Inline), func(m *Model) bool {
-		r, ok := m.views[0].(*views.Top).Cursor()
-		return ok && r.Name == want.Rows[row].Name && r.Inline == want.Rows[row].Inline
+		v := m.views[0].(*views.Top)
+		r, ok := v.Cursor()
+		return ok && v.RowName(0) == want.Nodes.Name(want.Rows[row].Node) && r.Inline == want.Rows[row].Inline
 	})
 }

@@ -217,7 +217,7 @@ func benchTreeReveal1M(b *testing.B, e *analysis.Engine) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	name := top.Rows[len(top.Rows)-1].Name
+	name := top.Nodes.Name(top.Rows[len(top.Rows)-1].Node)
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		t := NewTree(benchCommon())

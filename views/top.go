@@ -118,7 +118,7 @@ func (t *Top) Complete(full *analysis.Top) {
 }
 
 func (t *Top) SetResult(data any, opt analysis.Options) {
-	old, cur := t.rowNames(), t.l.cursor
+	old, cur := t.nearRows()
 	// The same options on new data (a live refresh): the selected row
 	// keeps its screen line.
 	same := t.top != nil && opt == t.opt
@@ -166,52 +166,64 @@ func (t *Top) measure() {
 	t.pctW = percentWidth(vs, t.top.Total)
 }
 
-// rowNames lists the rows' names in display order, for follow.
-func (t *Top) rowNames() []string {
+// rowName is the name of the i'th row shown.
+func (t *Top) rowName(i int) string { return t.top.Nodes.Name(t.top.Rows[t.order[i]].Node) }
+
+// nearRows lists the names of the rows around the cursor, as far as
+// list.follow looks for a surviving neighbour (a screen's height either
+// way), and the cursor's index among them: the names of a table's
+// million rows at the lines granularity are not made for that.
+func (t *Top) nearRows() (names []string, cur int) {
 	if t.top == nil {
-		return nil
+		return nil, t.l.cursor
 	}
-	names := make([]string, len(t.order))
-	for i, r := range t.order {
-		names[i] = t.top.Rows[r].Name
+	reach := max(1, t.l.height)
+	from, to := max(0, t.l.cursor-reach), min(len(t.order), t.l.cursor+reach+1)
+	for i := from; i < to; i++ {
+		names = append(names, t.rowName(i))
 	}
-	return names
+	return names, t.l.cursor - from
 }
 
 // follow keeps the cursor on the function it was on (old[cur]) after
 // the rows changed, on the same screen line with keepLine (list.follow),
 // and the search's highlights up to date without moving to a match.
 func (t *Top) follow(old []string, cur int, keepLine bool) {
-	// The first name looked up (the selected row's) is searched for;
-	// only when it is gone are the rows indexed by name, for the search
-	// of its nearest neighbour that survived (a map of 100,000 rows
-	// costs 10 ms, which every new table paid).
-	var at map[string]int
+	// The rows are looked at in order until the name asked for shows,
+	// noting where the other old names are: the selected row's name is
+	// asked first and usually found near the top; only when it is gone
+	// are the rest read, once, for its neighbours'. A map of every name
+	// cost 10 ms at 100,000 rows and more at a million.
+	at := make(map[string]int, len(old))
+	for _, n := range old {
+		at[n] = -1
+	}
+	var buf []byte
+	next := 0
 	t.l.follow(old, cur, func(name string) int {
-		if at == nil {
-			for i, r := range t.order {
-				if t.top.Rows[r].Name == name {
-					return i
+		if i, ok := at[name]; ok && i >= 0 {
+			return i
+		}
+		for ; next < len(t.order); next++ {
+			buf = t.top.Nodes.AppendName(buf[:0], t.top.Rows[t.order[next]].Node)
+			if i, ok := at[string(buf)]; ok && i < 0 {
+				at[string(buf)] = next
+				if string(buf) == name {
+					next++
+					return next - 1
 				}
 			}
-			at = make(map[string]int, len(t.order))
-			for i := len(t.order) - 1; i >= 0; i-- {
-				at[t.top.Rows[t.order[i]].Name] = i
-			}
-		}
-		if i, ok := at[name]; ok {
-			return i
 		}
 		return -1
 	}, keepLine)
-	t.m.set(t.m.re, len(t.order), func(i int) string { return t.top.Rows[t.order[i]].Name })
+	t.m.set(t.m.re, len(t.order), func(i int) string { return t.rowName(i) })
 }
 
 // SortBy sorts by "flat", "cum" or "name".
 func (t *Top) SortBy(s string) {
 	t.sortBy = s
 	if t.top != nil {
-		old, cur := t.rowNames(), t.l.cursor
+		old, cur := t.nearRows()
 		t.resort()
 		t.follow(old, cur, false)
 	}
@@ -247,8 +259,8 @@ func (t *Top) resort() {
 					return fa > fb
 				}
 			}
-			if ra.Name != rb.Name {
-				return ra.Name < rb.Name
+			if c := t.top.Nodes.CompareNames(ra.Node, rb.Node); c != 0 {
+				return c < 0
 			}
 			if t.sortBy == "flat" && ca != cb {
 				return ca > cb
@@ -329,7 +341,7 @@ func (t *Top) SetSearch(re *regexp.Regexp) bool {
 		t.m.re = re
 		return false
 	}
-	return t.m.search(&t.l, re, len(t.order), func(i int) string { return t.top.Rows[t.order[i]].Name })
+	return t.m.search(&t.l, re, len(t.order), func(i int) string { return t.rowName(i) })
 }
 
 func (t *Top) NextMatch(dir int) bool {
@@ -452,7 +464,7 @@ func (t *Top) View() string {
 		}
 
 		if trend {
-			cells = append(cells, cell{text: padRight(t.trend(r.Name), trendW), kind: cellDim})
+			cells = append(cells, cell{text: padRight(t.trend(t.top.Nodes.Name(r.Node)), trendW), kind: cellDim})
 		}
 		var b strings.Builder
 		used := writeCells(&b, st, cells, sel)
@@ -462,7 +474,7 @@ func (t *Top) View() string {
 		if r.Inline != "" {
 			inline = " (" + r.Inline + ")"
 		}
-		name := fitName(r.Name, nameW)
+		name := fitName(t.top.Nodes.Name(r.Node), nameW)
 		rest := nameW - ansi.StringWidth(name)
 		if rest < len(inline) {
 			inline = ""
@@ -562,7 +574,7 @@ func (t *Top) RowName(d int) string {
 	if t.top == nil || i < 0 || i >= len(t.order) {
 		return ""
 	}
-	return t.top.Rows[t.order[i]].Name
+	return t.rowName(i)
 }
 
 // droppedNotes say in the headings when nodefraction or nodecount hide

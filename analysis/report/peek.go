@@ -43,7 +43,7 @@ func Peek(w io.Writer, p *format.Profile, pk *analysis.Peek, opt analysis.Option
 		sum += en.Flat
 		fmt.Fprintf(bw, "%10s %s %s %10s %s                | %s\n",
 			value(en.Flat), analysis.Percentage(en.Flat, total), analysis.Percentage(sum, total),
-			value(en.Cum), analysis.Percentage(en.Cum, total), en.Name)
+			value(en.Cum), analysis.Percentage(en.Cum, total), pk.Top.Nodes.Name(en.Node))
 		for _, e := range en.Out {
 			edge(e, en.Cum)
 		}

@@ -33,7 +33,7 @@ func Top(w io.Writer, p *format.Profile, top *analysis.Top, opt analysis.Options
 		}
 		fmt.Fprintf(bw, "%10s %s %s %10s %s  %s%s\n",
 			value(r.Flat), analysis.Percentage(r.Flat, total), analysis.Percentage(sum, total),
-			value(r.Cum), analysis.Percentage(r.Cum, total), r.Name, inline)
+			value(r.Cum), analysis.Percentage(r.Cum, total), top.Nodes.Name(r.Node), inline)
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing top: %w", err)
