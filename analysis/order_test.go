@@ -68,6 +68,51 @@ func TestRowOrderByRanks(t *testing.T) {
 	}
 }
 
+// TestFind: NodeSet.Find gives, for every node's printable name, a node
+// of that name, at every granularity (lines nodes keep no names), -1
+// for names no node has (a function's name at the lines granularity,
+// where each name has a file and line after it), and answers a name
+// asked twice twice.
+func TestFind(t *testing.T) {
+	engines := map[string]*Engine{
+		"distinct":   synthEngine(t, synth.Distinct),
+		"cpu_labels": engineFor(t, "../testdata/go/cpu_labels.pb.gz"),
+		"prefixes":   NewEngine(trickyNames(false)),
+		"unnamed":    NewEngine(trickyNames(true)),
+	}
+	for name, e := range engines {
+		for _, g := range []string{"functions", "filefunctions", "files", "lines", "addresses"} {
+			t.Run(name+"/"+g, func(t *testing.T) {
+				opt := DefaultOptions()
+				opt.Granularity = g
+				q, err := e.newQuery(opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ns := &NodeSet{q.nodes}
+				var names []string
+				for n := range ns.Len() {
+					names = append(names, ns.Name(int32(n)))
+				}
+				fn := ns.Info(0).Name
+				names = append(names, "no such node", names[0], fn)
+				got := ns.Find(names)
+				for i, n := range got[:len(got)-3] {
+					if n < 0 || ns.Name(n) != names[i] {
+						t.Fatalf("Find(%q) = %d", names[i], n)
+					}
+				}
+				if got[len(got)-3] != -1 || got[len(got)-2] != got[0] {
+					t.Errorf("Find: %d for a name no node has, %d for node 0's name asked again", got[len(got)-3], got[len(got)-2])
+				}
+				if g == "lines" && fn != "" && fn != names[0] && got[len(got)-1] != -1 {
+					t.Errorf("Find(%q): %d, a line has no such name", fn, got[len(got)-1])
+				}
+			})
+		}
+	}
+}
+
 // trickyNames is a profile whose function names are prefixes of others
 // followed by a space or a byte below it, and whose functions share
 // names across files; with unnamed, also a function with no name and

@@ -89,6 +89,58 @@ func (s *NodeSet) CompareNames(a, b int32) int {
 	return strings.Compare(s.t.name(a), s.t.name(b))
 }
 
+// Find returns, per name, a node with that printable name, or -1: for
+// following a selection from one table to another without making the
+// names of a million rows. Only the lines of functions whose name starts
+// one of names are printed.
+func (s *NodeSet) Find(names []string) []int32 {
+	t := s.t
+	out := make([]int32, len(names))
+	want := make(map[string]int, len(names)) // name → its first index in names
+	for i, name := range names {
+		out[i] = -1
+		if _, ok := want[name]; !ok {
+			want[name] = i
+		}
+	}
+	for k, name := range t.keptNames {
+		if i, ok := want[name]; ok && out[i] < 0 {
+			out[i] = int32(len(t.line) + k)
+		}
+	}
+	if len(t.line) > 0 {
+		// A line's name is its function's name, then a space and more,
+		// or nothing (no file, no line).
+		heads := map[string]bool{}
+		for name := range want {
+			heads[name] = true
+			for j := 0; j < len(name); j++ {
+				if name[j] == ' ' {
+					heads[name[:j]] = true
+				}
+			}
+		}
+		wanted := make([]bool, len(t.funcNames))
+		for f, name := range t.funcNames {
+			wanted[f] = heads[name]
+		}
+		var buf []byte
+		for n := range t.line {
+			if !wanted[t.nodeFunc[n]] {
+				continue
+			}
+			buf = t.appendName(buf[:0], int32(n))
+			if i, ok := want[string(buf)]; ok && out[i] < 0 {
+				out[i] = int32(n)
+			}
+		}
+	}
+	for i, name := range names {
+		out[i] = out[want[name]]
+	}
+	return out
+}
+
 // Len returns the number of nodes.
 func (s *NodeSet) Len() int { return s.t.len() }
 

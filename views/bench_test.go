@@ -78,24 +78,42 @@ func benchFrame1M(b *testing.B, e *analysis.Engine) {
 
 // BenchmarkTopOpen1M is the UI goroutine's share of showing a new Top
 // table: taking the result (on the wide shape, 100,000 rows at the
-// functions granularity, 1.1M at lines) and drawing it.
+// functions granularity, 1.1M at lines) and drawing it, in a new view
+// and, for "switch", in one that showed the functions table, as after
+// :granularity=lines (the selection is looked for among the new rows).
 func BenchmarkTopOpen1M(b *testing.B) { shapes(b, benchTopOpen1M) }
 
 func benchTopOpen1M(b *testing.B, e *analysis.Engine) {
+	opt := analysis.DefaultOptions()
+	opt.NodeFraction = 0
+	tops := map[string]*analysis.Top{}
 	for _, granularity := range []string{"functions", "lines"} {
-		opt := analysis.DefaultOptions()
-		opt.NodeFraction = 0
 		opt.Granularity = granularity
-		top, err := e.Top(opt)
+		top, err := e.TopFirst(opt, 40)
 		if err != nil {
 			b.Fatal(err)
 		}
-		c := benchCommon()
-		b.Run(granularity, func(b *testing.B) {
+		tops[granularity] = top
+	}
+	c := benchCommon()
+	for _, tc := range []struct{ name, from, to string }{
+		{"functions", "", "functions"},
+		{"lines", "", "lines"},
+		{"switch", "functions", "lines"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
+				b.StopTimer()
 				v := NewTop(c)
 				v.SetSize(160, 42)
-				v.SetResult(top, opt)
+				if tc.from != "" {
+					opt.Granularity = tc.from
+					v.SetResult(tops[tc.from], opt)
+					_ = v.View()
+				}
+				opt.Granularity = tc.to
+				b.StartTimer()
+				v.SetResult(tops[tc.to], opt)
 				_ = v.View()
 			}
 		})

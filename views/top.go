@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -189,34 +190,31 @@ func (t *Top) nearRows() (names []string, cur int) {
 // the rows changed, on the same screen line with keepLine (list.follow),
 // and the search's highlights up to date without moving to a match.
 func (t *Top) follow(old []string, cur int, keepLine bool) {
-	// The rows are looked at in order until the name asked for shows,
-	// noting where the other old names are: the selected row's name is
-	// asked first and usually found near the top; only when it is gone
-	// are the rest read, once, for its neighbours'. A map of every name
-	// cost 10 ms at 100,000 rows and more at a million.
-	at := make(map[string]int, len(old))
-	for _, n := range old {
-		at[n] = -1
-	}
-	var buf []byte
-	next := 0
-	t.l.follow(old, cur, func(name string) int {
-		if i, ok := at[name]; ok && i >= 0 {
-			return i
+	// The old names' nodes are found in the new table (without making
+	// a name per row: a million at the lines granularity), then their
+	// rows: a map of every row's name cost 10 ms at 100,000 rows and
+	// more at a million.
+	nodes := t.top.Nodes.Find(old)
+	row := make(map[int32]int, len(nodes))
+	for _, n := range nodes {
+		if n >= 0 {
+			row[n] = -1
 		}
-		for ; next < len(t.order); next++ {
-			buf = t.top.Nodes.AppendName(buf[:0], t.top.Rows[t.order[next]].Node)
-			if i, ok := at[string(buf)]; ok && i < 0 {
-				at[string(buf)] = next
-				if string(buf) == name {
-					next++
-					return next - 1
-				}
+	}
+	for i, r := range t.order {
+		if at, ok := row[t.top.Rows[r].Node]; ok && at < 0 {
+			row[t.top.Rows[r].Node] = i
+		}
+	}
+	t.l.follow(old, cur, func(name string) int {
+		if k := slices.Index(old, name); k >= 0 && nodes[k] >= 0 {
+			if i, ok := row[nodes[k]]; ok {
+				return i
 			}
 		}
 		return -1
 	}, keepLine)
-	t.m.set(t.m.re, len(t.order), func(i int) string { return t.rowName(i) })
+	t.m.set(t.m.re, len(t.order), t.rowName)
 }
 
 // SortBy sorts by "flat", "cum" or "name".
