@@ -663,8 +663,14 @@ func (f *Flame) detail() string {
 			name = "░ " + strconv.Itoa(fr.hidden) + " more callees of " + f.tree.Nodes.Name(p.Node) + " (each narrower than a cell)"
 		}
 		v := fr.w
+		// Zooming widens the run's parent; one that already fills the
+		// width (the root's many callers) cannot widen them.
+		hint := "  enter zooms in"
+		if p := f.lay.frames[fr.parent].n; p == nil || p == f.zoom {
+			hint = "  the Tree view lists them"
+		}
 		variants = [][2]string{
-			{"together " + f.value(v) + " (" + flameShare(v, total) + ")", "  enter zooms in"},
+			{"together " + f.value(v) + " (" + flameShare(v, total) + ")", hint},
 			{"together " + f.value(v) + " (" + flameShare(v, total) + ")", ""},
 			{"together " + f.value(v), ""},
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -675,8 +677,48 @@ func TestFlameNarrowRun(t *testing.T) {
 	if !strings.Contains(detail, want) || !strings.Contains(detail, "together "+f.value(fr.w)) {
 		t.Errorf("detail line %q, want %q… together %s", detail, want, f.value(fr.w))
 	}
+	if !strings.Contains(detail, "enter zooms in") {
+		t.Errorf("detail line %q does not say enter zooms in", detail)
+	}
 	press(t, f, "<enter>")
 	if z, _ := f.Zoomed(); z != parent {
 		t.Errorf("enter on the run zoomed on %q, want its parent %q", z, parent)
+	}
+}
+
+// TestFlameNarrowUnderZoom: a narrow run under the frame that fills the
+// width cannot be widened; its detail line points to the Tree view
+// instead of promising a zoom, and enter changes nothing.
+func TestFlameNarrowUnderZoom(t *testing.T) {
+	// One heavy root and 300 light ones, in folded stacks.
+	var b strings.Builder
+	b.WriteString("main;work 10000\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "light%d;leaf 1\n", i)
+	}
+	path := filepath.Join(t.TempDir(), "roots.folded")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := newTestFlame(t, 100, 10, format.Sources{Sources: []string{path}})
+	at := -1
+	for i, fr := range f.lay.frames {
+		if fr.kind == frameNarrow && f.lay.frames[fr.parent].n == nil {
+			at = i
+		}
+	}
+	if at < 0 {
+		t.Fatalf("no narrow run under the root:\n%s", f.View())
+	}
+	f.cur = at
+	detail := strings.Split(f.View(), "\n")[0]
+	if strings.Contains(detail, "enter zooms in") || !strings.Contains(detail, "Tree view lists them") {
+		t.Errorf("detail line %q", detail)
+	}
+	if cmd := f.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil {
+		t.Errorf("enter on the run asked for a new layout")
+	}
+	if z, d := f.Zoomed(); z != "" || d != 0 {
+		t.Errorf("enter zoomed to %q (depth %d)", z, d)
 	}
 }
