@@ -55,6 +55,11 @@ func (e *Engine) nodeTable(granularity string, noInlines, showColumns bool) *nod
 	}
 	t := newNodeTable(e.p, e.lt, granularity, noInlines, showColumns)
 	e.tables[k] = t
+	// Every table sorts its rows by the names' ranks, but only once its
+	// stacks are summed: they are ranked meanwhile on the other core,
+	// while the query builds its location view (on wide's 1.1M lines,
+	// 0.15 s of the first lines table).
+	go t.ranks()
 	return t
 }
 
