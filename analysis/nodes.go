@@ -334,10 +334,27 @@ func (t *nodeTable) nameOrder() (order []int32, same []bool) {
 			continue
 		}
 		buf, rests = buf[:0], rests[:0]
-		for _, n := range group {
-			at := len(buf)
-			buf = t.appendName(buf, n)
-			rests = append(rests, rest{int32(at + len(t.funcNames[t.nodeFunc[n]])), int32(len(buf)), n})
+		if t.oneFunction(group) {
+			// The lines of one function: their names share the function
+			// and its file, and differ from ":" on (there is none for
+			// line 0, which goes first), so that is what is printed.
+			for _, n := range group {
+				at := len(buf)
+				if line := t.line[n]; line != 0 {
+					buf = strconv.AppendInt(buf, line, 10)
+					if t.col != nil && t.col[n] != 0 {
+						buf = append(buf, ':')
+						buf = strconv.AppendInt(buf, t.col[n], 10)
+					}
+				}
+				rests = append(rests, rest{int32(at), int32(len(buf)), n})
+			}
+		} else {
+			for _, n := range group {
+				at := len(buf)
+				buf = t.appendName(buf, n)
+				rests = append(rests, rest{int32(at + len(t.funcNames[t.nodeFunc[n]])), int32(len(buf)), n})
+			}
 		}
 		slices.SortFunc(rests, func(a, b rest) int {
 			if c := bytes.Compare(restOf(a), restOf(b)); c != 0 {
@@ -351,6 +368,17 @@ func (t *nodeTable) nameOrder() (order []int32, same []bool) {
 		}
 	}
 	return order, same
+}
+
+// oneFunction reports whether nodes are all lines (lineNodes) of one
+// function.
+func (t *nodeTable) oneFunction(nodes []int32) bool {
+	for _, n := range nodes {
+		if int(n) >= len(t.line) || t.nodeFunc[n] != t.nodeFunc[nodes[0]] {
+			return false
+		}
+	}
+	return true
 }
 
 // functionRanks returns, per node, the rank of its function name among

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/format"
@@ -32,14 +33,18 @@ func TestRowOrderByRanks(t *testing.T) {
 		"heap":       engineFor(t, "../testdata/go/heap.pb.gz"),
 		"prefixes":   NewEngine(trickyNames(false)),
 		"unnamed":    NewEngine(trickyNames(true)),
+		"v8":         engineFor(t, "../testdata/producers/v8/work.cpuprofile"),
 	}
 	for name, e := range engines {
-		for _, g := range []string{"functions", "filefunctions", "files", "lines"} {
+		for _, g := range []string{"functions", "filefunctions", "files", "lines", "lines+columns"} {
 			for _, sortBy := range []string{"flat", "cum"} {
 				t.Run(fmt.Sprint(name, "/", g, "/", sortBy), func(t *testing.T) {
 					opt := DefaultOptions()
 					opt.NodeFraction = 0
 					opt.Granularity, opt.Sort = g, sortBy
+					if g == "lines+columns" {
+						opt.Granularity, opt.ShowColumns = "lines", true
+					}
 					q, err := e.newQuery(opt)
 					if err != nil {
 						t.Fatal(err)
@@ -51,7 +56,7 @@ func TestRowOrderByRanks(t *testing.T) {
 							ns = append(ns, int32(n))
 						}
 					}
-					if name == "wide" && g == "lines" && len(ns) <= 4096 {
+					if name == "wide" && opt.Granularity == "lines" && len(ns) <= 4096 {
 						t.Fatalf("only %d rows: the zero-flat path is not exercised", len(ns))
 					}
 					got, want := slices.Clone(ns), slices.Clone(ns)
@@ -64,6 +69,57 @@ func TestRowOrderByRanks(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestNameRanks: the node table's ranks order every node as a sort of
+// the printed names (then the printed NodeInfos) does, with equal ranks
+// for equal names: at every granularity but addresses, with and without
+// columns, on names that defeat the function-rank shortcut.
+func TestNameRanks(t *testing.T) {
+	engines := map[string]*Engine{
+		"distinct":   synthEngine(t, synth.Distinct),
+		"cpu_labels": engineFor(t, "../testdata/go/cpu_labels.pb.gz"),
+		"prefixes":   NewEngine(trickyNames(false)),
+		"unnamed":    NewEngine(trickyNames(true)),
+		"plain":      NewEngine(plainNames()),
+		"v8":         engineFor(t, "../testdata/producers/v8/work.cpuprofile"),
+	}
+	for name, e := range engines {
+		for _, g := range []string{"functions", "filefunctions", "files", "lines", "lines+columns"} {
+			t.Run(name+"/"+g, func(t *testing.T) {
+				opt := DefaultOptions()
+				opt.Granularity = g
+				if g == "lines+columns" {
+					opt.Granularity, opt.ShowColumns = "lines", true
+				}
+				q, err := e.newQuery(opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				nt := q.nodes
+				nameRank, infoRank := nt.ranks()
+				want := make([]int32, nt.len())
+				for i := range want {
+					want[i] = int32(i)
+				}
+				info := func(n int32) string { ni := nt.info(n); return infoString(&ni) }
+				slices.SortFunc(want, func(a, b int32) int {
+					if c := strings.Compare(nt.name(a), nt.name(b)); c != 0 {
+						return c
+					}
+					return strings.Compare(info(a), info(b))
+				})
+				for i, n := range want {
+					if infoRank[n] != int32(i) {
+						t.Fatalf("%q is %dth by name, ranked %d", nt.name(n), i, infoRank[n])
+					}
+					if i > 0 && (nameRank[n] == nameRank[want[i-1]]) != (nt.name(n) == nt.name(want[i-1])) {
+						t.Fatalf("%q and %q: name ranks %d, %d", nt.name(want[i-1]), nt.name(n), nameRank[want[i-1]], nameRank[n])
+					}
+				}
+			})
 		}
 	}
 }
@@ -123,6 +179,17 @@ func trickyNames(unnamed bool) *format.Profile {
 	if unnamed {
 		names = append(names, "")
 	}
+	return namedProfile(names, unnamed)
+}
+
+// plainNames is trickyNames' profile with names the function-rank
+// shortcut applies to: one function's lines are ordered by their
+// printed numbers.
+func plainNames() *format.Profile {
+	return namedProfile([]string{"a", "b.c", "d", "e"}, false)
+}
+
+func namedProfile(names []string, unnamed bool) *format.Profile {
 	p := &format.Profile{
 		SampleTypes: []format.ValueType{{Type: "samples", Unit: "count"}},
 		Strings:     []string{""},
@@ -136,7 +203,10 @@ func trickyNames(unnamed bool) *format.Profile {
 	for i := range 60 {
 		var lines []format.Line
 		if !unnamed || i%17 != 16 {
-			lines = append(lines, format.Line{Function: int32(i % len(names)), Line: int64(1 + i%5)})
+			// Lines of one to three digits, some with columns: their
+			// names do not sort as their numbers do ("f.go:12" after
+			// "f.go:100", "f.go:12:5" after "f.go:123").
+			lines = append(lines, format.Line{Function: int32(i % len(names)), Line: int64([]int{1, 12, 100, 123, 0, 7}[i%6]), Column: int64(i % 3 * 5)})
 		}
 		p.Locations = append(p.Locations, format.Location{ID: uint64(i + 1), Mapping: -1, Lines: p.AddLines(lines...)})
 	}
