@@ -185,8 +185,10 @@ func BenchmarkTreeFirstScreen1M(b *testing.B) {
 // BenchmarkFirstTable1M is the explorer's first table on a fresh engine
 // (node table, location view and walk of every stack included), per
 // shape: "top" with every inline marker, "topfirst" with those of a
-// screen's rows (Engine.TopFirst; the rest wait for idle time), and
-// "lines", the first table at the lines granularity:
+// screen's rows (Engine.TopFirst; the rest wait for idle time), "lines",
+// the first table at the lines granularity, and "linesfirst", the lines
+// table's first screen once the functions table is complete, as after
+// :granularity=lines in the explorer:
 //
 //	go test ./analysis -run XXX -bench FirstTable1M -benchtime 5x
 func BenchmarkFirstTable1M(b *testing.B) {
@@ -201,11 +203,17 @@ func BenchmarkFirstTable1M(b *testing.B) {
 			{"top", func(e *analysis.Engine) (*analysis.Top, error) { return e.Top(explorer()) }},
 			{"topfirst", func(e *analysis.Engine) (*analysis.Top, error) { return e.TopFirst(explorer(), screenRows) }},
 			{"lines", func(e *analysis.Engine) (*analysis.Top, error) { return e.Top(lines) }},
+			{"linesfirst", func(e *analysis.Engine) (*analysis.Top, error) { return e.TopFirst(lines, screenRows) }},
 		} {
 			b.Run(c.name, func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					b.StopTimer()
 					fresh := analysis.NewEngine(p)
+					if c.name == "linesfirst" {
+						if _, err := fresh.Top(explorer()); err != nil {
+							b.Fatal(err)
+						}
+					}
 					runtime.GC()
 					b.StartTimer()
 					if _, err := c.top(fresh); err != nil {
