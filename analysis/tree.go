@@ -48,7 +48,15 @@ type Tree struct {
 	// it are left out of the tree (0: none are).
 	Cutoff int64
 	roots  []*TreeNode
-	slot   []int32 // node → child index+1 while grouping
+	// g is the grouping scratch of Children; g2 of the second core's
+	// share of Expand.
+	g, g2 grouper
+}
+
+// grouper is group's scratch: one per goroutine grouping at once.
+type grouper struct {
+	slot  []int32 // node → child index+1 while grouping
+	slot2 []int32 // the same for the second half of a large grouping (stepHalves)
 	// which and moved are group's buffers, kept between calls up to
 	// keptBuffer paths (see buffer).
 	which, moved []int32
@@ -125,7 +133,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	if f := q.opt.NodeFraction; f > 0 {
 		t.Cutoff = abs64(int64(float64(t.Total) * f))
 	}
-	t.roots = t.group(nil, t.all, 0)
+	t.roots = t.group(&t.g, nil, t.all, 0)
 	return t, nil
 }
 
@@ -196,12 +204,53 @@ func (t *Tree) Roots() []*TreeNode { return t.roots }
 
 // Children returns n's children, heaviest first, grouping them on first use.
 func (t *Tree) Children(n *TreeNode) []*TreeNode {
+	t.expand(&t.g, n)
+	return n.children
+}
+
+func (t *Tree) expand(g *grouper, n *TreeNode) {
 	if !n.expanded {
-		n.children = t.group(n, n.paths, n.Depth+1)
+		n.children = t.group(g, n, n.paths, n.Depth+1)
 		n.expanded = true
 		n.paths = nil // the children hold them now
 	}
-	return n.children
+}
+
+// Expand groups the children of those of ns not grouped yet (nil
+// entries are skipped), on two cores when they have many paths between
+// them: a flame graph's layout asks for a row's children at once, most
+// of them a few hundred paths each on a profile of distinct stacks.
+func (t *Tree) Expand(ns []*TreeNode) {
+	var todo []*TreeNode
+	paths := 0
+	for _, n := range ns {
+		if n != nil && !n.expanded {
+			todo = append(todo, n)
+			paths += len(n.paths)
+		}
+	}
+	if paths < parallelGroup || len(todo) < 2 {
+		for _, n := range todo {
+			t.expand(&t.g, n)
+		}
+		return
+	}
+	// Two shares of about half the paths each; a node's paths are
+	// distinct stacks, so are the cursors each share steps.
+	k, half := 0, 0
+	for k < len(todo)-1 && 2*half < paths {
+		half += len(todo[k].paths)
+		k++
+	}
+	both(func() {
+		for _, n := range todo[:k] {
+			t.expand(&t.g, n)
+		}
+	}, func() {
+		for _, n := range todo[k:] {
+			t.expand(&t.g2, n)
+		}
+	})
 }
 
 // Leaf reports whether n has no children (without expanding it).
@@ -217,25 +266,24 @@ func (t *Tree) Leaf(n *TreeNode) bool {
 	return true
 }
 
-// group splits paths by their next frame (the one at depth) into nodes
-// under parent. It makes two passes over the paths: one reads each path's
-// frame, steps its cursor and adds up the children's values; one
-// reorders paths in place so that each child's paths are a contiguous
-// range of them. On a million samples the layout of a flame graph groups
-// hundreds of thousands of paths per row, with no allocation but the
-// children.
-func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
-	if t.slot == nil {
-		t.slot = make([]int32, t.Nodes.Len())
-	}
-	type child struct {
-		node                                   int32
-		paths                                  int32
-		self, total, weight, selfDiv, totalDiv int64
-	}
+// child is a child being grouped: its node and its paths' sums.
+type child struct {
+	node                                   int32
+	paths                                  int32
+	self, total, weight, selfDiv, totalDiv int64
+}
+
+// parallelGroup is the fewest paths a grouping steps on two cores: the
+// root's and the first rows' million paths of a flame graph's layout.
+// A variable for the tests, which group small profiles both ways.
+var parallelGroup = 1 << 15
+
+// step reads each path's next frame, steps its cursor and adds the
+// path's values to its child, found through slot (node → index+1, left
+// set for the children found): group's first pass over paths, or over
+// part of them.
+func (t *Tree) step(paths, which, slot []int32) []child {
 	var kids []child
-	// which[i] is the child of paths[i] (0 for none, else index+1).
-	which := t.buffer(&t.which, len(paths))
 	for i, s := range paths {
 		j := t.curSlot[s]
 		if j < 0 {
@@ -243,11 +291,11 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 			continue // ends at the parent
 		}
 		n := t.locNodes[j]
-		k := t.slot[n]
+		k := slot[n]
 		if k == 0 {
 			kids = append(kids, child{node: n})
 			k = int32(len(kids))
-			t.slot[n] = k
+			slot[n] = k
 		}
 		which[i] = k
 		c := &kids[k-1]
@@ -267,6 +315,67 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 			}
 		}
 	}
+	return kids
+}
+
+// stepHalves is step over two halves of paths at once, each with its own
+// slots (the paths are distinct stacks, so are the cursors each half
+// steps), and the second half's children merged into the first's.
+func (t *Tree) stepHalves(g *grouper, paths, which []int32) []child {
+	if g.slot == nil {
+		g.slot = make([]int32, t.Nodes.Len())
+	}
+	if g.slot2 == nil {
+		g.slot2 = make([]int32, t.Nodes.Len())
+	}
+	h := len(paths) / 2
+	var a, b []child
+	both(func() { a = t.step(paths[:h], which[:h], g.slot) },
+		func() { b = t.step(paths[h:], which[h:], g.slot2) })
+	remap := make([]int32, len(b)+1) // b's index+1 → a's
+	for i := range b {
+		kb := &b[i]
+		g.slot2[kb.node] = 0
+		k := g.slot[kb.node]
+		if k == 0 {
+			a = append(a, child{node: kb.node})
+			k = int32(len(a))
+			g.slot[kb.node] = k
+		}
+		ka := &a[k-1]
+		ka.paths += kb.paths
+		ka.self += kb.self
+		ka.total += kb.total
+		ka.weight += kb.weight
+		ka.selfDiv += kb.selfDiv
+		ka.totalDiv += kb.totalDiv
+		remap[i+1] = k
+	}
+	for i := h; i < len(which); i++ {
+		which[i] = remap[which[i]]
+	}
+	return a
+}
+
+// group splits paths by their next frame (the one at depth) into nodes
+// under parent. It makes two passes over the paths: one reads each path's
+// frame, steps its cursor and adds up the children's values (step; on
+// two cores for many paths, stepHalves); one reorders paths in place so
+// that each child's paths are a contiguous range of them. On a million
+// samples the layout of a flame graph groups hundreds of thousands of
+// paths per row, with no allocation but the children.
+func (t *Tree) group(g *grouper, parent *TreeNode, paths []int32, depth int) []*TreeNode {
+	// which[i] is the child of paths[i] (0 for none, else index+1).
+	which := g.buffer(&g.which, len(paths))
+	var kids []child
+	if len(paths) < parallelGroup {
+		if g.slot == nil {
+			g.slot = make([]int32, t.Nodes.Len())
+		}
+		kids = t.step(paths, which, g.slot)
+	} else {
+		kids = t.stepHalves(g, paths, which)
+	}
 	nodes := make([]TreeNode, len(kids))
 	out := make([]*TreeNode, len(kids))
 	// Each child's paths start where the ones before it end; the paths
@@ -284,7 +393,7 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 		out[i] = c
 	}
 	if len(kids) > 0 {
-		moved := t.buffer(&t.moved, len(paths))
+		moved := g.buffer(&g.moved, len(paths))
 		for i, s := range paths {
 			if k := which[i]; k > 0 {
 				moved[start[k-1]] = s
@@ -297,7 +406,7 @@ func (t *Tree) group(parent *TreeNode, paths []int32, depth int) []*TreeNode {
 		copy(paths, moved)
 	}
 	for _, c := range out {
-		t.slot[c.Node] = 0
+		g.slot[c.Node] = 0
 		c.Self, c.Total, c.Weight = c.self, c.total, c.weight
 		if t.mean {
 			if c.selfDiv != 0 {
@@ -353,7 +462,7 @@ const keptBuffer = 1 << 16
 
 // buffer returns n int32s of scratch: *kept's, grown to n when n is at
 // most keptBuffer, or a new slice for the garbage collector.
-func (t *Tree) buffer(kept *[]int32, n int) []int32 {
+func (g *grouper) buffer(kept *[]int32, n int) []int32 {
 	if n > keptBuffer {
 		return make([]int32, n)
 	}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -275,36 +276,51 @@ func TestTreeMatchesPaths(t *testing.T) {
 				}
 				at.self += w[s]
 			}
-			tr, err := e.Tree(opt, to)
-			if err != nil {
-				t.Fatal(err)
-			}
-			nodes := 0
-			var check func(ns []*TreeNode, r *refNode, where string)
-			check = func(ns []*TreeNode, r *refNode, where string) {
-				if len(ns) != len(r.kids) {
-					t.Fatalf("%s %v %+v: %d children under %s, want %d", c.profile, c.set, to, len(ns), where, len(r.kids))
-				}
-				for i, n := range ns {
-					k := r.kids[n.Node]
-					name := where + ">" + tr.Nodes.Name(n.Node)
-					if k == nil || k.self != n.self || k.total != n.total || k.weight != n.weight {
-						t.Fatalf("%s %v %+v: %s is %d/%d/%d, want %+v", c.profile, c.set, to, name, n.self, n.total, n.weight, k)
-					}
-					if i > 0 && abs64(ns[i-1].total) < abs64(n.total) {
-						t.Fatalf("%s %v %+v: %s heavier than the child before it", c.profile, c.set, to, name)
-					}
-					if tr.Leaf(n) != (len(k.kids) == 0) {
-						t.Fatalf("%s %v %+v: Leaf(%s) = %v", c.profile, c.set, to, name, tr.Leaf(n))
-					}
-					nodes++
-					check(tr.Children(n), k, name)
-				}
-			}
-			check(tr.Roots(), ref, "")
-			if nodes == 0 {
-				t.Fatalf("%s %v %+v: empty tree", c.profile, c.set, to)
+			for _, groupAt := range []int{parallelGroup, 2} {
+				checkTree(t, e, opt, to, ref, groupAt, fmt.Sprint(c.profile, " ", c.set))
 			}
 		}
+	}
+}
+
+// checkTree compares the tree for opt and to, fully expanded, with ref,
+// grouping groupAt paths or more on two cores (Tree.stepHalves, and
+// Tree.Expand, which expands each node's children together).
+func checkTree(t *testing.T, e *Engine, opt Options, to TreeOptions, ref *refNode, groupAt int, what string) {
+	t.Helper()
+	defer func(old int) { parallelGroup = old }(parallelGroup)
+	parallelGroup = groupAt
+	what = fmt.Sprintf("%s %+v groupAt=%d", what, to, groupAt)
+	tr, err := e.Tree(opt, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := 0
+	var check func(ns []*TreeNode, r *refNode, where string)
+	check = func(ns []*TreeNode, r *refNode, where string) {
+		if len(ns) != len(r.kids) {
+			t.Fatalf("%s: %d children under %s, want %d", what, len(ns), where, len(r.kids))
+		}
+		// Siblings' children at once, as a flame graph's layout asks.
+		tr.Expand(ns)
+		for i, n := range ns {
+			k := r.kids[n.Node]
+			name := where + ">" + tr.Nodes.Name(n.Node)
+			if k == nil || k.self != n.self || k.total != n.total || k.weight != n.weight {
+				t.Fatalf("%s: %s is %d/%d/%d, want %+v", what, name, n.self, n.total, n.weight, k)
+			}
+			if i > 0 && abs64(ns[i-1].total) < abs64(n.total) {
+				t.Fatalf("%s: %s heavier than the child before it", what, name)
+			}
+			if tr.Leaf(n) != (len(k.kids) == 0) {
+				t.Fatalf("%s: Leaf(%s) = %v", what, name, tr.Leaf(n))
+			}
+			nodes++
+			check(tr.Children(n), k, name)
+		}
+	}
+	check(tr.Roots(), ref, "")
+	if nodes == 0 {
+		t.Fatalf("%s: empty tree", what)
 	}
 }

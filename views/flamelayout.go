@@ -69,7 +69,16 @@ func layoutFlame(tr *analysis.Tree, zoom *analysis.TreeNode, width int) *flameLa
 	if w := l.frames[l.top].w; w > 0 {
 		l.scale = float64(width) / float64(w)
 	}
+	var row []*analysis.TreeNode
 	for from, to := l.top, len(l.frames); from < to && l.scale > 0; from, to = to, len(l.frames) {
+		// The row's frames' children, grouped at once (on two cores).
+		row = row[:0]
+		for p := from; p < to; p++ {
+			if f := &l.frames[p]; f.kind != frameNarrow && f.kind != frameRoot {
+				row = append(row, f.n)
+			}
+		}
+		tr.Expand(row)
 		for p := from; p < to; p++ {
 			l.placeChildren(tr, p)
 		}
