@@ -182,7 +182,12 @@ func (e *Engine) topRows(opt Options, rows int, busy func() bool) (*Top, error) 
 		if c == nil {
 			break // with e.mu held
 		}
-		c.waiters.Add(1) // its walk no longer pauses
+		if busy == nil {
+			// Someone waits for it: its walk no longer pauses. A second
+			// background asker (the explorer completing a table it showed
+			// again) waits as the first does.
+			c.waiters.Add(1)
+		}
 		e.mu.Unlock()
 		<-c.done
 		if c.err != nil || rows > 0 || !c.t.Partial() {
