@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 )
 
@@ -52,9 +53,18 @@ func (e *Engine) PeekFunction(opt Options, name string) (*Peek, error) {
 }
 
 func (e *Engine) peek(opt Options, desc string, match func(*Top, *Row) bool) (*Peek, error) {
-	// The top table is the one Top gives (usually kept from the Top
-	// view); only the edges need a walk of the stacks.
-	top, err := e.Top(opt)
+	// The top table is the one the Top view keeps, even while only its
+	// first rows are exact (Top.Partial): the edge walk sums the matched
+	// rows' cum and the edges their inline markers come from (at 10M
+	// samples, waiting for the table's completion took 2 s). Otherwise
+	// the one Top gives.
+	var top *Top
+	var err error
+	if e.TopKept(opt) {
+		top, err = e.TopFirst(opt, 1)
+	} else {
+		top, err = e.Top(opt)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -68,15 +78,45 @@ func (e *Engine) peek(opt Options, desc string, match func(*Top, *Row) bool) (*P
 			matched[r.Node] = true
 		}
 	}
-	in, out := q.edges(matched)
+	in, out, cum := q.edges(matched)
 	pk := &Peek{Top: top, Regexp: desc}
-	for _, r := range top.Rows {
+	// A partial table has no edge fraction trimming its rows: its edge
+	// cutoff is of the sum of every row's flat.
+	edgeCutoff := abs64(int64(float64(top.ShownTotal) * opt.EdgeFraction))
+	for i, r := range top.Rows {
 		if !matched[r.Node] {
 			continue
+		}
+		if i >= top.ExactRows() {
+			r.Cum = cum[r.Node]
+			r.Inline = inlineMarker(in[r.Node], edgeCutoff)
 		}
 		pk.Entries = append(pk.Entries, PeekEntry{Row: r, In: sortEdges(in[r.Node], q.nodes), Out: sortEdges(out[r.Node], q.nodes)})
 	}
 	return pk, nil
+}
+
+// inlineMarker is a node's "(inline)" marker from the call edges into it,
+// as inlineMarkers makes it: "inline" when every edge that is not
+// lighter than cutoff is an inlined call, "partial-inline" when some are.
+func inlineMarker(in map[int32]*Edge, cutoff int64) string {
+	inl, non := false, false
+	for _, e := range in {
+		switch {
+		case abs64(e.Weight) < cutoff:
+		case e.Inline:
+			inl = true
+		default:
+			non = true
+		}
+	}
+	switch {
+	case inl && non:
+		return "partial-inline"
+	case inl:
+		return "inline"
+	}
+	return ""
 }
 
 type edgeKey struct{ from, to int32 }
@@ -94,9 +134,9 @@ func once(seen []edgeKey, k edgeKey) ([]edgeKey, bool) {
 }
 
 // edges collects the call edges touching the nodes want flags: in[n] are
-// the callers of n, out[n] its callees. Only the stacks through a
-// location with a wanted frame are walked.
-func (q *query) edges(want []bool) (in, out map[int32]map[int32]*Edge) {
+// the callers of n, out[n] its callees; and the wanted nodes' cum. Only
+// the stacks through a location with a wanted frame are walked.
+func (q *query) edges(want []bool) (in, out map[int32]map[int32]*Edge, cum map[int32]int64) {
 	locWanted := make([]bool, len(q.locOff)-1)
 	for l := range locWanted {
 		for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
@@ -113,14 +153,18 @@ func (q *query) edges(want []bool) (in, out map[int32]map[int32]*Edge) {
 	}
 	// Two halves on two goroutines, as the aggregation.
 	var in2, out2 map[int32]map[int32]*Edge
+	var cum2 map[int32]int64
 	both(func() {
-		in, out = q.edgeRange(0, n/2, want, locWanted, w, dw)
+		in, out, cum = q.edgeRange(0, n/2, want, locWanted, w, dw)
 	}, func() {
-		in2, out2 = q.edgeRange(n/2, n, want, locWanted, w, dw)
+		in2, out2, cum2 = q.edgeRange(n/2, n, want, locWanted, w, dw)
 	})
 	mergeEdges(in, in2)
 	mergeEdges(out, out2)
-	return in, out
+	for n, c := range cum2 {
+		cum[n] += c
+	}
+	return in, out, cum
 }
 
 // addEdge adds w to the edge from at to other in m.
@@ -148,10 +192,11 @@ func mergeEdges(dst, src map[int32]map[int32]*Edge) {
 }
 
 // edgeRange is edges over stacks [from, to).
-func (q *query) edgeRange(from, to int, want, locWanted []bool, w, dw []int64) (in, out map[int32]map[int32]*Edge) {
+func (q *query) edgeRange(from, to int, want, locWanted []bool, w, dw []int64) (in, out map[int32]map[int32]*Edge, cum map[int32]int64) {
 	p := q.e.p
-	in, out = map[int32]map[int32]*Edge{}, map[int32]map[int32]*Edge{}
+	in, out, cum = map[int32]map[int32]*Edge{}, map[int32]map[int32]*Edge{}, map[int32]int64{}
 	var seen []edgeKey
+	var counted []int32 // the wanted nodes of the stack, for cum once per stack
 	var path []int32
 	var inl []bool
 	for s := from; s < to; s++ {
@@ -178,7 +223,12 @@ func (q *query) edgeRange(from, to int, want, locWanted []bool, w, dw []int64) (
 		if !ok {
 			continue
 		}
+		counted = counted[:0]
 		for k, n := range path {
+			if want[n] && !slices.Contains(counted, n) {
+				counted = append(counted, n)
+				cum[n] += sw
+			}
 			if parent >= 0 && parent != n && (want[n] || want[parent]) {
 				var first bool
 				if seen, first = once(seen, edgeKey{parent, n}); first {
@@ -193,7 +243,7 @@ func (q *query) edgeRange(from, to int, want, locWanted []bool, w, dw []int64) (
 			parent = n
 		}
 	}
-	return in, out
+	return in, out, cum
 }
 
 // sortEdges orders one node's edges as pprof: by |weight|, then by the

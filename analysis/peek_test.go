@@ -3,7 +3,10 @@ package analysis
 import (
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"testing"
+
+	"github.com/pprof-tui/pprof-tui/format/synth"
 )
 
 // TestPeekHalves: the edges summed over two halves of the stacks and
@@ -34,18 +37,80 @@ func TestPeekHalves(t *testing.T) {
 		}
 		w, dw, _, _ := q.stackWeights()
 		n := e.p.Stacks.Len()
-		in, out := q.edgeRange(0, n, want, locWanted, w, dw)
+		in, out, cum := q.edgeRange(0, n, want, locWanted, w, dw)
 		for _, cut := range []int{1, n / 3, n / 2, n - 1} {
-			in1, out1 := q.edgeRange(0, cut, want, locWanted, w, dw)
-			in2, out2 := q.edgeRange(cut, n, want, locWanted, w, dw)
+			in1, out1, cum1 := q.edgeRange(0, cut, want, locWanted, w, dw)
+			in2, out2, cum2 := q.edgeRange(cut, n, want, locWanted, w, dw)
 			mergeEdges(in1, in2)
 			mergeEdges(out1, out2)
-			if !reflect.DeepEqual(in, in1) || !reflect.DeepEqual(out, out1) {
+			for n, c := range cum2 {
+				cum1[n] += c
+			}
+			if !reflect.DeepEqual(in, in1) || !reflect.DeepEqual(out, out1) || !reflect.DeepEqual(cum, cum1) {
 				t.Fatalf("%s %v: edges split at %d of %d stacks differ from one walk", c.profile, c.set, cut, n)
 			}
 		}
 		if len(in) == 0 {
 			t.Fatalf("%s: no edges", c.profile)
+		}
+	}
+}
+
+// TestPeekFromPartialTop: Peek made while the kept Top table is partial
+// (TopFirst: only its first rows exact) equals Peek made from the
+// complete table, rows (flat, cum, inline marker) and edges, for
+// functions in the first rows and past them.
+func TestPeekFromPartialTop(t *testing.T) {
+	for _, c := range []struct {
+		shape synth.Shape
+		set   map[string]string
+	}{
+		{synth.Distinct, nil},
+		{synth.Distinct, map[string]string{"tagfocus": "worker=w1"}},
+		{synth.Wide, map[string]string{"granularity": "lines"}},
+		{synth.Zipf, map[string]string{"hide": "json"}},
+	} {
+		opt := testOptions(t, c.set)
+		partial := synthEngine(t, c.shape)
+		first, err := partial.TopFirst(opt, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !first.Partial() {
+			t.Fatalf("%v %v: TopFirst gave a complete table", c.shape, c.set)
+		}
+		complete := synthEngine(t, c.shape)
+		full, err := complete.Top(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inexact, marked := 0, 0
+		for i := 0; i < len(full.Rows); i += max(1, len(full.Rows)/40) {
+			name := full.Nodes.Name(full.Rows[i].Node)
+			re := regexp.MustCompile("^" + regexp.QuoteMeta(name) + "$")
+			got, err := partial.Peek(opt, re)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := complete.Peek(opt, re)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Entries, want.Entries) {
+				t.Fatalf("%v %v: peek of %s (row %d) from the partial table:\n%+v\nfrom the complete one:\n%+v", c.shape, c.set, name, i, got.Entries, want.Entries)
+			}
+			if i >= first.ExactRows() {
+				inexact++
+				if full.Rows[i].Inline != "" {
+					marked++
+				}
+			}
+		}
+		if inexact == 0 {
+			t.Errorf("%v %v: no row past the partial table's exact ones", c.shape, c.set)
+		}
+		if c.shape == synth.Distinct && c.set == nil && marked == 0 {
+			t.Errorf("no inline marker among the rows past the exact ones")
 		}
 	}
 }
