@@ -45,25 +45,9 @@ func (e *Engine) Source(opt Options, re *regexp.Regexp) (total int64, out []Func
 func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, total int64, out []FunctionSource, err error) {
 	opt.Granularity = "lines"
 	opt.NodeFraction, opt.NodeCount = 0, 0
-	t, st, total, each, err := e.lineValues(opt)
+	t, st, total, each, err := e.lineValues(opt, re)
 	if err != nil {
 		return st, 0, nil, err
-	}
-	// Nodes are matched by their function's name, once per function.
-	match := make([]int8, len(t.funcNames)+1) // per function (+1: none): 0 unknown, 1 matches, 2 not
-	matches := func(n int32) bool {
-		f := t.nodeFunc[n] + 1
-		if match[f] == 0 {
-			match[f] = 2
-			name := ""
-			if f > 0 {
-				name = t.funcNames[f-1]
-			}
-			if re.MatchString(name) {
-				match[f] = 1
-			}
-		}
-		return match[f] == 1
 	}
 	trim := func(file string) string {
 		if file == "" {
@@ -74,9 +58,6 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 	type fk struct{ name, file string }
 	index := map[fk]int{}
 	each(func(n int32, flat, cum int64) {
-		if !matches(n) {
-			return
-		}
 		info := t.info(n)
 		k := fk{info.Name, trim(info.File)}
 		i, ok := index[k]
@@ -163,16 +144,21 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 }
 
 // lineValues gives, through each, the value of every node of the lines
-// table that is a row under opt (a lines granularity, nothing trimmed):
-// from the Top table kept for opt if there is one (the Top view at
-// lines), else from an aggregate of its own, which is not a table: a
-// listing has no order and no inline markers. A Top table of the 1.1M
-// lines of 100,000 functions took 0.5 s.
-func (e *Engine) lineValues(opt Options) (t *nodeTable, st format.ValueType, total int64, each func(f func(n int32, flat, cum int64)), err error) {
+// table that is a row under opt (a lines granularity, nothing trimmed)
+// and whose function's name re matches: from the Top table kept for opt
+// if there is one (the Top view at lines); else from a walk of the
+// stacks through those functions' locations alone (lineSums), or, for
+// mean values or relative percentages, an aggregate of its own. A Top
+// table of the 1.1M lines of 100,000 functions took 0.5 s; an aggregate
+// of ten million stacks whose plain stacks were not known yet, 2.5 s.
+func (e *Engine) lineValues(opt Options, re *regexp.Regexp) (t *nodeTable, st format.ValueType, total int64, each func(f func(n int32, flat, cum int64)), err error) {
 	if top := e.recentTop(e.topKey(opt)); top != nil && !top.Partial() {
+		matches := nodeFuncMatcher(top.Nodes.t, re)
 		each = func(f func(n int32, flat, cum int64)) {
 			for _, r := range top.Rows {
-				f(r.Node, r.Flat, r.Cum)
+				if matches(r.Node) {
+					f(r.Node, r.Flat, r.Cum)
+				}
 			}
 		}
 		return top.Nodes.t, top.SampleType, top.Total, each, nil
@@ -181,15 +167,113 @@ func (e *Engine) lineValues(opt Options) (t *nodeTable, st format.ValueType, tot
 	if err != nil {
 		return nil, st, 0, nil, err
 	}
+	matches := nodeFuncMatcher(q.nodes, re)
+	st = e.p.SampleTypes[q.vi]
+	if !q.mean && !opt.RelativePercentages {
+		want := make([]bool, q.nodes.len())
+		for n := range want {
+			want[n] = matches(int32(n))
+		}
+		flat, cum, total := q.lineSums(want)
+		each = func(f func(n int32, flat, cum int64)) {
+			for n, w := range want {
+				if !w || flat[n] == 0 && cum[n] == 0 {
+					continue
+				}
+				if opt.DropNegative && (flat[n] < 0 || flat[n] == 0 && cum[n] < 0) {
+					continue // as aggregate.valued
+				}
+				f(int32(n), flat[n], cum[n])
+			}
+		}
+		return q.nodes, st, total, each, nil
+	}
 	q.noMarkers = true
 	a := q.aggregate()
 	nodes, _ := a.valued()
 	each = func(f func(n int32, flat, cum int64)) {
 		for _, n := range nodes {
-			f(n, a.flatValue(n), a.cumValue(n))
+			if matches(n) {
+				f(n, a.flatValue(n), a.cumValue(n))
+			}
 		}
 	}
-	return q.nodes, e.p.SampleTypes[q.vi], a.total, each, nil
+	return q.nodes, st, a.total, each, nil
+}
+
+// nodeFuncMatcher reports whether re matches a node's function name (""
+// for a node without one), matching each function once.
+func nodeFuncMatcher(t *nodeTable, re *regexp.Regexp) func(n int32) bool {
+	match := make([]int8, len(t.funcNames)+1) // per function (+1: none): 0 unknown, 1 matches, 2 not
+	return func(n int32) bool {
+		f := t.nodeFunc[n] + 1
+		if match[f] == 0 {
+			match[f] = 2
+			name := ""
+			if f > 0 {
+				name = t.funcNames[f-1]
+			}
+			if re.MatchString(name) {
+				match[f] = 1
+			}
+		}
+		return match[f] == 1
+	}
+}
+
+// lineSums sums the flat and cum of the nodes want flags, walking only
+// the stacks through a location with such a node, on two cores; total
+// is the percentage denominator (the stack weights' total).
+func (q *query) lineSums(want []bool) (flat, cum []int64, total int64) {
+	locWanted := make([]bool, len(q.locOff)-1)
+	for l := range locWanted {
+		for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
+			if want[n] {
+				locWanted[l] = true
+				break
+			}
+		}
+	}
+	w, _, total, _ := q.stackWeights()
+	sums := func(from, to int) (flat, cum []int64) {
+		flat, cum = make([]int64, len(want)), make([]int64, len(want))
+		stamp := make([]int32, len(want))
+		var path []int32
+		for s := from; s < to; s++ {
+			sw := w[s]
+			if sw == 0 {
+				continue
+			}
+			locs := q.e.p.Stacks.At(int32(s))
+			if !slices.ContainsFunc(locs, func(l int32) bool { return locWanted[l] }) {
+				continue
+			}
+			var ok bool
+			if path, ok = q.appendPath(path[:0], nil, locs); !ok || len(path) == 0 {
+				continue
+			}
+			for _, n := range path {
+				if want[n] && stamp[n] != int32(s+1) {
+					stamp[n] = int32(s + 1)
+					cum[n] += sw
+				}
+			}
+			if leaf := path[len(path)-1]; want[leaf] {
+				flat[leaf] += sw
+			}
+		}
+		return flat, cum
+	}
+	n := q.e.p.Stacks.Len()
+	if n < parallelStacks {
+		flat, cum = sums(0, n)
+		return flat, cum, total
+	}
+	var flat2, cum2 []int64
+	both(func() { flat, cum = sums(0, n/2) }, func() { flat2, cum2 = sums(n/2, n) })
+	addInto(flat, flat2)
+	addInto(cum, cum2)
+	return flat, cum, total
 }
 
 // oneFilePerName reports whether every function name of the profile

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"testing"
 )
 
@@ -74,8 +75,12 @@ func TestSourceFuncCumByName(t *testing.T) {
 // made one (the lines granularity), else sums the lines itself: the two
 // must agree, over the option sets of the inline-marker tests.
 func TestSourceFromKeptTop(t *testing.T) {
+	// The sets of the inline markers' tests, and relative percentages
+	// and dropped negative values, which the summed listing handles apart.
+	sets := append(slices.Clone(markerOptionSets), map[string]string{"relative_percentages": "true", "focus": "main|Handle"},
+		map[string]string{"drop_negative": "true"})
 	for name, newEngine := range freshEngines(t, "cpu_labels", "diff", "distinct") {
-		for _, set := range markerOptionSets {
+		for _, set := range sets {
 			opt := testOptions(t, set)
 			re := regexp.MustCompile(`main\.|encoding|Handle|runtime\.mallocgc`)
 			fresh := newEngine()
