@@ -121,6 +121,20 @@ func inlineMarker(in map[int32]*Edge, cutoff int64) string {
 
 type edgeKey struct{ from, to int32 }
 
+// locsWith flags the locations with a frame of a node want flags.
+func (q *query) locsWith(want []bool) []bool {
+	locs := make([]bool, len(q.locOff)-1)
+	for l := range locs {
+		for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
+			if want[n] {
+				locs[l] = true
+				break
+			}
+		}
+	}
+	return locs
+}
+
 // once adds k to the edges seen in the current stack, reporting whether
 // it is new: pprof counts an edge once per sample, however often the
 // stack repeats it. Stacks hold few edges, so a slice beats a map.
@@ -137,15 +151,7 @@ func once(seen []edgeKey, k edgeKey) ([]edgeKey, bool) {
 // the callers of n, out[n] its callees; and the wanted nodes' cum. Only
 // the stacks through a location with a wanted frame are walked.
 func (q *query) edges(want []bool) (in, out map[int32]map[int32]*Edge, cum map[int32]int64) {
-	locWanted := make([]bool, len(q.locOff)-1)
-	for l := range locWanted {
-		for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
-			if want[n] {
-				locWanted[l] = true
-				break
-			}
-		}
-	}
+	locWanted := q.locsWith(want)
 	w, dw, _, _ := q.stackWeights()
 	n := q.e.p.Stacks.Len()
 	if n < parallelStacks {

@@ -225,15 +225,7 @@ func nodeFuncMatcher(t *nodeTable, re *regexp.Regexp) func(n int32) bool {
 // the stacks through a location with such a node, on two cores; total
 // is the percentage denominator (the stack weights' total).
 func (q *query) lineSums(want []bool) (flat, cum []int64, total int64) {
-	locWanted := make([]bool, len(q.locOff)-1)
-	for l := range locWanted {
-		for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
-			if want[n] {
-				locWanted[l] = true
-				break
-			}
-		}
-	}
+	locWanted := q.locsWith(want)
 	w, _, total, _ := q.stackWeights()
 	sums := func(from, to int) (flat, cum []int64) {
 		flat, cum = make([]int64, len(want)), make([]int64, len(want))
