@@ -53,20 +53,19 @@ func (e *Engine) PeekFunction(opt Options, name string) (*Peek, error) {
 }
 
 func (e *Engine) peek(opt Options, desc string, match func(*Top, *Row) bool) (*Peek, error) {
-	// The top table is the one the Top view keeps, even while only its
-	// first rows are exact (Top.Partial): the edge walk sums the matched
-	// rows' cum and the edges their inline markers come from (at 10M
-	// samples, waiting for the table's completion took 2 s). Otherwise
-	// the one Top gives.
-	var top *Top
-	var err error
-	if e.TopKept(opt) {
-		top, err = e.TopFirst(opt, 1)
-	} else {
-		top, err = e.Top(opt)
-	}
-	if err != nil {
-		return nil, err
+	// The top table is one the Top view keeps, for opt but perhaps for
+	// the edge fraction (Peek's has every edge), and perhaps with only
+	// its first rows exact (Top.Partial): its order, flat values and
+	// names serve, and the edge walk sums the matched rows' cum and the
+	// edges their inline markers come from (at 10M samples, waiting for
+	// the table's completion took 2 s). Otherwise the one Top gives.
+	top, kept := e.keptTopForPeek(opt), true
+	if top == nil {
+		var err error
+		if top, err = e.Top(opt); err != nil {
+			return nil, err
+		}
+		kept = false
 	}
 	q, err := e.newQuery(opt)
 	if err != nil {
@@ -80,20 +79,41 @@ func (e *Engine) peek(opt Options, desc string, match func(*Top, *Row) bool) (*P
 	}
 	in, out, cum := q.edges(matched)
 	pk := &Peek{Top: top, Regexp: desc}
-	// A partial table has no edge fraction trimming its rows: its edge
-	// cutoff is of the sum of every row's flat.
+	// Nothing trims the kept table's rows: the edge cutoff is of the sum
+	// of every row's flat.
 	edgeCutoff := abs64(int64(float64(top.ShownTotal) * opt.EdgeFraction))
-	for i, r := range top.Rows {
+	for _, r := range top.Rows {
 		if !matched[r.Node] {
 			continue
 		}
-		if i >= top.ExactRows() {
+		if kept {
 			r.Cum = cum[r.Node]
 			r.Inline = inlineMarker(in[r.Node], edgeCutoff)
 		}
 		pk.Entries = append(pk.Entries, PeekEntry{Row: r, In: sortEdges(in[r.Node], q.nodes), Out: sortEdges(out[r.Node], q.nodes)})
 	}
 	return pk, nil
+}
+
+// keptTopForPeek is a kept Top table, complete or partial, whose options
+// are opt's but perhaps for the edge fraction, when nothing trims its
+// rows (a partial table's cut is the sum of every row's flat); or nil.
+func (e *Engine) keptTopForPeek(opt Options) *Top {
+	if opt.NodeFraction != 0 || opt.NodeCount != 0 {
+		return nil
+	}
+	key := e.topKey(opt)
+	key.EdgeFraction = 0
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, t := range e.tops.vals {
+		k := e.tops.keys[i]
+		k.EdgeFraction = 0
+		if k == key {
+			return t
+		}
+	}
+	return nil
 }
 
 // inlineMarker is a node's "(inline)" marker from the call edges into it,

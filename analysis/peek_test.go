@@ -84,20 +84,26 @@ func TestPeekFromPartialTop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Peek with the table's edge fraction, and with every edge (as
+		// the Peek view asks, beside a Top view's table).
+		every := opt
+		every.EdgeFraction = 0
 		inexact, marked := 0, 0
 		for i := 0; i < len(full.Rows); i += max(1, len(full.Rows)/40) {
 			name := full.Nodes.Name(full.Rows[i].Node)
 			re := regexp.MustCompile("^" + regexp.QuoteMeta(name) + "$")
-			got, err := partial.Peek(opt, re)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := complete.Peek(opt, re)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got.Entries, want.Entries) {
-				t.Fatalf("%v %v: peek of %s (row %d) from the partial table:\n%+v\nfrom the complete one:\n%+v", c.shape, c.set, name, i, got.Entries, want.Entries)
+			for _, o := range []Options{opt, every} {
+				got, err := partial.Peek(o, re)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := complete.Peek(o, re)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got.Entries, want.Entries) {
+					t.Fatalf("%v %v edgefraction=%g: peek of %s (row %d) from the partial table:\n%+v\nfrom the complete one:\n%+v", c.shape, c.set, o.EdgeFraction, name, i, got.Entries, want.Entries)
+				}
 			}
 			if i >= first.ExactRows() {
 				inexact++
