@@ -230,7 +230,7 @@ func (q *query) lineSums(want []bool) (flat, cum []int64, total int64) {
 	sums := func(from, to int) (flat, cum []int64) {
 		flat, cum = make([]int64, len(want)), make([]int64, len(want))
 		stamp := make([]int32, len(want))
-		var path []int32
+		off, nodes := q.locOff, q.locNodes
 		for s := from; s < to; s++ {
 			sw := w[s]
 			if sw == 0 {
@@ -240,18 +240,27 @@ func (q *query) lineSums(want []bool) (flat, cum []int64, total int64) {
 			if !slices.ContainsFunc(locs, func(l int32) bool { return locWanted[l] }) {
 				continue
 			}
-			var ok bool
-			if path, ok = q.appendPath(path[:0], nil, locs); !ok || len(path) == 0 {
+			lo, hi, ok := q.pathRange(locs)
+			if !ok {
 				continue
 			}
-			for _, n := range path {
-				if want[n] && stamp[n] != int32(s+1) {
-					stamp[n] = int32(s + 1)
-					cum[n] += sw
+			// Only the wanted locations' frames are read, in place.
+			path, mark := locs[lo:hi], int32(s+1)
+			for _, l := range path {
+				if !locWanted[l] {
+					continue
+				}
+				for _, n := range nodes[off[l]:off[l+1]] {
+					if want[n] && stamp[n] != mark {
+						stamp[n] = mark
+						cum[n] += sw
+					}
 				}
 			}
-			if leaf := path[len(path)-1]; want[leaf] {
-				flat[leaf] += sw
+			if l := q.leafLoc(path); l >= 0 {
+				if leaf := nodes[off[l+1]-1]; want[leaf] {
+					flat[leaf] += sw // the leaf-most frame
+				}
 			}
 		}
 		return flat, cum
