@@ -45,7 +45,7 @@ func (e *Engine) Source(opt Options, re *regexp.Regexp) (total int64, out []Func
 func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, total int64, out []FunctionSource, err error) {
 	opt.Granularity = "lines"
 	opt.NodeFraction, opt.NodeCount = 0, 0
-	t, st, total, each, err := e.lineValues(opt, re)
+	t, st, total, each, funcCum, err := e.lineValues(opt, re)
 	if err != nil {
 		return st, 0, nil, err
 	}
@@ -79,31 +79,30 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 	// filefunctions table of its own took seconds on 100,000 functions).
 	fnOpt := opt
 	fnOpt.Granularity = "filefunctions"
-	byName := e.oneFilePerName() && !slices.ContainsFunc(out, func(f FunctionSource) bool { return f.Name == "" })
+	unnamed := slices.ContainsFunc(out, func(f FunctionSource) bool { return f.Name == "" })
+	byName := e.oneFilePerName() && !unnamed
 	if byName {
 		fnOpt.Granularity = "functions"
 	}
-	fnTop, err := e.Top(fnOpt)
-	if err != nil {
-		return st, 0, nil, err
-	}
-	named := map[string]int{} // by name alone, when byName
-	if byName {
-		for i, f := range out {
-			named[f.Name] = i
-		}
-	}
-	for _, r := range fnTop.Rows {
-		info := fnTop.Nodes.Info(r.Node)
-		if byName {
-			if i, ok := named[info.Name]; ok && info.Name != "" {
-				out[i].FuncCum += r.Cum
+	if funcCum != nil && !unnamed && !e.TopKept(fnOpt) {
+		// The walk that summed the lines summed each function's cum
+		// too: a lines-table function is a filefunctions node.
+		for f, c := range funcCum {
+			if c == 0 {
+				continue
 			}
-			continue
+			fn := &t.funcs[f]
+			for i := range out {
+				if out[i].Name == fn.Name && (byName || out[i].File == trim(fn.File)) {
+					out[i].FuncCum += c
+				}
+			}
 		}
-		if i, ok := index[fk{info.Name, trim(info.File)}]; ok {
-			out[i].FuncCum += r.Cum
-		}
+	} else if err := e.funcCumFromTop(fnOpt, byName, out, func(name, file string) (int, bool) {
+		i, ok := index[fk{name, trim(file)}]
+		return i, ok
+	}); err != nil {
+		return st, 0, nil, err
 	}
 	// Start lines: the lines granularity keeps them out of the nodes.
 	listed := make(map[string]bool, len(out))
@@ -143,6 +142,35 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 	return st, total, out, nil
 }
 
+// funcCumFromTop sets the listed functions' FuncCum from the Top table
+// for fnOpt (functions or filefunctions): by name alone with byName, else
+// through index.
+func (e *Engine) funcCumFromTop(fnOpt Options, byName bool, out []FunctionSource, index func(name, file string) (int, bool)) error {
+	fnTop, err := e.Top(fnOpt)
+	if err != nil {
+		return err
+	}
+	named := map[string]int{} // by name alone, when byName
+	if byName {
+		for i, f := range out {
+			named[f.Name] = i
+		}
+	}
+	for _, r := range fnTop.Rows {
+		info := fnTop.Nodes.Info(r.Node)
+		if byName {
+			if i, ok := named[info.Name]; ok && info.Name != "" {
+				out[i].FuncCum += r.Cum
+			}
+			continue
+		}
+		if i, ok := index(info.Name, info.File); ok {
+			out[i].FuncCum += r.Cum
+		}
+	}
+	return nil
+}
+
 // lineValues gives, through each, the value of every node of the lines
 // table that is a row under opt (a lines granularity, nothing trimmed)
 // and whose function's name re matches: from the Top table kept for opt
@@ -151,7 +179,7 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 // mean values or relative percentages, an aggregate of its own. A Top
 // table of the 1.1M lines of 100,000 functions took 0.5 s; an aggregate
 // of ten million stacks whose plain stacks were not known yet, 2.5 s.
-func (e *Engine) lineValues(opt Options, re *regexp.Regexp) (t *nodeTable, st format.ValueType, total int64, each func(f func(n int32, flat, cum int64)), err error) {
+func (e *Engine) lineValues(opt Options, re *regexp.Regexp) (t *nodeTable, st format.ValueType, total int64, each func(f func(n int32, flat, cum int64)), funcCum []int64, err error) {
 	if top := e.recentTop(e.topKey(opt)); top != nil && !top.Partial() {
 		matches := nodeFuncMatcher(top.Nodes.t, re)
 		each = func(f func(n int32, flat, cum int64)) {
@@ -161,11 +189,11 @@ func (e *Engine) lineValues(opt Options, re *regexp.Regexp) (t *nodeTable, st fo
 				}
 			}
 		}
-		return top.Nodes.t, top.SampleType, top.Total, each, nil
+		return top.Nodes.t, top.SampleType, top.Total, each, nil, nil
 	}
 	q, err := e.newQuery(opt)
 	if err != nil {
-		return nil, st, 0, nil, err
+		return nil, st, 0, nil, nil, err
 	}
 	matches := nodeFuncMatcher(q.nodes, re)
 	st = e.p.SampleTypes[q.vi]
@@ -174,7 +202,7 @@ func (e *Engine) lineValues(opt Options, re *regexp.Regexp) (t *nodeTable, st fo
 		for n := range want {
 			want[n] = matches(int32(n))
 		}
-		flat, cum, total := q.lineSums(want)
+		flat, cum, funcCum, total := q.lineSums(want)
 		each = func(f func(n int32, flat, cum int64)) {
 			for n, w := range want {
 				if !w || flat[n] == 0 && cum[n] == 0 {
@@ -186,7 +214,7 @@ func (e *Engine) lineValues(opt Options, re *regexp.Regexp) (t *nodeTable, st fo
 				f(int32(n), flat[n], cum[n])
 			}
 		}
-		return q.nodes, st, total, each, nil
+		return q.nodes, st, total, each, funcCum, nil
 	}
 	q.noMarkers = true
 	a := q.aggregate()
@@ -198,7 +226,7 @@ func (e *Engine) lineValues(opt Options, re *regexp.Regexp) (t *nodeTable, st fo
 			}
 		}
 	}
-	return q.nodes, st, a.total, each, nil
+	return q.nodes, st, a.total, each, nil, nil
 }
 
 // nodeFuncMatcher reports whether re matches a node's function name (""
@@ -221,16 +249,19 @@ func nodeFuncMatcher(t *nodeTable, re *regexp.Regexp) func(n int32) bool {
 	}
 }
 
-// lineSums sums the flat and cum of the nodes want flags, walking only
-// the stacks through a location with such a node, on two cores; total
-// is the percentage denominator (the stack weights' total).
-func (q *query) lineSums(want []bool) (flat, cum []int64, total int64) {
+// lineSums sums the flat and cum of the nodes want flags, and the cum
+// of their functions (funcCum, by the node table's function; want flags
+// every node of a function it flags one of), walking only the stacks
+// through a location with such a node, on two cores; total is the
+// percentage denominator (the stack weights' total).
+func (q *query) lineSums(want []bool) (flat, cum, funcCum []int64, total int64) {
 	locWanted := q.locsWith(want)
 	w, _, total, _ := q.stackWeights()
-	sums := func(from, to int) (flat, cum []int64) {
-		flat, cum = make([]int64, len(want)), make([]int64, len(want))
-		stamp := make([]int32, len(want))
-		off, nodes := q.locOff, q.locNodes
+	nf := len(q.nodes.funcNames)
+	sums := func(from, to int) (flat, cum, funcCum []int64) {
+		flat, cum, funcCum = make([]int64, len(want)), make([]int64, len(want)), make([]int64, nf)
+		stamp, fstamp := make([]int32, len(want)), make([]int32, nf)
+		off, nodes, nodeFunc := q.locOff, q.locNodes, q.nodes.nodeFunc
 		for s := from; s < to; s++ {
 			sw := w[s]
 			if sw == 0 {
@@ -251,9 +282,14 @@ func (q *query) lineSums(want []bool) (flat, cum []int64, total int64) {
 					continue
 				}
 				for _, n := range nodes[off[l]:off[l+1]] {
-					if want[n] && stamp[n] != mark {
-						stamp[n] = mark
-						cum[n] += sw
+					if !want[n] || stamp[n] == mark {
+						continue
+					}
+					stamp[n] = mark
+					cum[n] += sw
+					if f := nodeFunc[n]; f >= 0 && fstamp[f] != mark {
+						fstamp[f] = mark
+						funcCum[f] += sw
 					}
 				}
 			}
@@ -263,18 +299,19 @@ func (q *query) lineSums(want []bool) (flat, cum []int64, total int64) {
 				}
 			}
 		}
-		return flat, cum
+		return flat, cum, funcCum
 	}
 	n := q.e.p.Stacks.Len()
 	if n < parallelStacks {
-		flat, cum = sums(0, n)
-		return flat, cum, total
+		flat, cum, funcCum = sums(0, n)
+		return flat, cum, funcCum, total
 	}
-	var flat2, cum2 []int64
-	both(func() { flat, cum = sums(0, n/2) }, func() { flat2, cum2 = sums(n/2, n) })
+	var flat2, cum2, funcCum2 []int64
+	both(func() { flat, cum, funcCum = sums(0, n/2) }, func() { flat2, cum2, funcCum2 = sums(n/2, n) })
 	addInto(flat, flat2)
 	addInto(cum, cum2)
-	return flat, cum, total
+	addInto(funcCum, funcCum2)
+	return flat, cum, funcCum, total
 }
 
 // oneFilePerName reports whether every function name of the profile
