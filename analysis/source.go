@@ -84,7 +84,7 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 	if byName {
 		fnOpt.Granularity = "functions"
 	}
-	if funcCum != nil && !unnamed && !e.TopKept(fnOpt) {
+	if funcCum != nil && !unnamed && e.completeTop(fnOpt) == nil {
 		// The walk that summed the lines summed each function's cum
 		// too: a lines-table function is a filefunctions node.
 		for f, c := range funcCum {
@@ -142,6 +142,15 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 	return st, total, out, nil
 }
 
+// completeTop is the Top table kept for opt if it is complete (not
+// Partial), else nil: one a listing can take without waiting.
+func (e *Engine) completeTop(opt Options) *Top {
+	if top := e.recentTop(e.topKey(opt)); top != nil && !top.Partial() {
+		return top
+	}
+	return nil
+}
+
 // funcCumFromTop sets the listed functions' FuncCum from the Top table
 // for fnOpt (functions or filefunctions): by name alone with byName, else
 // through index.
@@ -180,7 +189,7 @@ func (e *Engine) funcCumFromTop(fnOpt Options, byName bool, out []FunctionSource
 // table of the 1.1M lines of 100,000 functions took 0.5 s; an aggregate
 // of ten million stacks whose plain stacks were not known yet, 2.5 s.
 func (e *Engine) lineValues(opt Options, re *regexp.Regexp) (t *nodeTable, st format.ValueType, total int64, each func(f func(n int32, flat, cum int64)), funcCum []int64, err error) {
-	if top := e.recentTop(e.topKey(opt)); top != nil && !top.Partial() {
+	if top := e.completeTop(opt); top != nil {
 		matches := nodeFuncMatcher(top.Nodes.t, re)
 		each = func(f func(n int32, flat, cum int64)) {
 			for _, r := range top.Rows {

@@ -104,6 +104,19 @@ func TestSourceFromKeptTop(t *testing.T) {
 			if total != total2 || !reflect.DeepEqual(want, got) {
 				t.Errorf("%s %v: from the kept table %d %+v, summed %d %+v", name, set, total2, got, total, want)
 			}
+			// With the functions table kept but partial (the Top view's
+			// first screen), the functions' cum is summed too.
+			partial := newEngine()
+			if _, err := partial.TopFirst(opt, 3); err != nil {
+				t.Fatal(err)
+			}
+			total3, got3, err := partial.Source(opt, re)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if total != total3 || !reflect.DeepEqual(want, got3) {
+				t.Errorf("%s %v: beside a partial table %d %+v, summed %d %+v", name, set, total3, got3, total, want)
+			}
 			if len(want) == 0 && name == "cpu_labels" {
 				t.Errorf("%s %v: nothing listed", name, set)
 			}
