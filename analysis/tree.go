@@ -217,14 +217,16 @@ func (t *Tree) expand(g *grouper, n *TreeNode) {
 }
 
 // Expand groups the children of those of ns not grouped yet (nil
-// entries are skipped), on two cores when they have many paths between
+// entries are skipped, a node given twice grouped once), on two cores when they have many paths between
 // them: a flame graph's layout asks for a row's children at once, most
 // of them a few hundred paths each on a profile of distinct stacks.
 func (t *Tree) Expand(ns []*TreeNode) {
 	var todo []*TreeNode
+	seen := make(map[*TreeNode]bool, len(ns)) // a node twice is grouped once
 	paths := 0
 	for _, n := range ns {
-		if n != nil && !n.expanded {
+		if n != nil && !n.expanded && !seen[n] {
+			seen[n] = true
 			todo = append(todo, n)
 			paths += len(n.paths)
 		}
