@@ -109,10 +109,12 @@ type nodeTable struct {
 	kept      []NodeInfo
 	keptNames []string
 	slotNode  []int32 // frame slot → node
-	// nodeFunc is each node's function, an index into funcNames (the
-	// name it keeps), or -1: functions with one name share nothing else.
-	nodeFunc  []int32
-	funcNames []string
+	// nodeFunc is each node's function, an index into funcs, or -1:
+	// functions with one name share nothing else.
+	nodeFunc []int32
+	// funcs are the functions' shares of their nodes' NodeInfo: the
+	// name, and the file and start line where the granularity keeps them.
+	funcs []NodeInfo
 
 	// plain flags per stack whether no node occurs in it twice
 	// (plainStack, repeatStack, or unknownStack for a stack no walk has
@@ -138,8 +140,10 @@ type nodeTable struct {
 // whose NodeInfo is funcs[nodeFunc[n]].
 type lineNodes struct {
 	line, col []int64
-	funcs     []NodeInfo
 }
+
+// funcName is function f's name (at the files granularity, "").
+func (t *nodeTable) funcName(f int32) string { return t.funcs[f].Name }
 
 // len is the number of nodes.
 func (t *nodeTable) len() int { return len(t.line) + len(t.kept) }
@@ -311,7 +315,7 @@ func (t *nodeTable) nameOrder() (order []int32, same []bool) {
 		}
 		return order, same
 	}
-	start := make([]int32, len(t.funcNames)+1) // function rank r's nodes are order[start[r]:start[r+1]]
+	start := make([]int32, len(t.funcs)+1) // function rank r's nodes are order[start[r]:start[r+1]]
 	for _, r := range fn {
 		start[r+1]++
 	}
@@ -353,7 +357,7 @@ func (t *nodeTable) nameOrder() (order []int32, same []bool) {
 			for _, n := range group {
 				at := len(buf)
 				buf = t.appendName(buf, n)
-				rests = append(rests, rest{int32(at + len(t.funcNames[t.nodeFunc[n]])), int32(len(buf)), n})
+				rests = append(rests, rest{int32(at + len(t.funcName(t.nodeFunc[n]))), int32(len(buf)), n})
 			}
 		}
 		slices.SortFunc(rests, func(a, b rest) int {
@@ -389,24 +393,24 @@ func (t *nodeTable) oneFunction(nodes []int32) bool {
 // after it. Otherwise nil.
 func (t *nodeTable) functionRanks() []int32 {
 	for i, f := range t.nodeFunc {
-		if f < 0 || t.funcNames[f] == "" {
+		if f < 0 || t.funcName(f) == "" {
 			return nil
 		}
 		// A line node's name starts with its function's by construction.
-		if k := i - len(t.line); k >= 0 && !strings.HasPrefix(t.keptNames[k], t.funcNames[f]) {
+		if k := i - len(t.line); k >= 0 && !strings.HasPrefix(t.keptNames[k], t.funcName(f)) {
 			return nil
 		}
 	}
-	order := make([]int32, len(t.funcNames))
+	order := make([]int32, len(t.funcs))
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(t.funcNames[a], t.funcNames[b]) })
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(t.funcName(a), t.funcName(b)) })
 	// Names with a prefix follow it, the smallest next byte first.
 	rank := make([]int32, len(order))
 	r := int32(0)
 	for i := 1; i < len(order); i++ {
-		prev, cur := t.funcNames[order[i-1]], t.funcNames[order[i]]
+		prev, cur := t.funcName(order[i-1]), t.funcName(order[i])
 		if cur != prev {
 			if strings.HasPrefix(cur, prev) && cur[len(prev)] <= ' ' {
 				return nil
@@ -488,7 +492,6 @@ func (t *nodeTable) numberLines(p *format.Profile, lt lineTable, canonFn []int32
 			}
 		}
 	}
-	t.funcs = fnInfo
 	t.line = make([]int64, 0, nodes)
 	if keepCol {
 		t.col = make([]int64, 0, nodes)
@@ -563,11 +566,11 @@ func newNodeTable(p *format.Profile, lt lineTable, granularity string, noInlines
 			id = int32(len(fnInfo))
 			fnInfo = append(fnInfo, ni)
 			fnNamed = append(fnNamed, ni.Name != "")
-			t.funcNames = append(t.funcNames, ni.Name)
 			funcIDs[k] = id
 		}
 		canonFn[f] = id
 	}
+	t.funcs = fnInfo
 	// A mapping's share: its file, when a frame's NodeInfo keeps it.
 	objIDs := map[string]int32{"": 0}
 	objFiles := []string{""}

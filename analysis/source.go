@@ -241,14 +241,14 @@ func (e *Engine) lineValues(opt Options, re *regexp.Regexp) (t *nodeTable, st fo
 // nodeFuncMatcher reports whether re matches a node's function name (""
 // for a node without one), matching each function once.
 func nodeFuncMatcher(t *nodeTable, re *regexp.Regexp) func(n int32) bool {
-	match := make([]int8, len(t.funcNames)+1) // per function (+1: none): 0 unknown, 1 matches, 2 not
+	match := make([]int8, len(t.funcs)+1) // per function (+1: none): 0 unknown, 1 matches, 2 not
 	return func(n int32) bool {
 		f := t.nodeFunc[n] + 1
 		if match[f] == 0 {
 			match[f] = 2
 			name := ""
 			if f > 0 {
-				name = t.funcNames[f-1]
+				name = t.funcName(f - 1)
 			}
 			if re.MatchString(name) {
 				match[f] = 1
@@ -266,7 +266,7 @@ func nodeFuncMatcher(t *nodeTable, re *regexp.Regexp) func(n int32) bool {
 func (q *query) lineSums(want []bool) (flat, cum, funcCum []int64, total int64) {
 	locWanted := q.locsWith(want)
 	w, _, total, _ := q.stackWeights()
-	nf := len(q.nodes.funcNames)
+	nf := len(q.nodes.funcs)
 	sums := func(from, to int) (flat, cum, funcCum []int64) {
 		flat, cum, funcCum = make([]int64, len(want)), make([]int64, len(want)), make([]int64, nf)
 		stamp, fstamp := make([]int32, len(want)), make([]int32, nf)

@@ -120,9 +120,9 @@ func (s *NodeSet) Find(names []string) []int32 {
 				}
 			}
 		}
-		wanted := make([]bool, len(t.funcNames))
-		for f, name := range t.funcNames {
-			wanted[f] = heads[name]
+		wanted := make([]bool, len(t.funcs))
+		for f := range t.funcs {
+			wanted[f] = heads[t.funcs[f].Name]
 		}
 		var buf []byte
 		for n := range t.line {
