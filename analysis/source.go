@@ -84,24 +84,20 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 	if byName {
 		fnOpt.Granularity = "functions"
 	}
-	if funcCum != nil && !unnamed && e.completeTop(fnOpt) == nil {
-		// The walk that summed the lines summed each function's cum
-		// too: a lines-table function is a filefunctions node.
-		for f, c := range funcCum {
-			if c == 0 {
-				continue
-			}
-			fn := &t.funcs[f]
-			for i := range out {
-				if out[i].Name == fn.Name && (byName || out[i].File == trim(fn.File)) {
-					out[i].FuncCum += c
-				}
-			}
-		}
-	} else if err := e.funcCumFromTop(fnOpt, byName, out, func(name, file string) (int, bool) {
+	listing := func(name, file string) (int, bool) {
 		i, ok := index[fk{name, trim(file)}]
 		return i, ok
-	}); err != nil {
+	}
+	if funcCum != nil && !unnamed && e.completeTop(fnOpt) == nil {
+		// The walk that summed the lines summed each function's cum
+		// too: a lines-table function is a filefunctions node (and,
+		// with one file per name, a functions node).
+		for f, c := range funcCum {
+			if i, ok := listing(t.funcs[f].Name, t.funcs[f].File); ok && c != 0 {
+				out[i].FuncCum += c
+			}
+		}
+	} else if err := e.funcCumFromTop(fnOpt, byName, out, listing); err != nil {
 		return st, 0, nil, err
 	}
 	// Start lines: the lines granularity keeps them out of the nodes.
