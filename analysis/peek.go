@@ -81,7 +81,7 @@ func (e *Engine) peek(opt Options, desc string, match func(*Top, *Row) bool) (*P
 	pk := &Peek{Top: top, Regexp: desc}
 	// Nothing trims the kept table's rows: the edge cutoff is of the sum
 	// of every row's flat.
-	edgeCutoff := abs64(int64(float64(top.ShownTotal) * opt.EdgeFraction))
+	edgeCutoff := fractionOf(top.ShownTotal, opt.EdgeFraction)
 	for _, r := range top.Rows {
 		if !matched[r.Node] {
 			continue
@@ -116,27 +116,14 @@ func (e *Engine) keptTopForPeek(opt Options) *Top {
 	return nil
 }
 
-// inlineMarker is a node's "(inline)" marker from the call edges into it,
-// as inlineMarkers makes it: "inline" when every edge that is not
-// lighter than cutoff is an inlined call, "partial-inline" when some are.
+// inlineMarker is a node's inline marker from the call edges into it
+// (inlineIn).
 func inlineMarker(in map[int32]*Edge, cutoff int64) string {
-	inl, non := false, false
+	var m inlineIn
 	for _, e := range in {
-		switch {
-		case abs64(e.Weight) < cutoff:
-		case e.Inline:
-			inl = true
-		default:
-			non = true
-		}
+		m.add(e.Weight, e.Inline, cutoff)
 	}
-	switch {
-	case inl && non:
-		return "partial-inline"
-	case inl:
-		return "inline"
-	}
-	return ""
+	return m.marker()
 }
 
 type edgeKey struct{ from, to int32 }

@@ -361,7 +361,7 @@ func (a *aggregate) top() *Top {
 	// of the denominator.
 	kept := all
 	if f := q.opt.NodeFraction; f > 0 {
-		cutoff := abs64(int64(float64(flatSum) * f))
+		cutoff := fractionOf(flatSum, f)
 		t.NodeCutoff = cutoff
 		if cutoff > 0 {
 			kept = kept[:0:0]
@@ -378,7 +378,7 @@ func (a *aggregate) top() *Top {
 	if c := q.opt.NodeCount; c > 0 && c < len(kept) {
 		kept = kept[:c]
 	}
-	edgeCutoff := abs64(int64(float64(flatSum) * q.opt.EdgeFraction))
+	edgeCutoff := fractionOf(flatSum, q.opt.EdgeFraction)
 	markers := a.inlineMarkers(kept, edgeCutoff)
 	t.Rows = make([]Row, len(kept))
 	for i, n := range kept {
@@ -621,29 +621,43 @@ func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []string {
 	if edges == nil {
 		edges = a.allInlineEdges(nodes, candidate)
 	}
-	inlIn := make([]bool, nn)
-	non := make([]bool, nn)
-	edges.each(func(to int32, w int64, allInline bool) {
-		// pprof drops light edges (|weight| < edgefraction of the total)
-		// before it looks at them.
-		switch {
-		case abs64(w) < edgeCutoff:
-		case allInline:
-			inlIn[to] = true
-		default:
-			non[to] = true
-		}
-	})
+	in := make([]inlineIn, nn)
+	edges.each(func(to int32, w int64, allInline bool) { in[to].add(w, allInline, edgeCutoff) })
 	for i, n := range nodes {
-		switch {
-		case inlIn[n] && non[n]:
-			out[i] = "partial-inline"
-		case inlIn[n]:
-			out[i] = "inline"
-		}
+		out[i] = in[n].marker()
 	}
 	return out
 }
+
+// inlineIn gathers the call edges into a node for its inline marker.
+// pprof drops light edges (|weight| below edgefraction of Σ flat,
+// fractionOf) before it looks at them; the node is "inline" when every
+// other edge into it is an inlined call, "partial-inline" when some are.
+type inlineIn struct{ inl, non bool }
+
+func (m *inlineIn) add(w int64, allInline bool, cutoff int64) {
+	switch {
+	case abs64(w) < cutoff:
+	case allInline:
+		m.inl = true
+	default:
+		m.non = true
+	}
+}
+
+func (m inlineIn) marker() string {
+	switch {
+	case m.inl && m.non:
+		return "partial-inline"
+	case m.inl:
+		return "inline"
+	}
+	return ""
+}
+
+// fractionOf is pprof's cutoff for a nodefraction or edgefraction f of
+// sum (a graph's Σ flat; a tree's total).
+func fractionOf(sum int64, f float64) int64 { return abs64(int64(float64(sum) * f)) }
 
 // BaseTop is Top over the -diff_base samples alone, valued as the base
 // profile had them (positive): the "before" of a diff, to show next to

@@ -131,7 +131,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 		t.Total = total / totalDiv
 	}
 	if f := q.opt.NodeFraction; f > 0 {
-		t.Cutoff = abs64(int64(float64(t.Total) * f))
+		t.Cutoff = fractionOf(t.Total, f)
 	}
 	t.roots = t.group(&t.g, nil, t.all, 0)
 	return t, nil
