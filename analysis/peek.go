@@ -102,18 +102,12 @@ func (e *Engine) keptTopForPeek(opt Options) *Top {
 	if opt.NodeFraction != 0 || opt.NodeCount != 0 {
 		return nil
 	}
-	key := e.topKey(opt)
-	key.EdgeFraction = 0
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for i, t := range e.tops.vals {
-		k := e.tops.keys[i]
-		k.EdgeFraction = 0
-		if k == key {
-			return t
-		}
-	}
-	return nil
+	want := e.topKey(opt)
+	want.EdgeFraction = 0
+	return e.keptTop(func(key Options, _ *Top) bool {
+		key.EdgeFraction = 0
+		return key == want
+	})
 }
 
 // inlineMarker is a node's inline marker from the call edges into it

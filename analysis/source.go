@@ -138,15 +138,6 @@ func (e *Engine) source(opt Options, re *regexp.Regexp) (st format.ValueType, to
 	return st, total, out, nil
 }
 
-// completeTop is the Top table kept for opt if it is complete (not
-// Partial), else nil: one a listing can take without waiting.
-func (e *Engine) completeTop(opt Options) *Top {
-	if top := e.recentTop(e.topKey(opt)); top != nil && !top.Partial() {
-		return top
-	}
-	return nil
-}
-
 // funcCumFromTop sets the listed functions' FuncCum from the Top table
 // for fnOpt (functions or filefunctions): by name alone with byName, else
 // through index.

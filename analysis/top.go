@@ -277,12 +277,30 @@ func aggregateKey(k Options) Options {
 // recentAggregate is the aggregate of a kept Top whose options are k's
 // but for the edge fraction and order, or nil.
 func (e *Engine) recentAggregate(k Options) *aggregate {
+	if t := e.keptTop(func(key Options, t *Top) bool { return t.agg != nil && aggregateKey(key) == k }); t != nil {
+		return t.agg
+	}
+	return nil
+}
+
+// keptTop is a kept Top table for whose (spelled-out) options and self
+// ok holds, or nil.
+func (e *Engine) keptTop(ok func(key Options, t *Top) bool) *Top {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, t := range e.tops.vals {
-		if t.agg != nil && aggregateKey(e.tops.keys[i]) == k {
-			return t.agg
+		if ok(e.tops.keys[i], t) {
+			return t
 		}
+	}
+	return nil
+}
+
+// completeTop is the Top table kept for opt if it is complete (not
+// Partial), else nil: one a listing can take without waiting.
+func (e *Engine) completeTop(opt Options) *Top {
+	if top := e.recentTop(e.topKey(opt)); top != nil && !top.Partial() {
+		return top
 	}
 	return nil
 }
