@@ -217,9 +217,10 @@ func (t *Tree) expand(g *grouper, n *TreeNode) {
 }
 
 // Expand groups the children of those of ns not grouped yet (nil
-// entries are skipped, a node given twice grouped once), on two cores when they have many paths between
-// them: a flame graph's layout asks for a row's children at once, most
-// of them a few hundred paths each on a profile of distinct stacks.
+// entries are skipped, a node given twice grouped once), on two cores
+// when they have many paths between them: a flame graph's layout asks
+// for a row's children at once, most of them a few hundred paths each
+// on a profile of distinct stacks.
 func (t *Tree) Expand(ns []*TreeNode) {
 	var todo []*TreeNode
 	seen := make(map[*TreeNode]bool, len(ns)) // a node twice is grouped once
@@ -275,6 +276,16 @@ type child struct {
 	self, total, weight, selfDiv, totalDiv int64
 }
 
+// merge adds o's paths' sums (the same node's) to c's.
+func (c *child) merge(o *child) {
+	c.paths += o.paths
+	c.self += o.self
+	c.total += o.total
+	c.weight += o.weight
+	c.selfDiv += o.selfDiv
+	c.totalDiv += o.totalDiv
+}
+
 // parallelGroup is the fewest paths a grouping steps on two cores: the
 // root's and the first rows' million paths of a flame graph's layout.
 // A variable for the tests, which group small profiles both ways.
@@ -324,9 +335,6 @@ func (t *Tree) step(paths, which, slot []int32) []child {
 // slots (the paths are distinct stacks, so are the cursors each half
 // steps), and the second half's children merged into the first's.
 func (t *Tree) stepHalves(g *grouper, paths, which []int32) []child {
-	if g.slot == nil {
-		g.slot = make([]int32, t.Nodes.Len())
-	}
 	if g.slot2 == nil {
 		g.slot2 = make([]int32, t.Nodes.Len())
 	}
@@ -344,13 +352,7 @@ func (t *Tree) stepHalves(g *grouper, paths, which []int32) []child {
 			k = int32(len(a))
 			g.slot[kb.node] = k
 		}
-		ka := &a[k-1]
-		ka.paths += kb.paths
-		ka.self += kb.self
-		ka.total += kb.total
-		ka.weight += kb.weight
-		ka.selfDiv += kb.selfDiv
-		ka.totalDiv += kb.totalDiv
+		a[k-1].merge(kb)
 		remap[i+1] = k
 	}
 	for i := h; i < len(which); i++ {
@@ -369,11 +371,11 @@ func (t *Tree) stepHalves(g *grouper, paths, which []int32) []child {
 func (t *Tree) group(g *grouper, parent *TreeNode, paths []int32, depth int) []*TreeNode {
 	// which[i] is the child of paths[i] (0 for none, else index+1).
 	which := g.buffer(&g.which, len(paths))
+	if g.slot == nil {
+		g.slot = make([]int32, t.Nodes.Len())
+	}
 	var kids []child
 	if len(paths) < parallelGroup {
-		if g.slot == nil {
-			g.slot = make([]int32, t.Nodes.Len())
-		}
 		kids = t.step(paths, which, g.slot)
 	} else {
 		kids = t.stepHalves(g, paths, which)
