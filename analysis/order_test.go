@@ -26,25 +26,16 @@ func TestRowOrderByRanks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	engines := map[string]*Engine{
-		"wide":       NewEngine(wide),
-		"distinct":   synthEngine(t, synth.Distinct),
-		"cpu_labels": engineFor(t, "../testdata/go/cpu_labels.pb.gz"),
-		"heap":       engineFor(t, "../testdata/go/heap.pb.gz"),
-		"prefixes":   NewEngine(trickyNames(false)),
-		"unnamed":    NewEngine(trickyNames(true)),
-		"v8":         engineFor(t, "../testdata/producers/v8/work.cpuprofile"),
-	}
+	engines := nameEngines(t)
+	engines["wide"] = NewEngine(wide)
+	engines["heap"] = engineFor(t, "../testdata/go/heap.pb.gz")
 	for name, e := range engines {
-		for _, g := range []string{"functions", "filefunctions", "files", "lines", "lines+columns"} {
+		for _, g := range rankedGranularities {
 			for _, sortBy := range []string{"flat", "cum"} {
 				t.Run(fmt.Sprint(name, "/", g, "/", sortBy), func(t *testing.T) {
-					opt := DefaultOptions()
+					opt := granularityOptions(g)
 					opt.NodeFraction = 0
-					opt.Granularity, opt.Sort = g, sortBy
-					if g == "lines+columns" {
-						opt.Granularity, opt.ShowColumns = "lines", true
-					}
+					opt.Sort = sortBy
 					q, err := e.newQuery(opt)
 					if err != nil {
 						t.Fatal(err)
@@ -78,23 +69,10 @@ func TestRowOrderByRanks(t *testing.T) {
 // for equal names: at every granularity but addresses, with and without
 // columns, on names that defeat the function-rank shortcut.
 func TestNameRanks(t *testing.T) {
-	engines := map[string]*Engine{
-		"distinct":   synthEngine(t, synth.Distinct),
-		"cpu_labels": engineFor(t, "../testdata/go/cpu_labels.pb.gz"),
-		"prefixes":   NewEngine(trickyNames(false)),
-		"unnamed":    NewEngine(trickyNames(true)),
-		"plain":      NewEngine(plainNames()),
-		"v8":         engineFor(t, "../testdata/producers/v8/work.cpuprofile"),
-	}
-	for name, e := range engines {
-		for _, g := range []string{"functions", "filefunctions", "files", "lines", "lines+columns"} {
+	for name, e := range nameEngines(t) {
+		for _, g := range rankedGranularities {
 			t.Run(name+"/"+g, func(t *testing.T) {
-				opt := DefaultOptions()
-				opt.Granularity = g
-				if g == "lines+columns" {
-					opt.Granularity, opt.ShowColumns = "lines", true
-				}
-				q, err := e.newQuery(opt)
+				q, err := e.newQuery(granularityOptions(g))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -130,18 +108,10 @@ func TestNameRanks(t *testing.T) {
 // where each name has a file and line after it), and answers a name
 // asked twice twice.
 func TestFind(t *testing.T) {
-	engines := map[string]*Engine{
-		"distinct":   synthEngine(t, synth.Distinct),
-		"cpu_labels": engineFor(t, "../testdata/go/cpu_labels.pb.gz"),
-		"prefixes":   NewEngine(trickyNames(false)),
-		"unnamed":    NewEngine(trickyNames(true)),
-	}
-	for name, e := range engines {
-		for _, g := range []string{"functions", "filefunctions", "files", "lines", "addresses"} {
+	for name, e := range nameEngines(t) {
+		for _, g := range slices.Concat(rankedGranularities, []string{"addresses"}) {
 			t.Run(name+"/"+g, func(t *testing.T) {
-				opt := DefaultOptions()
-				opt.Granularity = g
-				q, err := e.newQuery(opt)
+				q, err := e.newQuery(granularityOptions(g))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -167,6 +137,35 @@ func TestFind(t *testing.T) {
 			})
 		}
 	}
+}
+
+// nameEngines are the engines the name tests share: synthetic and real
+// profiles, names that defeat the function-rank shortcut (prefixes,
+// unnamed), one function's lines that sort differently as text and as
+// numbers (plain), and columns (v8).
+func nameEngines(t *testing.T) map[string]*Engine {
+	return map[string]*Engine{
+		"distinct":   synthEngine(t, synth.Distinct),
+		"cpu_labels": engineFor(t, "../testdata/go/cpu_labels.pb.gz"),
+		"prefixes":   NewEngine(trickyNames(false)),
+		"unnamed":    NewEngine(trickyNames(true)),
+		"plain":      NewEngine(plainNames()),
+		"v8":         engineFor(t, "../testdata/producers/v8/work.cpuprofile"),
+	}
+}
+
+// rankedGranularities are the granularities whose rows sort by name
+// ranks; "lines+columns" is the lines granularity with columns kept
+// (granularityOptions).
+var rankedGranularities = []string{"functions", "filefunctions", "files", "lines", "lines+columns"}
+
+func granularityOptions(g string) Options {
+	opt := DefaultOptions()
+	opt.Granularity = g
+	if g == "lines+columns" {
+		opt.Granularity, opt.ShowColumns = "lines", true
+	}
+	return opt
 }
 
 // trickyNames is a profile whose function names are prefixes of others
