@@ -443,10 +443,10 @@ func (a *aggregate) sortNodesByName(ns []int32, byCum bool) {
 	t := a.q.nodes
 	names := t.allNames()
 	byName := func(l, r int32) (less, decided bool) {
-		if names[l] == names[r] && t.info(l).Address == t.info(r).Address {
+		li, ri := t.info(l), t.info(r)
+		if names[l] == names[r] && li.Address == ri.Address {
 			return false, false
 		}
-		li, ri := t.info(l), t.info(r)
 		_, less = compareNames(&li, &ri, names[l], names[r])
 		return less, true
 	}

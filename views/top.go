@@ -339,7 +339,7 @@ func (t *Top) SetSearch(re *regexp.Regexp) bool {
 		t.m.re = re
 		return false
 	}
-	return t.m.search(&t.l, re, len(t.order), func(i int) string { return t.rowName(i) })
+	return t.m.search(&t.l, re, len(t.order), t.rowName)
 }
 
 func (t *Top) NextMatch(dir int) bool {
