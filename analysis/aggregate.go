@@ -313,7 +313,7 @@ type aggregate struct {
 
 // parallelStacks is the stack count above which aggregation splits the
 // stacks between two goroutines.
-const parallelStacks = 20000
+var parallelStacks = 20000 // a variable for the tests
 
 func (q *query) aggregate() *aggregate { return q.aggregateFirst(0) }
 
@@ -346,29 +346,31 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 	if plain == nil && c.hide == nil && c.show == nil && c.showFrom == nil && c.pruneFrom == nil {
 		seen = make([]uint8, n)
 	}
-	if n < parallelStacks {
-		a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = a.sumRange(0, n, cand, plain, seen)
-	} else {
-		// Two halves on two goroutines, each with its own sums: the
-		// machines this runs on have two cores.
-		type part struct {
-			flat, cum, flatDiv, cumDiv []int64
-			inlEdges                   *edgeSums
+	// Each goroutine sums its runs of stacks, then half of the plain
+	// stacks' locations (both goroutines' sums of them) into its nodes.
+	var sums [2]*stackSums
+	inTwo(n, func(r *runs, part int) {
+		sums[part] = a.sumRange(r, cand, plain, seen)
+	})
+	one, other := sums[0], sums[1]
+	if plain != nil {
+		nl := len(q.locOff) - 1
+		if other == nil {
+			a.spread(one, nil, 0, nl, cand)
+		} else {
+			both(func() { a.spread(one, other, 0, nl/2, cand) }, func() { a.spread(other, one, nl/2, nl, cand) })
 		}
-		var other part
-		both(func() {
-			a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = a.sumRange(0, n/2, cand, plain, seen)
-		}, func() {
-			other.flat, other.cum, other.flatDiv, other.cumDiv, other.inlEdges = a.sumRange(n/2, n, cand, plain, seen)
-		})
-		if a.inlEdges != nil {
-			a.inlEdges.merge(other.inlEdges)
-		}
-		addInto(a.flat, other.flat)
-		addInto(a.cum, other.cum)
-		addInto(a.flatDiv, other.flatDiv)
-		addInto(a.cumDiv, other.cumDiv)
 	}
+	if other != nil {
+		if one.edges != nil {
+			one.edges.merge(other.edges)
+		}
+		addInto(one.flat, other.flat)
+		addInto(one.cum, other.cum)
+		addInto(one.flatDiv, other.flatDiv)
+		addInto(one.cumDiv, other.cumDiv)
+	}
+	a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = one.flat, one.cum, one.flatDiv, one.cumDiv, one.edges
 	if seen != nil {
 		q.nodes.setPlainStacks(seen)
 	}
@@ -423,33 +425,36 @@ func (a *aggregate) firstRows(rows int) (first []bool, flat []int64) {
 	if q.filtering {
 		a.cut = make([]int32, 2*n)
 	}
-	leaves := func(from, to int) []int64 {
+	leaves := func(r *runs) []int64 {
 		flat := make([]int64, q.nodes.len())
-		for s := from; s < to; s++ {
-			sw := a.stackW[s]
-			if sw == 0 {
-				continue
-			}
-			locs := p.Stacks.At(int32(s))
-			lo, hi, ok := q.pathRange(locs)
-			if a.cut != nil {
-				a.cut[2*s], a.cut[2*s+1] = int32(lo), int32(hi)
-				if !ok {
-					a.cut[2*s+1] = -1
+		for from, to, ok := r.take(); ok; from, to, ok = r.take() {
+			for s := from; s < to; s++ {
+				sw := a.stackW[s]
+				if sw == 0 {
+					continue
 				}
-			}
-			if !ok {
-				continue
-			}
-			if l := q.leafLoc(locs[lo:hi]); l >= 0 {
-				flat[nodes[off[l+1]-1]] += sw // the leaf-most frame
+				locs := p.Stacks.At(int32(s))
+				lo, hi, ok := q.pathRange(locs)
+				if a.cut != nil {
+					a.cut[2*s], a.cut[2*s+1] = int32(lo), int32(hi)
+					if !ok {
+						a.cut[2*s+1] = -1
+					}
+				}
+				if !ok {
+					continue
+				}
+				if l := q.leafLoc(locs[lo:hi]); l >= 0 {
+					flat[nodes[off[l+1]-1]] += sw // the leaf-most frame
+				}
 			}
 		}
 		return flat
 	}
-	var other []int64
-	both(func() { flat = leaves(0, n/2) }, func() { other = leaves(n/2, n) })
-	addInto(flat, other)
+	var parts [2][]int64
+	inTwo(n, func(r *runs, part int) { parts[part] = leaves(r) })
+	flat = parts[0]
+	addInto(flat, parts[1])
 	var ns []int32
 	for n, f := range flat {
 		if f != 0 {
@@ -542,14 +547,16 @@ func (a *aggregate) sumFirst(first []bool, flat []int64, cand []bool) {
 	}
 	var cum, locW, cum2, locW2 []int64
 	var edges2 *edgeSums
-	both(func() {
-		cum, locW, a.inlEdges = a.sumFirstRange(0, n/2, first, want, has)
-	}, func() {
-		cum2, locW2, edges2 = a.sumFirstRange(n/2, n, first, want, has)
+	inTwo(n, func(r *runs, part int) {
+		if part == 0 {
+			cum, locW, a.inlEdges = a.sumFirstRange(r, first, want, has)
+		} else {
+			cum2, locW2, edges2 = a.sumFirstRange(r, first, want, has)
+		}
 	})
 	addInto(cum, cum2)
 	addInto(locW, locW2)
-	if a.inlEdges != nil {
+	if a.inlEdges != nil && edges2 != nil {
 		a.inlEdges.merge(edges2)
 	}
 	a.appears = make([]bool, len(first))
@@ -564,7 +571,7 @@ func (a *aggregate) sumFirst(first []bool, flat []int64, cand []bool) {
 }
 
 // sumFirstRange is sumFirst's walk of stacks [from, to).
-func (a *aggregate) sumFirstRange(from, to int, first, want, has []bool) (cum, locW []int64, edges *edgeSums) {
+func (a *aggregate) sumFirstRange(r *runs, first, want, has []bool) (cum, locW []int64, edges *edgeSums) {
 	q := a.q
 	p := q.e.p
 	off, nodes := q.locOff, q.locNodes
@@ -574,46 +581,48 @@ func (a *aggregate) sumFirstRange(from, to int, first, want, has []bool) (cum, l
 	if want != nil {
 		edges = newEdgeSums(0)
 	}
-	for s := from; s < to; s++ {
-		sw := a.stackW[s]
-		locs := p.Stacks.At(int32(s))
-		if sw == 0 {
-			a.kept[s] = q.filtersPass(locs)
-			continue
-		}
-		lo, hi, ok := a.keptRange(s, locs)
-		if !ok {
-			continue
-		}
-		path := locs[lo:hi]
-		mark := int32(s + 1)
-		for i, l := range path {
-			locW[l] += sw
-			if !has[l] {
+	for from, to, ok := r.take(); ok; from, to, ok = r.take() {
+		for s := from; s < to; s++ {
+			sw := a.stackW[s]
+			locs := p.Stacks.At(int32(s))
+			if sw == 0 {
+				a.kept[s] = q.filtersPass(locs)
 				continue
 			}
-			for j := off[l]; j < off[l+1]; j++ {
-				nd := nodes[j]
-				if !first[nd] {
+			lo, hi, ok := a.keptRange(s, locs)
+			if !ok {
+				continue
+			}
+			path := locs[lo:hi]
+			mark := int32(s + 1)
+			for i, l := range path {
+				locW[l] += sw
+				if !has[l] {
 					continue
 				}
-				if stamp[nd] != mark {
-					stamp[nd] = mark
-					cum[nd] += sw
-				}
-				if want == nil || !want[nd] {
-					continue
-				}
-				// The caller: the next-outer line of the location, or
-				// the frame calling the location.
-				parent, inl := int32(-1), j > off[l]
-				if inl {
-					parent = nodes[j-1]
-				} else {
-					parent = q.caller(path, i)
-				}
-				if parent >= 0 && parent != nd {
-					edges.add(edges.id(edgeKey{parent, nd}), mark, sw, inl)
+				for j := off[l]; j < off[l+1]; j++ {
+					nd := nodes[j]
+					if !first[nd] {
+						continue
+					}
+					if stamp[nd] != mark {
+						stamp[nd] = mark
+						cum[nd] += sw
+					}
+					if want == nil || !want[nd] {
+						continue
+					}
+					// The caller: the next-outer line of the location, or
+					// the frame calling the location.
+					parent, inl := int32(-1), j > off[l]
+					if inl {
+						parent = nodes[j-1]
+					} else {
+						parent = q.caller(path, i)
+					}
+					if parent >= 0 && parent != nd {
+						edges.add(edges.id(edgeKey{parent, nd}), mark, sw, inl)
+					}
 				}
 			}
 		}
@@ -660,37 +669,50 @@ func (q *query) candidates() []bool {
 	return q.cand
 }
 
-// sumRange adds up flat and cum over stacks [from, to): cum once per node
-// per stack (recursion counts once), flat to the leaf-most frame. With
-// cand non-nil it also sums the call edges into cand nodes, as
-// inlineEdges does with every node kept.
+// stackSums is one goroutine's sums of a walk of the stacks.
+type stackSums struct {
+	flat, cum, flatDiv, cumDiv []int64
+	edges                      *edgeSums
+	// The plain stacks' per-location sums: the weight of the stacks
+	// through each location, and of those it is the leaf of (see spread).
+	locW, leafW, locDW, leafDW []int64
+}
+
+// sumRange adds up flat and cum over the runs of stacks it takes from r:
+// cum once per node per stack (recursion counts once), flat to the
+// leaf-most frame. With cand non-nil it also sums the call edges into
+// cand nodes, as inlineEdges does with every node kept.
 //
 // A stack in which no node occurs twice (plain, see Engine.plainStacks)
-// is summed per location, not per node: its weight is added to each of its locations,
-// and the locations' sums are spread over their nodes at the end. That
-// is one array update per location instead of a walk through the
-// location's node list with a stamp per node; on a million distinct
-// stacks it took 20 ms instead of 145. The others are walked node by
-// node. With seen non-nil (the walk sees every line of every location,
-// see aggregateFirst), the walk records into seen which stacks are plain.
-func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (flat, cum, flatDiv, cumDiv []int64, edges *edgeSums) {
+// is summed per location, not per node: its weight is added to each of
+// its locations, and spread adds the locations' sums to their nodes at
+// the end. That is one array update per location instead of a walk
+// through the location's node list with a stamp per node; on a million
+// distinct stacks it took 20 ms instead of 145. The others are walked
+// node by node. With seen non-nil (the walk sees every line of every
+// location, see aggregateFirst), the walk records into seen which stacks
+// are plain.
+func (a *aggregate) sumRange(r *runs, cand []bool, plain, seen []uint8) *stackSums {
 	q := a.q
 	p := q.e.p
 	nn := q.nodes.len()
-	flat, cum = make([]int64, nn), make([]int64, nn)
+	sums := &stackSums{flat: make([]int64, nn), cum: make([]int64, nn)}
+	flat, cum := sums.flat, sums.cum
+	var flatDiv, cumDiv []int64
 	if q.mean {
 		flatDiv, cumDiv = make([]int64, nn), make([]int64, nn)
+		sums.flatDiv, sums.cumDiv = flatDiv, cumDiv
 	}
 	stamp := make([]int32, nn)
 	nodes, inlined, off := q.locNodes, q.locInlined, q.locOff
 	// Per locNodes slot of an inlined frame: its edge id+1 (0 until
 	// looked up), for the stacks walked node by node; made for the first.
 	var static []int32
+	var edges *edgeSums
 	if cand != nil {
-		edges = newEdgeSums(q.inlinedSlots / 2) // each half sees about half
+		edges = newEdgeSums(q.inlinedSlots / 2) // each goroutine sees about half
+		sums.edges = edges
 	}
-	// The per-location sums of plain stacks: the weight of the stacks
-	// through each location, and of those it is the leaf of.
 	nl := len(off) - 1
 	var locW, leafW, locDW, leafDW []int64
 	var entry []bool // per location: its outermost frame is a cand node
@@ -699,6 +721,7 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 		if q.mean {
 			locDW, leafDW = make([]int64, nl), make([]int64, nl)
 		}
+		sums.locW, sums.leafW, sums.locDW, sums.leafDW = locW, leafW, locDW, leafDW
 		if cand != nil {
 			entry = make([]bool, nl)
 			for l := range entry {
@@ -708,126 +731,144 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 			edges.static = make([]int64, len(edges.statics.index.keys))
 		}
 	}
-	for s := from; s < to; s++ {
-		if q.pause != nil && s&pauseEvery == 0 {
-			q.pause()
-		}
-		sw := a.stackW[s]
-		var sdw int64
-		if a.stackDW != nil {
-			sdw = a.stackDW[s]
-		}
-		locs := p.Stacks.At(int32(s))
-		if sw == 0 && sdw == 0 {
-			// pprof skips such samples when building nodes; they still
-			// count for relative percentages if they pass the filters.
-			a.kept[s] = q.filtersPass(locs)
-			continue
-		}
-		lo, hi, ok := a.keptRange(s, locs)
-		if !ok {
-			continue
-		}
-		mark := int32(s + 1)
-		if plain != nil && plain[s] == plainStack {
-			path := locs[lo:hi]
-			if entry == nil {
-				for _, l := range path {
-					locW[l] += sw
-				}
-			} else {
-				for i, l := range path {
-					locW[l] += sw
-					if entry[l] {
-						a.entryEdge(edges, path, i, mark, sw)
-					}
-				}
+	for from, to, ok := r.take(); ok; from, to, ok = r.take() {
+		for s := from; s < to; s++ {
+			if q.pause != nil && s&pauseEvery == 0 {
+				q.pause()
 			}
-			leaf := q.leafLoc(path)
-			if leaf >= 0 {
-				leafW[leaf] += sw
+			sw := a.stackW[s]
+			var sdw int64
+			if a.stackDW != nil {
+				sdw = a.stackDW[s]
 			}
-			if locDW != nil {
-				for _, l := range path {
-					locDW[l] += sdw
-				}
-				if leaf >= 0 {
-					leafDW[leaf] += sdw
-				}
+			locs := p.Stacks.At(int32(s))
+			if sw == 0 && sdw == 0 {
+				// pprof skips such samples when building nodes; they still
+				// count for relative percentages if they pass the filters.
+				a.kept[s] = q.filtersPass(locs)
+				continue
 			}
-			continue
-		}
-		// The path, root first, is read from the location view in
-		// place (as appendPath would build it).
-		parent := int32(-1)
-		repeats := false
-		for i := hi - 1; i >= lo; i-- {
-			l := locs[i]
-			for j := off[l]; j < off[l+1]; j++ {
-				n := nodes[j]
-				if stamp[n] != mark {
-					stamp[n] = mark
-					cum[n] += sw
-					if cumDiv != nil {
-						cumDiv[n] += sdw
+			lo, hi, ok := a.keptRange(s, locs)
+			if !ok {
+				continue
+			}
+			mark := int32(s + 1)
+			if plain != nil && plain[s] == plainStack {
+				path := locs[lo:hi]
+				if entry == nil {
+					for _, l := range path {
+						locW[l] += sw
 					}
 				} else {
-					repeats = true
-				}
-				if cand != nil && cand[n] && parent >= 0 && parent != n {
-					// An inlined frame's caller is the next-outer
-					// line of its location, the same in every stack.
-					inl := inlined[j]
-					var id int32
-					if inl {
-						if static == nil {
-							static = make([]int32, len(nodes))
+					for i, l := range path {
+						locW[l] += sw
+						if entry[l] {
+							a.entryEdge(edges, path, i, mark, sw)
 						}
-						if id = static[j] - 1; id < 0 {
-							id = edges.id(edgeKey{parent, n})
-							static[j] = id + 1
+					}
+				}
+				leaf := q.leafLoc(path)
+				if leaf >= 0 {
+					leafW[leaf] += sw
+				}
+				if locDW != nil {
+					for _, l := range path {
+						locDW[l] += sdw
+					}
+					if leaf >= 0 {
+						leafDW[leaf] += sdw
+					}
+				}
+				continue
+			}
+			// The path, root first, is read from the location view in
+			// place (as appendPath would build it).
+			parent := int32(-1)
+			repeats := false
+			for i := hi - 1; i >= lo; i-- {
+				l := locs[i]
+				for j := off[l]; j < off[l+1]; j++ {
+					n := nodes[j]
+					if stamp[n] != mark {
+						stamp[n] = mark
+						cum[n] += sw
+						if cumDiv != nil {
+							cumDiv[n] += sdw
 						}
 					} else {
-						id = edges.id(edgeKey{parent, n})
+						repeats = true
 					}
-					edges.add(id, mark, sw, inl)
+					if cand != nil && cand[n] && parent >= 0 && parent != n {
+						// An inlined frame's caller is the next-outer
+						// line of its location, the same in every stack.
+						inl := inlined[j]
+						var id int32
+						if inl {
+							if static == nil {
+								static = make([]int32, len(nodes))
+							}
+							if id = static[j] - 1; id < 0 {
+								id = edges.id(edgeKey{parent, n})
+								static[j] = id + 1
+							}
+						} else {
+							id = edges.id(edgeKey{parent, n})
+						}
+						edges.add(id, mark, sw, inl)
+					}
+					parent = n
 				}
-				parent = n
+			}
+			if seen != nil {
+				seen[s] = plainStack
+				if repeats {
+					seen[s] = repeatStack
+				}
+			}
+			if parent < 0 {
+				continue // every frame hidden
+			}
+			leaf := parent // the last frame
+			flat[leaf] += sw
+			if flatDiv != nil {
+				flatDiv[leaf] += sdw
 			}
 		}
-		if seen != nil {
-			seen[s] = plainStack
-			if repeats {
-				seen[s] = repeatStack
-			}
-		}
-		if parent < 0 {
-			continue // every frame hidden
-		}
-		leaf := parent // the last frame
-		flat[leaf] += sw
-		if flatDiv != nil {
-			flatDiv[leaf] += sdw
-		}
 	}
-	if plain == nil {
-		return flat, cum, flatDiv, cumDiv, edges
-	}
-	// Spread the plain stacks' location sums over the locations' nodes.
+	return sums
+}
+
+// spread adds the plain stacks' sums of locations [lo, hi), its own and
+// other's (nil, or the other goroutine's), to its nodes' sums.
+func (a *aggregate) spread(sums, other *stackSums, lo, hi int, cand []bool) {
+	q := a.q
+	nodes, off := q.locNodes, q.locOff
+	flat, cum, flatDiv, cumDiv, edges := sums.flat, sums.cum, sums.flatDiv, sums.cumDiv, sums.edges
+	locW, leafW, locDW, leafDW := sums.locW, sums.leafW, sums.locDW, sums.leafDW
 	// A plain stack has each node once, so it passes each call edge
 	// once: the edges into inlined frames (the next-outer line of the
 	// location calls them) are summed per location too, by static edge
 	// (edgeSums.static).
-	for l := 0; l < nl; l++ {
+	for l := lo; l < hi; l++ {
 		w, lw := locW[l], leafW[l]
-		if w == 0 && lw == 0 && (locDW == nil || locDW[l] == 0 && leafDW[l] == 0) {
+		var dw, ldw int64
+		if locDW != nil {
+			dw, ldw = locDW[l], leafDW[l]
+		}
+		if other != nil {
+			w, lw = w+other.locW[l], lw+other.leafW[l]
+			if locDW != nil {
+				dw, ldw = dw+other.locDW[l], ldw+other.leafDW[l]
+			}
+		}
+		if w == 0 && lw == 0 && dw == 0 && ldw == 0 {
 			continue
 		}
 		for j := off[l]; j < off[l+1]; j++ {
 			n := nodes[j]
 			cum[n] += w
 			if cumDiv != nil {
-				cumDiv[n] += locDW[l]
+				cumDiv[n] += dw
 			}
 			if cand != nil && j > off[l] && cand[n] && w != 0 {
 				switch id := q.locEdge[j]; {
@@ -844,11 +885,10 @@ func (a *aggregate) sumRange(from, to int, cand []bool, plain, seen []uint8) (fl
 			leafNode := nodes[off[l+1]-1]
 			flat[leafNode] += lw
 			if flatDiv != nil {
-				flatDiv[leafNode] += leafDW[l]
+				flatDiv[leafNode] += ldw
 			}
 		}
 	}
-	return flat, cum, flatDiv, cumDiv, edges
 }
 
 // entryEdge adds the call edge into path[i]'s outermost frame (a plain

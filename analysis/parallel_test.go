@@ -1,6 +1,11 @@
 package analysis
 
-import "testing"
+import (
+	"reflect"
+	"regexp"
+	"slices"
+	"testing"
+)
 
 func TestBothRaisesPanicsOnTheCaller(t *testing.T) {
 	ran := false
@@ -11,4 +16,75 @@ func TestBothRaisesPanicsOnTheCaller(t *testing.T) {
 	}()
 	both(func() { ran = true }, func() { panic("boom") })
 	t.Fatal("both returned after a panic")
+}
+
+// TestRunsInTwo: every walk that two goroutines share by runs of stacks
+// (Top, its first rows, its inline markers at a node fraction, Peek and
+// Source) gives what one walk gives, with runs of three stacks taken in
+// turn, on profiles with repeated and plain stacks, mean values and a
+// diff base.
+func TestRunsInTwo(t *testing.T) {
+	type result struct {
+		top, first []nameRow
+		peek       []PeekEntry
+		source     []FunctionSource
+	}
+	compute := func(e *Engine, opt Options) (result, bool) {
+		var r result
+		// The default table first: later walks know the plain stacks.
+		if _, err := e.Top(DefaultOptions()); err != nil {
+			t.Fatal(err)
+		}
+		first, err := e.TopFirst(opt, 4)
+		if err != nil {
+			return r, false // e.g. a tag the profile lacks
+		}
+		top, err := e.Top(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.top, r.first = named(top), named(first)[:min(4, len(first.Rows))]
+		re := regexp.MustCompile(".")
+		peek, err := e.Peek(opt, re)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.peek = peek.Entries
+		if _, r.source, err = e.Source(opt, re); err != nil {
+			t.Fatal(err)
+		}
+		return r, true
+	}
+	sets := append(slices.Clone(markerOptionSets),
+		map[string]string{"sample_index": "0", "nodefraction": "0.005"},
+		map[string]string{"mean": "true", "hide": "runtime|json|Sort"},
+		map[string]string{"prune_from": "json|Handle"},
+	)
+	compared := 0
+	for name, newEngine := range freshEngines(t, "cpu_labels", "diff", "heap", "distinct", "zipf", "deep") {
+		for _, set := range sets {
+			opt := testOptions(t, set)
+			want, ok := compute(newEngine(), opt)
+			if !ok {
+				continue
+			}
+			func() {
+				defer func(stacks, run int) { parallelStacks, minRun = stacks, run }(parallelStacks, minRun)
+				parallelStacks, minRun = 2, 3
+				got, _ := compute(newEngine(), opt)
+				for _, c := range []struct {
+					what      string
+					got, want any
+				}{{"Top", got.top, want.top}, {"TopFirst", got.first, want.first}, {"Peek", got.peek, want.peek}, {"Source", got.source, want.source}} {
+					if !reflect.DeepEqual(c.got, c.want) {
+						t.Errorf("%s %v: %s walked in runs on two goroutines differs from one walk's", name, set, c.what)
+					}
+				}
+			}()
+			compared++
+		}
+	}
+	if compared < 4*len(sets) {
+		t.Errorf("compared %d option sets", compared)
+	}
 }

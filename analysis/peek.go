@@ -154,17 +154,15 @@ func once(seen []edgeKey, k edgeKey) ([]edgeKey, bool) {
 func (q *query) edges(want []bool) (in, out map[int32]map[int32]*Edge, cum map[int32]int64) {
 	locWanted := q.locsWith(want)
 	w, dw, _, _ := q.stackWeights()
-	n := q.e.p.Stacks.Len()
-	if n < parallelStacks {
-		return q.edgeRange(0, n, want, locWanted, w, dw)
-	}
-	// Two halves on two goroutines, as the aggregation.
+	// On two goroutines, as the aggregation.
 	var in2, out2 map[int32]map[int32]*Edge
 	var cum2 map[int32]int64
-	both(func() {
-		in, out, cum = q.edgeRange(0, n/2, want, locWanted, w, dw)
-	}, func() {
-		in2, out2, cum2 = q.edgeRange(n/2, n, want, locWanted, w, dw)
+	inTwo(q.e.p.Stacks.Len(), func(r *runs, part int) {
+		if part == 0 {
+			in, out, cum = q.edgeRange(r, want, locWanted, w, dw)
+		} else {
+			in2, out2, cum2 = q.edgeRange(r, want, locWanted, w, dw)
+		}
 	})
 	mergeEdges(in, in2)
 	mergeEdges(out, out2)
@@ -199,55 +197,57 @@ func mergeEdges(dst, src map[int32]map[int32]*Edge) {
 }
 
 // edgeRange is edges over stacks [from, to).
-func (q *query) edgeRange(from, to int, want, locWanted []bool, w, dw []int64) (in, out map[int32]map[int32]*Edge, cum map[int32]int64) {
+func (q *query) edgeRange(r *runs, want, locWanted []bool, w, dw []int64) (in, out map[int32]map[int32]*Edge, cum map[int32]int64) {
 	p := q.e.p
 	in, out, cum = map[int32]map[int32]*Edge{}, map[int32]map[int32]*Edge{}, map[int32]int64{}
 	var seen []edgeKey
 	var counted []int32 // the wanted nodes of the stack, for cum once per stack
 	var path []int32
 	var inl []bool
-	for s := from; s < to; s++ {
-		sw := w[s]
-		if sw == 0 && (dw == nil || dw[s] == 0) {
-			continue
-		}
-		locs := p.Stacks.At(int32(s))
-		through := false
-		for _, l := range locs {
-			if locWanted[l] {
-				through = true
-				break
+	for from, to, ok := r.take(); ok; from, to, ok = r.take() {
+		for s := from; s < to; s++ {
+			sw := w[s]
+			if sw == 0 && (dw == nil || dw[s] == 0) {
+				continue
 			}
-		}
-		if !through {
-			continue
-		}
-		seen = seen[:0]
-		parent := int32(-1)
-		inl = inl[:0]
-		var ok bool
-		path, ok = q.appendPath(path[:0], &inl, locs)
-		if !ok {
-			continue
-		}
-		counted = counted[:0]
-		for k, n := range path {
-			if want[n] && !slices.Contains(counted, n) {
-				counted = append(counted, n)
-				cum[n] += sw
-			}
-			if parent >= 0 && parent != n && (want[n] || want[parent]) {
-				var first bool
-				if seen, first = once(seen, edgeKey{parent, n}); first {
-					if want[n] {
-						addEdge(in, n, parent, sw, inl[k])
-					}
-					if want[parent] {
-						addEdge(out, parent, n, sw, inl[k])
-					}
+			locs := p.Stacks.At(int32(s))
+			through := false
+			for _, l := range locs {
+				if locWanted[l] {
+					through = true
+					break
 				}
 			}
-			parent = n
+			if !through {
+				continue
+			}
+			seen = seen[:0]
+			parent := int32(-1)
+			inl = inl[:0]
+			var ok bool
+			path, ok = q.appendPath(path[:0], &inl, locs)
+			if !ok {
+				continue
+			}
+			counted = counted[:0]
+			for k, n := range path {
+				if want[n] && !slices.Contains(counted, n) {
+					counted = append(counted, n)
+					cum[n] += sw
+				}
+				if parent >= 0 && parent != n && (want[n] || want[parent]) {
+					var first bool
+					if seen, first = once(seen, edgeKey{parent, n}); first {
+						if want[n] {
+							addEdge(in, n, parent, sw, inl[k])
+						}
+						if want[parent] {
+							addEdge(out, parent, n, sw, inl[k])
+						}
+					}
+				}
+				parent = n
+			}
 		}
 	}
 	return in, out, cum

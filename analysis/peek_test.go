@@ -37,10 +37,13 @@ func TestPeekHalves(t *testing.T) {
 		}
 		w, dw, _, _ := q.stackWeights()
 		n := e.p.Stacks.Len()
-		in, out, cum := q.edgeRange(0, n, want, locWanted, w, dw)
+		in, out, cum := q.edgeRange(&runs{n: n, size: n}, want, locWanted, w, dw)
 		for _, cut := range []int{1, n / 3, n / 2, n - 1} {
-			in1, out1, cum1 := q.edgeRange(0, cut, want, locWanted, w, dw)
-			in2, out2, cum2 := q.edgeRange(cut, n, want, locWanted, w, dw)
+			// Stacks [0, cut) and [cut, n), in runs of 5.
+			rest := &runs{n: n, size: 5}
+			rest.next.Store(int64(cut))
+			in1, out1, cum1 := q.edgeRange(&runs{n: cut, size: 5}, want, locWanted, w, dw)
+			in2, out2, cum2 := q.edgeRange(rest, want, locWanted, w, dw)
 			mergeEdges(in1, in2)
 			mergeEdges(out1, out2)
 			for n, c := range cum2 {

@@ -254,56 +254,59 @@ func (q *query) lineSums(want []bool) (flat, cum, funcCum []int64, total int64) 
 	locWanted := q.locsWith(want)
 	w, _, total, _ := q.stackWeights()
 	nf := len(q.nodes.funcs)
-	sums := func(from, to int) (flat, cum, funcCum []int64) {
+	sums := func(r *runs) (flat, cum, funcCum []int64) {
 		flat, cum, funcCum = make([]int64, len(want)), make([]int64, len(want)), make([]int64, nf)
 		stamp, fstamp := make([]int32, len(want)), make([]int32, nf)
 		off, nodes, nodeFunc := q.locOff, q.locNodes, q.nodes.nodeFunc
-		for s := from; s < to; s++ {
-			sw := w[s]
-			if sw == 0 {
-				continue
-			}
-			locs := q.e.p.Stacks.At(int32(s))
-			if !slices.ContainsFunc(locs, func(l int32) bool { return locWanted[l] }) {
-				continue
-			}
-			lo, hi, ok := q.pathRange(locs)
-			if !ok {
-				continue
-			}
-			// Only the wanted locations' frames are read, in place.
-			path, mark := locs[lo:hi], int32(s+1)
-			for _, l := range path {
-				if !locWanted[l] {
+		for from, to, ok := r.take(); ok; from, to, ok = r.take() {
+			for s := from; s < to; s++ {
+				sw := w[s]
+				if sw == 0 {
 					continue
 				}
-				for _, n := range nodes[off[l]:off[l+1]] {
-					if !want[n] || stamp[n] == mark {
+				locs := q.e.p.Stacks.At(int32(s))
+				if !slices.ContainsFunc(locs, func(l int32) bool { return locWanted[l] }) {
+					continue
+				}
+				lo, hi, ok := q.pathRange(locs)
+				if !ok {
+					continue
+				}
+				// Only the wanted locations' frames are read, in place.
+				path, mark := locs[lo:hi], int32(s+1)
+				for _, l := range path {
+					if !locWanted[l] {
 						continue
 					}
-					stamp[n] = mark
-					cum[n] += sw
-					if f := nodeFunc[n]; f >= 0 && fstamp[f] != mark {
-						fstamp[f] = mark
-						funcCum[f] += sw
+					for _, n := range nodes[off[l]:off[l+1]] {
+						if !want[n] || stamp[n] == mark {
+							continue
+						}
+						stamp[n] = mark
+						cum[n] += sw
+						if f := nodeFunc[n]; f >= 0 && fstamp[f] != mark {
+							fstamp[f] = mark
+							funcCum[f] += sw
+						}
 					}
 				}
-			}
-			if l := q.leafLoc(path); l >= 0 {
-				if leaf := nodes[off[l+1]-1]; want[leaf] {
-					flat[leaf] += sw // the leaf-most frame
+				if l := q.leafLoc(path); l >= 0 {
+					if leaf := nodes[off[l+1]-1]; want[leaf] {
+						flat[leaf] += sw // the leaf-most frame
+					}
 				}
 			}
 		}
 		return flat, cum, funcCum
 	}
-	n := q.e.p.Stacks.Len()
-	if n < parallelStacks {
-		flat, cum, funcCum = sums(0, n)
-		return flat, cum, funcCum, total
-	}
 	var flat2, cum2, funcCum2 []int64
-	both(func() { flat, cum, funcCum = sums(0, n/2) }, func() { flat2, cum2, funcCum2 = sums(n/2, n) })
+	inTwo(q.e.p.Stacks.Len(), func(r *runs, part int) {
+		if part == 0 {
+			flat, cum, funcCum = sums(r)
+		} else {
+			flat2, cum2, funcCum2 = sums(r)
+		}
+	})
 	addInto(flat, flat2)
 	addInto(cum, cum2)
 	addInto(funcCum, funcCum2)

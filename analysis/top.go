@@ -533,7 +533,7 @@ func (a *aggregate) sortZeroFlatLast(ns []int32) (rest []int32) {
 // an inlined frame whose next-outer line is kept has that line as its
 // caller in every stack, so its edge id is found once per query
 // (static[j]) and each later occurrence costs two array reads.
-func (a *aggregate) inlineEdges(from, to int, candidate, kept []bool) *edgeSums {
+func (a *aggregate) inlineEdges(r *runs, candidate, kept []bool) *edgeSums {
 	q := a.q
 	p := q.e.p
 	t := newEdgeSums(0) // few edges when few nodes are kept
@@ -542,37 +542,39 @@ func (a *aggregate) inlineEdges(from, to int, candidate, kept []bool) *edgeSums 
 	for j := range static {
 		static[j] = -1
 	}
-	for s := from; s < to; s++ {
-		sw := a.stackW[s]
-		if !a.kept[s] || (sw == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
-			continue
-		}
-		locs := p.Stacks.At(int32(s))
-		lo, hi, _ := q.pathRange(locs)
-		mark := int32(s + 1)
-		parent := int32(-1)
-		for i := hi - 1; i >= lo; i-- {
-			l := locs[i]
-			first := off[l]
-			for j := first; j < off[l+1]; j++ {
-				n := nodes[j]
-				if !kept[n] {
-					continue
-				}
-				if candidate[n] && parent >= 0 && parent != n {
-					var id int32
-					if j > first && kept[nodes[j-1]] {
-						// parent is nodes[j-1], whatever the stack.
-						if id = static[j]; id < 0 {
-							id = t.id(edgeKey{parent, n})
-							static[j] = id
-						}
-					} else {
-						id = t.id(edgeKey{parent, n})
+	for from, to, ok := r.take(); ok; from, to, ok = r.take() {
+		for s := from; s < to; s++ {
+			sw := a.stackW[s]
+			if !a.kept[s] || (sw == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
+				continue
+			}
+			locs := p.Stacks.At(int32(s))
+			lo, hi, _ := q.pathRange(locs)
+			mark := int32(s + 1)
+			parent := int32(-1)
+			for i := hi - 1; i >= lo; i-- {
+				l := locs[i]
+				first := off[l]
+				for j := first; j < off[l+1]; j++ {
+					n := nodes[j]
+					if !kept[n] {
+						continue
 					}
-					t.add(id, mark, sw, j > first)
+					if candidate[n] && parent >= 0 && parent != n {
+						var id int32
+						if j > first && kept[nodes[j-1]] {
+							// parent is nodes[j-1], whatever the stack.
+							if id = static[j]; id < 0 {
+								id = t.id(edgeKey{parent, n})
+								static[j] = id
+							}
+						} else {
+							id = t.id(edgeKey{parent, n})
+						}
+						t.add(id, mark, sw, j > first)
+					}
+					parent = n
 				}
-				parent = n
 			}
 		}
 	}
@@ -586,18 +588,14 @@ func (a *aggregate) allInlineEdges(nodes []int32, candidate []bool) *edgeSums {
 	for _, n := range nodes {
 		kept[n] = true
 	}
-	n := a.q.e.p.Stacks.Len()
-	if n < parallelStacks {
-		return a.inlineEdges(0, n, candidate, kept)
-	}
-	var edges, other *edgeSums
-	both(func() {
-		edges = a.inlineEdges(0, n/2, candidate, kept)
-	}, func() {
-		other = a.inlineEdges(n/2, n, candidate, kept)
+	var edges [2]*edgeSums
+	inTwo(a.q.e.p.Stacks.Len(), func(r *runs, part int) {
+		edges[part] = a.inlineEdges(r, candidate, kept)
 	})
-	edges.merge(other)
-	return edges
+	if edges[1] != nil {
+		edges[0].merge(edges[1])
+	}
+	return edges[0]
 }
 
 // compareNames orders two nodes by printable name as pprof does:
