@@ -68,21 +68,29 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 	}
 	q.drop = e.dropFrames() != nil
 	q.filtering = q.names || q.drop || c.showFrom != nil || c.pruneFrom != nil
-	key := locKey{opt.Granularity, opt.NoInlines, opt.ShowColumns, opt.Focus, opt.Ignore, opt.Hide, opt.Show, opt.ShowFrom, opt.PruneFrom}
+	key := locKeyOf(opt)
 	if lp := e.recentLocs(key); lp != nil {
 		q.view, q.hidden, q.locOff, q.locNodes, q.locInlined = lp.view, lp.hidden, lp.off, lp.nodes, lp.inlined
 		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edge
 		return q, nil
 	}
-	q.view = e.buildLocView(c, opt.NoInlines)
-	for _, fl := range q.view.flags {
-		if fl&fHidden != 0 {
-			q.hidden = true
-			break
+	if lp := e.sameLines(key); lp != nil {
+		// Focus and ignore only flag locations: the lines and node lists
+		// of a kept view that differs in them alone serve.
+		q.view = e.buildLocView(c, opt.NoInlines, lp.view)
+		q.hidden, q.locOff, q.locNodes, q.locInlined = lp.hidden, lp.off, lp.nodes, lp.inlined
+		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edge
+	} else {
+		q.view = e.buildLocView(c, opt.NoInlines, nil)
+		for _, fl := range q.view.flags {
+			if fl&fHidden != 0 {
+				q.hidden = true
+				break
+			}
 		}
+		q.buildLocNodes()
+		q.candidates()
 	}
-	q.buildLocNodes()
-	q.candidates()
 	e.keepLocs(key, &locPaths{q.view, q.hidden, q.locOff, q.locNodes, q.locInlined, q.cand, q.anyCand, q.inlinedSlots, q.locEdge})
 	return q, nil
 }
@@ -92,6 +100,10 @@ type locKey struct {
 	granularity                                    string
 	noInlines, showColumns                         bool
 	focus, ignore, hide, show, showFrom, pruneFrom string
+}
+
+func locKeyOf(opt Options) locKey {
+	return locKey{opt.Granularity, opt.NoInlines, opt.ShowColumns, opt.Focus, opt.Ignore, opt.Hide, opt.Show, opt.ShowFrom, opt.PruneFrom}
 }
 
 // locPaths is a query's location view and node lists, kept by the Engine
@@ -118,6 +130,21 @@ func (e *Engine) recentLocs(k locKey) *locPaths {
 	defer e.mu.Unlock()
 	lp, _ := e.locs.get(k)
 	return lp
+}
+
+// sameLines is a kept location view whose key differs from k at most in
+// focus and ignore, or nil.
+func (e *Engine) sameLines(k locKey) *locPaths {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	k.focus, k.ignore = "", ""
+	for i, kk := range e.locs.keys {
+		kk.focus, kk.ignore = "", ""
+		if kk == k {
+			return e.locs.vals[i]
+		}
+	}
+	return nil
 }
 
 func (e *Engine) keepLocs(k locKey, lp *locPaths) {

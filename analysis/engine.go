@@ -186,10 +186,17 @@ func (m *funcMatcher) location(loc *format.Location, lines []int16) bool {
 
 // buildLocView applies, location by location and in pprof's order, the
 // profile's drop_frames, then hide and show, show_from, prune_from and
-// noinlines, recording what the sample filters need.
-func (e *Engine) buildLocView(c *compiled, noInlines bool) *locView {
+// noinlines, recording what the sample filters need. With same non-nil
+// (a view made with the same options but for focus and ignore), only
+// focus and ignore are matched: the lines and other flags are same's.
+func (e *Engine) buildLocView(c *compiled, noInlines bool, same *locView) *locView {
 	p := e.p
-	v := &locView{off: make([]int32, len(p.Locations)+1), flags: make([]uint8, len(p.Locations))}
+	v := &locView{flags: make([]uint8, len(p.Locations))}
+	if same != nil {
+		v.off, v.lines = same.off, same.lines
+	} else {
+		v.off, v.lines = make([]int32, len(p.Locations)+1), make([]int16, 0, len(p.Lines))
+	}
 	drop := e.dropFrames()
 	focus := newFuncMatcher(p, c.focus)
 	ignore := newFuncMatcher(p, c.ignore)
@@ -218,6 +225,10 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool) *locView {
 			fl |= fIgnore
 		} else if focus == nil || focus.location(loc, buf) {
 			fl |= fFocus
+		}
+		if same != nil {
+			v.flags[li] = fl | same.flags[li]&^(fFocus|fIgnore)
+			continue
 		}
 		if hide != nil && hide.location(loc, buf) {
 			tmp = tmp[:0]
