@@ -81,11 +81,17 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 		q.hidden, q.locOff, q.locNodes, q.locInlined = lp.hidden, lp.off, lp.nodes, lp.inlined
 		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edge
 	} else {
-		q.view = e.buildLocView(c, opt.NoInlines, nil)
-		for _, fl := range q.view.flags {
-			if fl&fHidden != 0 {
-				q.hidden = true
-				break
+		if lp := e.sameView(key); lp != nil {
+			// The view does not depend on the granularity: a kept one
+			// at another serves (the lines after the functions).
+			q.view, q.hidden = lp.view, lp.hidden
+		} else {
+			q.view = e.buildLocView(c, opt.NoInlines, nil)
+			for _, fl := range q.view.flags {
+				if fl&fHidden != 0 {
+					q.hidden = true
+					break
+				}
 			}
 		}
 		q.buildLocNodes()
@@ -135,11 +141,23 @@ func (e *Engine) recentLocs(k locKey) *locPaths {
 // sameLines is a kept location view whose key differs from k at most in
 // focus and ignore, or nil.
 func (e *Engine) sameLines(k locKey) *locPaths {
+	return e.keptLocs(k, func(k *locKey) { k.focus, k.ignore = "", "" })
+}
+
+// sameView is a kept location view whose key differs from k at most in
+// the granularity and columns, or nil.
+func (e *Engine) sameView(k locKey) *locPaths {
+	return e.keptLocs(k, func(k *locKey) { k.granularity, k.showColumns = "", false })
+}
+
+// keptLocs is a kept location view whose key, with unset applied, is
+// k's with unset applied, or nil.
+func (e *Engine) keptLocs(k locKey, unset func(*locKey)) *locPaths {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	k.focus, k.ignore = "", ""
+	unset(&k)
 	for i, kk := range e.locs.keys {
-		kk.focus, kk.ignore = "", ""
+		unset(&kk)
 		if kk == k {
 			return e.locs.vals[i]
 		}

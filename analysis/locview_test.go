@@ -4,12 +4,13 @@ import (
 	"testing"
 )
 
-// TestFocusKeepsLines: a query that differs from a kept one only in
-// focus and ignore takes the kept location view's lines and node lists
-// (sameLines) and matches focus and ignore alone; its tables equal a
-// fresh engine's, after hide, show, prune_from and show_from views, with
-// and without inlined frames.
-func TestFocusKeepsLines(t *testing.T) {
+// TestKeptViews: a query that differs from a kept one only in focus and
+// ignore takes the kept location view's lines and node lists (sameLines)
+// and matches focus and ignore alone; one that differs only in the
+// granularity takes its view (sameView). Their tables equal a fresh
+// engine's, after hide, show, prune_from and show_from views, with and
+// without inlined frames, at five granularities.
+func TestKeptViews(t *testing.T) {
 	steps := []map[string]string{
 		{"hide": "json"},
 		{"hide": "json", "focus": "main|Handle"},
@@ -24,10 +25,17 @@ func TestFocusKeepsLines(t *testing.T) {
 		{},
 		{"focus": "json"},
 		{"ignore": "json", "focus": "main"},
+		{"ignore": "json", "focus": "main", "granularity": "lines"},
+		{"ignore": "json", "focus": "main", "granularity": "lines", "showcolumns": "true"},
+		{"hide": "json", "granularity": "files"},
+		{"hide": "json", "granularity": "filefunctions"},
+		{"hide": "json", "granularity": "addresses"},
+		{"prune_from": "json|Handle", "noinlines": "true", "granularity": "lines"},
+		{"prune_from": "json|Handle", "granularity": "filefunctions"},
 	}
 	for name, newEngine := range freshEngines(t, "cpu_labels", "diff", "distinct", "zipf", "deep") {
 		warm := newEngine()
-		reused := 0
+		reused, views := 0, 0
 		for _, set := range steps {
 			opt := testOptions(t, set)
 			opt.NodeFraction = 0
@@ -43,6 +51,9 @@ func TestFocusKeepsLines(t *testing.T) {
 			if warm.recentLocs(key) == nil && warm.sameLines(key) != nil {
 				reused++
 			}
+			if warm.recentLocs(key) == nil && warm.sameView(key) != nil {
+				views++
+			}
 			got, err := warm.Top(opt)
 			if err != nil {
 				t.Fatal(err)
@@ -57,8 +68,8 @@ func TestFocusKeepsLines(t *testing.T) {
 				}
 			}
 		}
-		if reused < 5 {
-			t.Errorf("%s: %d focus or ignore steps found a kept view's lines, want 5 or more", name, reused)
+		if reused < 5 || views < 4 {
+			t.Errorf("%s: %d focus or ignore steps found a kept view's lines, %d granularities a kept view; want 5 and 4 or more", name, reused, views)
 		}
 	}
 }
