@@ -18,6 +18,7 @@ type Engine struct {
 
 	mu     sync.Mutex
 	tables map[tableKey]*nodeTable
+	names  *nameRanks  // for every node table
 	drop   *dropFrames // the profile's drop_frames/keep_frames, applied once
 	base   []bool      // label sets marking -diff_base samples; empty if none
 	units  map[string]string
@@ -40,7 +41,7 @@ type tableKey struct {
 
 // NewEngine prepares p for queries. p must not change afterwards.
 func NewEngine(p *format.Profile) *Engine {
-	return &Engine{p: p, lt: newLineTable(p), tables: map[tableKey]*nodeTable{}}
+	return &Engine{p: p, lt: newLineTable(p), names: &nameRanks{p: p}, tables: map[tableKey]*nodeTable{}}
 }
 
 // Profile returns the engine's profile.
@@ -53,7 +54,7 @@ func (e *Engine) nodeTable(granularity string, noInlines, showColumns bool) *nod
 	if t := e.tables[k]; t != nil {
 		return t
 	}
-	t := newNodeTable(e.p, e.lt, granularity, noInlines, showColumns)
+	t := newNodeTable(e.p, e.lt, e.names, granularity, noInlines, showColumns)
 	e.tables[k] = t
 	// Every table sorts its rows by the names' ranks, but only once its
 	// stacks are summed: they are ranked meanwhile on the other core,
