@@ -190,21 +190,94 @@ func (m *funcMatcher) location(loc *format.Location, lines []int16) bool {
 // noinlines, recording what the sample filters need. With same non-nil
 // (a view made with the same options but for focus and ignore), only
 // focus and ignore are matched: the lines and other flags are same's.
+// Two goroutines build the two halves of the locations.
 func (e *Engine) buildLocView(c *compiled, noInlines bool, same *locView) *locView {
 	p := e.p
-	v := &locView{flags: make([]uint8, len(p.Locations))}
+	n := len(p.Locations)
+	v := &locView{flags: make([]uint8, n)}
 	if same != nil {
 		v.off, v.lines = same.off, same.lines
 	} else {
-		v.off, v.lines = make([]int32, len(p.Locations)+1), make([]int16, 0, len(p.Lines))
+		v.off = make([]int32, n+1)
 	}
-	drop := e.dropFrames()
-	focus := newFuncMatcher(p, c.focus)
-	ignore := newFuncMatcher(p, c.ignore)
-	hide := newFuncMatcher(p, c.hide)
-	show := newFuncMatcher(p, c.show)
+	m := &viewMatchers{
+		drop:  e.dropFrames(),
+		focus: newFuncMatcher(p, c.focus), ignore: newFuncMatcher(p, c.ignore),
+		hide: newFuncMatcher(p, c.hide), show: newFuncMatcher(p, c.show),
+	}
+	size := len(p.Lines) // of the lines, so that the halves join in place
+	if same != nil {
+		size = 0
+	}
+	if n < parallelLocations {
+		lines := e.viewRange(v, 0, n, m, c, noInlines, same, make([]int16, 0, size))
+		if same == nil {
+			v.lines = lines
+		}
+		return v
+	}
+	// The matchers' memos are written by one goroutine per function.
+	nf := len(p.Functions)
+	m.matchMappings()
+	both(func() { m.matchFunctions(0, nf/2) }, func() { m.matchFunctions(nf/2, nf) })
+	var lines, lines2 []int16
+	h := n / 2
+	both(func() {
+		lines = e.viewRange(v, 0, h, m, c, noInlines, same, make([]int16, 0, size))
+	}, func() {
+		lines2 = e.viewRange(v, h, n, m, c, noInlines, same, make([]int16, 0, size/2))
+	})
+	if same == nil {
+		// The second half's offsets were from its own lines.
+		base := int32(len(lines))
+		for li := h + 1; li <= n; li++ {
+			v.off[li] += base
+		}
+		v.lines = append(lines, lines2...)
+	}
+	return v
+}
+
+// parallelLocations is the location count from which buildLocView uses
+// two goroutines (a variable for the tests).
+var parallelLocations = 1 << 15
+
+// viewMatchers are a location view's name filters.
+type viewMatchers struct {
+	drop                      *dropFrames
+	focus, ignore, hide, show *funcMatcher
+}
+
+// matchFunctions memoises every matcher's answer for functions [lo, hi).
+func (m *viewMatchers) matchFunctions(lo, hi int) {
+	for _, fm := range []*funcMatcher{m.focus, m.ignore, m.hide, m.show} {
+		if fm != nil {
+			for f := lo; f < hi; f++ {
+				fm.fn(int32(f))
+			}
+		}
+	}
+}
+
+// matchMappings memoises every matcher's answer for every mapping.
+func (m *viewMatchers) matchMappings() {
+	for _, fm := range []*funcMatcher{m.focus, m.ignore, m.hide, m.show} {
+		if fm != nil {
+			for mi := range fm.maps {
+				fm.mapping(int32(mi))
+			}
+		}
+	}
+}
+
+// viewRange is buildLocView for locations [lo, hi): it sets their flags
+// and, unless same, appends their lines to out and sets v.off[li+1] to
+// their end in out.
+func (e *Engine) viewRange(v *locView, lo, hi int, m *viewMatchers, c *compiled, noInlines bool, same *locView, out []int16) []int16 {
+	p := e.p
+	drop, focus, ignore, hide, show := m.drop, m.focus, m.ignore, m.hide, m.show
 	var buf, tmp []int16
-	for li := range p.Locations {
+	for li := lo; li < hi; li++ {
 		loc := &p.Locations[li]
 		lines := p.LinesOf(loc)
 		buf = buf[:0]
@@ -288,10 +361,10 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool, same *locView) *locVi
 			buf = buf[len(buf)-1:]
 		}
 		v.flags[li] = fl
-		v.lines = append(v.lines, buf...)
-		v.off[li+1] = int32(len(v.lines))
+		out = append(out, buf...)
+		v.off[li+1] = int32(len(out))
 	}
-	return v
+	return out
 }
 
 // dropFrames is the profile's own drop_frames/keep_frames, as pprof's

@@ -1,5 +1,7 @@
 package analysis
 
+import "math"
+
 // ForgetTops drops the Engine's kept Top tables, so that a benchmark's
 // next Top aggregates the stacks again (its location views and node
 // tables stay, as they do when a person changes the sample type).
@@ -26,4 +28,19 @@ func ForgetLocationViews(e *Engine) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.locs = recent[locKey, *locPaths]{}
+}
+
+// BuildLocationView builds the location view of opt's name filters, on
+// two goroutines or one.
+func BuildLocationView(e *Engine, opt Options, two bool) error {
+	c, err := compileOptions(&opt)
+	if err != nil {
+		return err
+	}
+	defer func(old int) { parallelLocations = old }(parallelLocations)
+	if !two {
+		parallelLocations = math.MaxInt
+	}
+	e.buildLocView(c, opt.NoInlines, nil)
+	return nil
 }

@@ -21,8 +21,8 @@ func TestBothRaisesPanicsOnTheCaller(t *testing.T) {
 // TestRunsInTwo: every walk that two goroutines share by runs of stacks
 // (Top, its first rows, its inline markers at a node fraction, Peek and
 // Source) gives what one walk gives, with runs of three stacks taken in
-// turn, on profiles with repeated and plain stacks, mean values and a
-// diff base.
+// turn and location views built in two halves, on profiles with
+// repeated and plain stacks, mean values and a diff base.
 func TestRunsInTwo(t *testing.T) {
 	type result struct {
 		top, first []nameRow
@@ -69,8 +69,10 @@ func TestRunsInTwo(t *testing.T) {
 				continue
 			}
 			func() {
-				defer func(stacks, run int) { parallelStacks, minRun = stacks, run }(parallelStacks, minRun)
-				parallelStacks, minRun = 2, 3
+				defer func(stacks, run, locs int) {
+					parallelStacks, minRun, parallelLocations = stacks, run, locs
+				}(parallelStacks, minRun, parallelLocations)
+				parallelStacks, minRun, parallelLocations = 2, 3, 2
 				got, _ := compute(newEngine(), opt)
 				for _, c := range []struct {
 					what      string
