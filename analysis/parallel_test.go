@@ -21,8 +21,8 @@ func TestBothRaisesPanicsOnTheCaller(t *testing.T) {
 // TestRunsInTwo: every walk that two goroutines share by runs of stacks
 // (Top, its first rows, its inline markers at a node fraction, Peek and
 // Source) gives what one walk gives, with runs of three stacks taken in
-// turn and location views built in two halves, on profiles with
-// repeated and plain stacks, mean values and a diff base.
+// turn, location views built and rows sorted in two halves, on profiles
+// with repeated and plain stacks, mean values and a diff base.
 func TestRunsInTwo(t *testing.T) {
 	type result struct {
 		top, first []nameRow
@@ -69,10 +69,10 @@ func TestRunsInTwo(t *testing.T) {
 				continue
 			}
 			func() {
-				defer func(stacks, run, locs int) {
-					parallelStacks, minRun, parallelLocations = stacks, run, locs
-				}(parallelStacks, minRun, parallelLocations)
-				parallelStacks, minRun, parallelLocations = 2, 3, 2
+				defer func(stacks, run, locs, sort int) {
+					parallelStacks, minRun, parallelLocations, parallelSort = stacks, run, locs, sort
+				}(parallelStacks, minRun, parallelLocations, parallelSort)
+				parallelStacks, minRun, parallelLocations, parallelSort = 2, 3, 2, 8
 				got, _ := compute(newEngine(), opt)
 				for _, c := range []struct {
 					what      string
@@ -88,5 +88,36 @@ func TestRunsInTwo(t *testing.T) {
 	}
 	if compared < 4*len(sets) {
 		t.Errorf("compared %d option sets", compared)
+	}
+}
+
+// TestSortInTwo: sorting in two halves and merging orders as one sort
+// does and keeps every element once, at lengths around the halves'
+// boundaries.
+func TestSortInTwo(t *testing.T) {
+	defer func(old int) { parallelSort = old }(parallelSort)
+	parallelSort = 2
+	type pair struct{ key, at int }
+	byKey := func(a, b pair) int { return a.key - b.key }
+	for _, n := range []int{0, 1, 2, 3, 7, 64, 1001} {
+		xs := make([]pair, n)
+		for i := range xs {
+			xs[i] = pair{(i * 7919) % 13, i}
+		}
+		want := slices.Clone(xs)
+		slices.SortStableFunc(want, byKey)
+		got := slices.Clone(xs)
+		sortInTwo(got, byKey)
+		for i := range got {
+			if got[i].key != want[i].key {
+				t.Fatalf("n=%d: element %d has key %d, want %d", n, i, got[i].key, want[i].key)
+			}
+		}
+		slices.SortFunc(got, func(a, b pair) int { return a.at - b.at })
+		for i := range got {
+			if got[i].at != i {
+				t.Fatalf("n=%d: element %d lost or repeated", n, i)
+			}
+		}
 	}
 }

@@ -400,7 +400,10 @@ func (a *aggregate) top() *Top {
 	markers := a.inlineMarkers(kept, edgeCutoff)
 	t.Rows = make([]Row, len(kept))
 	for i, n := range kept {
-		t.Rows[i] = Row{Node: n, Flat: a.flatValue(n), Cum: a.cumValue(n), Inline: markers[i]}
+		t.Rows[i] = Row{Node: n, Flat: a.flatValue(n), Cum: a.cumValue(n)}
+		if markers != nil {
+			t.Rows[i].Inline = markers[n].marker()
+		}
 		t.ShownTotal += t.Rows[i].Flat
 		if a.first != nil && !a.first[n] {
 			t.inexact++ // the first nodes are the first rows
@@ -420,7 +423,7 @@ func (a *aggregate) sortNodes(ns []int32, byCum bool) {
 		if byCum {
 			first, second = a.cum, a.flat
 		}
-		slices.SortFunc(ns, func(l, r int32) int {
+		sortInTwo(ns, func(l, r int32) int {
 			if c := cmp.Compare(abs64(first[r]), abs64(first[l])); c != 0 {
 				return c
 			}
@@ -621,28 +624,24 @@ func infoString(n *NodeInfo) string {
 	return fmt.Sprintf("{%s %s %d %s %d %d %d %s}", n.Name, "", n.Address, n.File, n.StartLine, n.Line, n.Column, n.Objfile)
 }
 
-// inlineMarkers computes pprof's "(inline)" / "(partial-inline)" for the
-// given nodes: a node is inline when every call edge into it is an inlined
-// call, partial when some are. Edges are counted as pprof builds them:
-// once per sample, between consecutive frames of kept nodes.
-func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []string {
+// inlineMarkers gathers pprof's "(inline)" / "(partial-inline)" for the
+// given nodes, per node (nil when no node can be inlined): a node is
+// inline when every call edge into it is an inlined call, partial when
+// some are. Edges are counted as pprof builds them: once per sample,
+// between consecutive frames of kept nodes.
+func (a *aggregate) inlineMarkers(nodes []int32, edgeCutoff int64) []inlineIn {
 	q := a.q
-	out := make([]string, len(nodes))
-	nn := q.nodes.len()
 	candidate := q.candidates()
 	if candidate == nil {
-		return out
+		return nil
 	}
 	edges := a.inlEdges
 	if edges == nil {
 		edges = a.allInlineEdges(nodes, candidate)
 	}
-	in := make([]inlineIn, nn)
+	in := make([]inlineIn, q.nodes.len())
 	edges.each(func(to int32, w int64, allInline bool) { in[to].add(w, allInline, edgeCutoff) })
-	for i, n := range nodes {
-		out[i] = in[n].marker()
-	}
-	return out
+	return in
 }
 
 // inlineIn gathers the call edges into a node for its inline marker.
