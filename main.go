@@ -406,7 +406,7 @@ type topJSONRow struct {
 func writeTopJSON(w io.Writer, top *analysis.Top) error {
 	doc := topJSON{SampleType: top.SampleType.Type, Unit: top.SampleType.Unit, Total: top.Total, Rows: []topJSONRow{}}
 	for _, r := range top.Rows {
-		doc.Rows = append(doc.Rows, topJSONRow{top.Nodes.Name(r.Node), r.Flat, r.Cum, r.Inline})
+		doc.Rows = append(doc.Rows, topJSONRow{top.Nodes.Name(r.Node), r.Flat, r.Cum, r.Inline.String()})
 	}
 	enc := json.NewEncoder(w)
 	return enc.Encode(doc)

@@ -36,7 +36,7 @@ func TestFusedInlineMarkers(t *testing.T) {
 					if fused.Rows[i] != walked.Rows[i] {
 						t.Fatalf("row %d: fused %+v, walked %+v", i, fused.Rows[i], walked.Rows[i])
 					}
-					if fused.Rows[i].Inline != "" {
+					if fused.Rows[i].Inline != NotInlined {
 						inline++
 					}
 				}

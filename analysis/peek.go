@@ -112,7 +112,7 @@ func (e *Engine) keptTopForPeek(opt Options) *Top {
 
 // inlineMarker is a node's inline marker from the call edges into it
 // (inlineIn).
-func inlineMarker(in map[int32]*Edge, cutoff int64) string {
+func inlineMarker(in map[int32]*Edge, cutoff int64) Marker {
 	var m inlineIn
 	for _, e := range in {
 		m.add(e.Weight, e.Inline, cutoff)

@@ -110,7 +110,7 @@ func TestPeekFromPartialTop(t *testing.T) {
 			}
 			if i >= first.ExactRows() {
 				inexact++
-				if full.Rows[i].Inline != "" {
+				if full.Rows[i].Inline != NotInlined {
 					marked++
 				}
 			}

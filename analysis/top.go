@@ -23,7 +23,30 @@ type Row struct {
 	Node   int32 // node id, stable for the Engine and granularity
 	Flat   int64
 	Cum    int64
-	Inline string // "", "inline" or "partial-inline"
+	Inline Marker
+}
+
+// Marker is a row's inline marker, printed after its name as pprof does:
+// "(inline)" when every call into it was inlined, "(partial-inline)"
+// when some were. A number, not a string, so that rows hold no pointer:
+// a million of them cost the garbage collector nothing.
+type Marker uint8
+
+const (
+	NotInlined Marker = iota
+	Inlined
+	PartlyInlined
+)
+
+// String is the marker as pprof prints it between parentheses, or "".
+func (m Marker) String() string {
+	switch m {
+	case Inlined:
+		return "inline"
+	case PartlyInlined:
+		return "partial-inline"
+	}
+	return ""
 }
 
 // Top is pprof's -top report.
@@ -660,14 +683,14 @@ func (m *inlineIn) add(w int64, allInline bool, cutoff int64) {
 	}
 }
 
-func (m inlineIn) marker() string {
+func (m inlineIn) marker() Marker {
 	switch {
 	case m.inl && m.non:
-		return "partial-inline"
+		return PartlyInlined
 	case m.inl:
-		return "inline"
+		return Inlined
 	}
-	return ""
+	return NotInlined
 }
 
 // fractionOf is pprof's cutoff for a nodefraction or edgefraction f of

@@ -32,7 +32,7 @@ type nameRow struct {
 func named(t *Top) []nameRow {
 	out := make([]nameRow, len(t.Rows))
 	for i, r := range t.Rows {
-		out[i] = nameRow{t.Nodes.Name(r.Node), r.Flat, r.Cum, r.Inline}
+		out[i] = nameRow{t.Nodes.Name(r.Node), r.Flat, r.Cum, r.Inline.String()}
 	}
 	return out
 }

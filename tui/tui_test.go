@@ -1032,7 +1032,7 @@ func TestTopCompletesMarkers(t *testing.T) {
 	}
 	row := -1
 	for i := 3 * testH; i < len(want.Rows); i++ {
-		if want.Rows[i].Inline != "" {
+		if want.Rows[i].Inline != analysis.NotInlined {
 			row = i
 			break
 		}

@@ -469,8 +469,8 @@ func (t *Top) View() string {
 		used += 2
 		nameW := t.width - used
 		inline := ""
-		if r.Inline != "" {
-			inline = " (" + r.Inline + ")"
+		if r.Inline != analysis.NotInlined {
+			inline = " (" + r.Inline.String() + ")"
 		}
 		name := fitName(t.top.Nodes.Name(r.Node), nameW)
 		rest := nameW - ansi.StringWidth(name)

@@ -28,8 +28,8 @@ func Top(w io.Writer, p *format.Profile, top *analysis.Top, opt analysis.Options
 	for _, r := range top.Rows {
 		sum += r.Flat
 		var inline string
-		if r.Inline != "" {
-			inline = " (" + r.Inline + ")"
+		if r.Inline != analysis.NotInlined {
+			inline = " (" + r.Inline.String() + ")"
 		}
 		fmt.Fprintf(bw, "%10s %s %s %10s %s  %s%s\n",
 			value(r.Flat), analysis.Percentage(r.Flat, total), analysis.Percentage(sum, total),
