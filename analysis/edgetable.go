@@ -141,6 +141,13 @@ func (t *edgeSums) settle() {
 	}
 }
 
+// keep drops what only summing needs (the index and the stamps), once
+// the sums are settled: a kept table's aggregate keeps its edges for
+// each alone. No edge can be found or added afterwards.
+func (t *edgeSums) keep() {
+	t.slots, t.stamp = nil, nil
+}
+
 // each calls f with every edge: its target, weight and whether every
 // call it sums is inlined.
 func (t *edgeSums) each(f func(to int32, w int64, allInline bool)) {

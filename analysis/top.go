@@ -282,8 +282,9 @@ func (e *Engine) top(opt, key Options, rows int, pause func()) (*Top, error) {
 	// again.
 	if a.first == nil && a.inlEdges != nil {
 		// The per-stack arrays are not needed to make a table again
-		// with the edges summed.
+		// with the edges summed, nor the edges' index.
 		a.stackW, a.stackDW, a.kept = nil, nil, nil
+		a.inlEdges.keep()
 		t.agg = a
 	}
 	e.keepTop(key, t)
