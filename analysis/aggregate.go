@@ -252,8 +252,15 @@ func (q *query) buildLocNodes() {
 	slotNode := q.nodes.slotNode
 	off := q.e.lt.off
 	q.locOff = make([]int32, len(v.flags)+1)
-	q.locNodes = make([]int32, 0, len(v.lines)+len(v.flags))
-	q.locInlined = make([]bool, 0, len(v.lines)+len(v.flags))
+	// A visible location has a node per line it keeps, or one.
+	n := 0
+	for l, fl := range v.flags {
+		if fl&fHidden == 0 {
+			n += max(1, int(v.off[l+1]-v.off[l]))
+		}
+	}
+	q.locNodes = make([]int32, 0, n)
+	q.locInlined = make([]bool, 0, n)
 	for l := range v.flags {
 		if v.flags[l]&fHidden == 0 {
 			lines := v.lines[v.off[l]:v.off[l+1]]
