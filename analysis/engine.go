@@ -467,18 +467,26 @@ func (v *locView) stackRange(locs []int32, c *compiled, anyHidden, nameFilters, 
 		}
 	}
 	if nameFilters {
-		focused := false
-		for _, l := range locs[lo:hi] {
-			fl := v.flags[l]
-			if fl&fIgnore != 0 {
+		if c.focus == nil && c.ignore == nil {
+			// Every location is focused and none ignored (hide or show
+			// alone): no need to read their flags.
+			if lo == hi {
 				return 0, 0, false
 			}
-			if fl&fFocus != 0 {
-				focused = true
+		} else {
+			focused := false
+			for _, l := range locs[lo:hi] {
+				fl := v.flags[l]
+				if fl&fIgnore != 0 {
+					return 0, 0, false
+				}
+				if fl&fFocus != 0 {
+					focused = true
+				}
 			}
-		}
-		if !focused {
-			return 0, 0, false
+			if !focused {
+				return 0, 0, false
+			}
 		}
 		if anyHidden {
 			visible := false
