@@ -251,30 +251,48 @@ func (q *query) buildLocNodes() {
 	v := q.view
 	slotNode := q.nodes.slotNode
 	off := q.e.lt.off
-	q.locOff = make([]int32, len(v.flags)+1)
+	nl := len(v.flags)
+	q.locOff = make([]int32, nl+1)
 	// A visible location has a node per line it keeps, or one.
-	n := 0
-	for l, fl := range v.flags {
-		if fl&fHidden == 0 {
-			n += max(1, int(v.off[l+1]-v.off[l]))
-		}
-	}
-	q.locNodes = make([]int32, 0, n)
-	q.locInlined = make([]bool, 0, n)
-	for l := range v.flags {
-		if v.flags[l]&fHidden == 0 {
-			lines := v.lines[v.off[l]:v.off[l+1]]
-			if len(lines) == 0 {
-				q.locNodes = append(q.locNodes, slotNode[off[l]])
-				q.locInlined = append(q.locInlined, false)
-			}
-			for k := len(lines) - 1; k >= 0; k-- {
-				q.locNodes = append(q.locNodes, slotNode[off[l]+int32(lines[k])])
-				q.locInlined = append(q.locInlined, k != len(lines)-1)
+	count := func(lo, hi int) int {
+		n := 0
+		for l := lo; l < hi; l++ {
+			if v.flags[l]&fHidden == 0 {
+				n += max(1, int(v.off[l+1]-v.off[l]))
 			}
 		}
-		q.locOff[l+1] = int32(len(q.locNodes))
+		return n
 	}
+	// Locations [lo, hi), their nodes from locNodes[at].
+	fill := func(lo, hi int, at int32) {
+		for l := lo; l < hi; l++ {
+			if v.flags[l]&fHidden == 0 {
+				lines := v.lines[v.off[l]:v.off[l+1]]
+				if len(lines) == 0 {
+					q.locNodes[at] = slotNode[off[l]]
+					at++
+				}
+				for k := len(lines) - 1; k >= 0; k-- {
+					q.locNodes[at] = slotNode[off[l]+int32(lines[k])]
+					q.locInlined[at] = k != len(lines)-1
+					at++
+				}
+			}
+			q.locOff[l+1] = at
+		}
+	}
+	h := nl
+	if nl >= parallelLocations {
+		h = nl / 2 // two halves on two goroutines
+	}
+	first := count(0, h)
+	n := first + count(h, nl)
+	q.locNodes, q.locInlined = make([]int32, n), make([]bool, n)
+	if h == nl {
+		fill(0, nl, 0)
+		return
+	}
+	both(func() { fill(0, h, 0) }, func() { fill(h, nl, int32(first)) })
 }
 
 // buildLocEdges sets locEdge: an inlined frame's call edge is the
@@ -285,27 +303,35 @@ func (q *query) buildLocEdges() {
 	edge := q.nodes.staticEdges(q.e.p, q.e.lt).slot
 	off := q.e.lt.off
 	q.locEdge = make([]int32, len(q.locNodes))
-	for l := range v.flags {
-		j := q.locOff[l]
-		if j == q.locOff[l+1] {
-			continue
-		}
-		lines := v.lines[v.off[l]:v.off[l+1]]
-		for k := len(lines) - 1; k >= 0; k-- {
-			switch {
-			case k == len(lines)-1:
-				q.locEdge[j] = -1 // the outermost frame: not inlined
-			case lines[k+1] == lines[k]+1:
-				q.locEdge[j] = edge[off[l]+int32(lines[k])]
-			default:
-				q.locEdge[j] = -2
+	edges := func(lo, hi int) {
+		for l := lo; l < hi; l++ {
+			j := q.locOff[l]
+			if j == q.locOff[l+1] {
+				continue
 			}
-			j++
-		}
-		if len(lines) == 0 {
-			q.locEdge[j] = -1
+			lines := v.lines[v.off[l]:v.off[l+1]]
+			for k := len(lines) - 1; k >= 0; k-- {
+				switch {
+				case k == len(lines)-1:
+					q.locEdge[j] = -1 // the outermost frame: not inlined
+				case lines[k+1] == lines[k]+1:
+					q.locEdge[j] = edge[off[l]+int32(lines[k])]
+				default:
+					q.locEdge[j] = -2
+				}
+				j++
+			}
+			if len(lines) == 0 {
+				q.locEdge[j] = -1
+			}
 		}
 	}
+	nl := len(v.flags)
+	if nl < parallelLocations {
+		edges(0, nl)
+		return
+	}
+	both(func() { edges(0, nl/2) }, func() { edges(nl/2, nl) })
 }
 
 // pathRange is the part of stack locs that survives the filters, and
