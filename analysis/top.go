@@ -423,16 +423,33 @@ func (a *aggregate) top() *Top {
 	edgeCutoff := fractionOf(flatSum, q.opt.EdgeFraction)
 	markers := a.inlineMarkers(kept, edgeCutoff)
 	t.Rows = make([]Row, len(kept))
-	for i, n := range kept {
-		t.Rows[i] = Row{Node: n, Flat: a.flatValue(n), Cum: a.cumValue(n)}
-		if markers != nil {
-			t.Rows[i].Inline = markers[n].marker()
+	// Rows [lo, hi); their flat sum and how many are inexact.
+	rows := func(lo, hi int) (shown int64, inexact int) {
+		for i := lo; i < hi; i++ {
+			n := kept[i]
+			t.Rows[i] = Row{Node: n, Flat: a.flatValue(n), Cum: a.cumValue(n)}
+			if markers != nil {
+				t.Rows[i].Inline = markers[n].marker()
+			}
+			shown += t.Rows[i].Flat
+			if a.first != nil && !a.first[n] {
+				inexact++ // the first nodes are the first rows
+			}
 		}
-		t.ShownTotal += t.Rows[i].Flat
-		if a.first != nil && !a.first[n] {
-			t.inexact++ // the first nodes are the first rows
-		}
+		return shown, inexact
 	}
+	if len(kept) < parallelSort {
+		t.ShownTotal, t.inexact = rows(0, len(kept))
+		return t
+	}
+	// A million rows (wide's lines), read from the sums at random: in
+	// two halves.
+	h := len(kept) / 2
+	var shown int64
+	var inexact int
+	both(func() { t.ShownTotal, t.inexact = rows(0, h) }, func() { shown, inexact = rows(h, len(kept)) })
+	t.ShownTotal += shown
+	t.inexact += inexact
 	return t
 }
 
