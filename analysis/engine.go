@@ -203,7 +203,9 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool, same *locView) *locVi
 	m := &viewMatchers{
 		drop:  e.dropFrames(),
 		focus: newFuncMatcher(p, c.focus), ignore: newFuncMatcher(p, c.ignore),
-		hide: newFuncMatcher(p, c.hide), show: newFuncMatcher(p, c.show),
+	}
+	if same == nil {
+		m.hide, m.show = newFuncMatcher(p, c.hide), newFuncMatcher(p, c.show)
 	}
 	size := len(p.Lines) // of the lines, so that the halves join in place
 	if same != nil {
@@ -238,8 +240,10 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool, same *locView) *locVi
 	return v
 }
 
-// parallelLocations is the location count from which buildLocView uses
-// two goroutines (a variable for the tests).
+// parallelLocations is the location count from which a location view,
+// its node lists and inline edges, and a lines table's numbering (by
+// frame slots) are made in two halves on two goroutines (a variable for
+// the tests).
 var parallelLocations = 1 << 15
 
 // viewMatchers are a location view's name filters.
