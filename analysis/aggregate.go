@@ -74,26 +74,22 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edge
 		return q, nil
 	}
-	if lp := e.sameLines(key); lp != nil {
+	switch lines, view := e.sameLines(key), e.sameView(key); {
+	case lines != nil:
 		// Focus and ignore only flag locations: the lines and node lists
 		// of a kept view that differs in them alone serve.
-		q.view = e.buildLocView(c, opt.NoInlines, lp.view)
-		q.hidden, q.locOff, q.locNodes, q.locInlined = lp.hidden, lp.off, lp.nodes, lp.inlined
-		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edge
-	} else {
-		if lp := e.sameView(key); lp != nil {
-			// The view does not depend on the granularity: a kept one
-			// at another serves (the lines after the functions).
-			q.view, q.hidden = lp.view, lp.hidden
-		} else {
-			q.view = e.buildLocView(c, opt.NoInlines, nil)
-			for _, fl := range q.view.flags {
-				if fl&fHidden != 0 {
-					q.hidden = true
-					break
-				}
-			}
-		}
+		q.view = e.buildLocView(c, opt.NoInlines, lines.view)
+		q.hidden, q.locOff, q.locNodes, q.locInlined = lines.hidden, lines.off, lines.nodes, lines.inlined
+		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lines.cand, lines.anyCand, lines.inlinedSlots, lines.edge
+	case view != nil:
+		// The view does not depend on the granularity: a kept one at
+		// another serves (the lines after the functions).
+		q.view, q.hidden = view.view, view.hidden
+		q.buildLocNodes()
+		q.candidates()
+	default:
+		q.view = e.buildLocView(c, opt.NoInlines, nil)
+		q.hidden = slices.ContainsFunc(q.view.flags, func(fl uint8) bool { return fl&fHidden != 0 })
 		q.buildLocNodes()
 		q.candidates()
 	}
@@ -281,18 +277,11 @@ func (q *query) buildLocNodes() {
 			q.locOff[l+1] = at
 		}
 	}
-	h := nl
-	if nl >= parallelLocations {
-		h = nl / 2 // two halves on two goroutines
-	}
+	h := half(nl, parallelLocations)
 	first := count(0, h)
 	n := first + count(h, nl)
 	q.locNodes, q.locInlined = make([]int32, n), make([]bool, n)
-	if h == nl {
-		fill(0, nl, 0)
-		return
-	}
-	both(func() { fill(0, h, 0) }, func() { fill(h, nl, int32(first)) })
+	inHalves(nl, parallelLocations, func(part, lo, hi int) { fill(lo, hi, int32(part*first)) })
 }
 
 // buildLocEdges sets locEdge: an inlined frame's call edge is the
@@ -303,7 +292,7 @@ func (q *query) buildLocEdges() {
 	edge := q.nodes.staticEdges(q.e.p, q.e.lt).slot
 	off := q.e.lt.off
 	q.locEdge = make([]int32, len(q.locNodes))
-	edges := func(lo, hi int) {
+	inHalves(len(v.flags), parallelLocations, func(_, lo, hi int) {
 		for l := lo; l < hi; l++ {
 			j := q.locOff[l]
 			if j == q.locOff[l+1] {
@@ -325,13 +314,7 @@ func (q *query) buildLocEdges() {
 				q.locEdge[j] = -1
 			}
 		}
-	}
-	nl := len(v.flags)
-	if nl < parallelLocations {
-		edges(0, nl)
-		return
-	}
-	both(func() { edges(0, nl/2) }, func() { edges(nl/2, nl) })
+	})
 }
 
 // pathRange is the part of stack locs that survives the filters, and
@@ -505,28 +488,28 @@ func (a *aggregate) firstRows(rows int) (first []bool, flat []int64) {
 	}
 	leaves := func(r *runs) []int64 {
 		flat := make([]int64, q.nodes.len())
-		for from, to, ok := r.take(); ok; from, to, ok = r.take() {
-			for s := from; s < to; s++ {
-				sw := a.stackW[s]
-				if sw == 0 {
-					continue
-				}
-				locs := p.Stacks.At(int32(s))
-				lo, hi, ok := q.pathRange(locs)
-				if a.cut != nil {
-					a.cut[2*s], a.cut[2*s+1] = int32(lo), int32(hi)
-					if !ok {
-						a.cut[2*s+1] = -1
-					}
-				}
+		c := r.cursor()
+		for s := c.next(); s >= 0; s = c.next() {
+			sw := a.stackW[s]
+			if sw == 0 {
+				continue
+			}
+			locs := p.Stacks.At(int32(s))
+			lo, hi, ok := q.pathRange(locs)
+			if a.cut != nil {
+				a.cut[2*s], a.cut[2*s+1] = int32(lo), int32(hi)
 				if !ok {
-					continue
-				}
-				if l := q.leafLoc(locs[lo:hi]); l >= 0 {
-					flat[nodes[off[l+1]-1]] += sw // the leaf-most frame
+					a.cut[2*s+1] = -1
 				}
 			}
+			if !ok {
+				continue
+			}
+			if l := q.leafLoc(locs[lo:hi]); l >= 0 {
+				flat[nodes[off[l+1]-1]] += sw // the leaf-most frame
+			}
 		}
+
 		return flat
 	}
 	var parts [2][]int64
@@ -659,52 +642,52 @@ func (a *aggregate) sumFirstRange(r *runs, first, want, has []bool) (cum, locW [
 	if want != nil {
 		edges = newEdgeSums(0)
 	}
-	for from, to, ok := r.take(); ok; from, to, ok = r.take() {
-		for s := from; s < to; s++ {
-			sw := a.stackW[s]
-			locs := p.Stacks.At(int32(s))
-			if sw == 0 {
-				a.kept[s] = q.filtersPass(locs)
+	c := r.cursor()
+	for s := c.next(); s >= 0; s = c.next() {
+		sw := a.stackW[s]
+		locs := p.Stacks.At(int32(s))
+		if sw == 0 {
+			a.kept[s] = q.filtersPass(locs)
+			continue
+		}
+		lo, hi, ok := a.keptRange(s, locs)
+		if !ok {
+			continue
+		}
+		path := locs[lo:hi]
+		mark := int32(s + 1)
+		for i, l := range path {
+			locW[l] += sw
+			if !has[l] {
 				continue
 			}
-			lo, hi, ok := a.keptRange(s, locs)
-			if !ok {
-				continue
-			}
-			path := locs[lo:hi]
-			mark := int32(s + 1)
-			for i, l := range path {
-				locW[l] += sw
-				if !has[l] {
+			for j := off[l]; j < off[l+1]; j++ {
+				nd := nodes[j]
+				if !first[nd] {
 					continue
 				}
-				for j := off[l]; j < off[l+1]; j++ {
-					nd := nodes[j]
-					if !first[nd] {
-						continue
-					}
-					if stamp[nd] != mark {
-						stamp[nd] = mark
-						cum[nd] += sw
-					}
-					if want == nil || !want[nd] {
-						continue
-					}
-					// The caller: the next-outer line of the location, or
-					// the frame calling the location.
-					parent, inl := int32(-1), j > off[l]
-					if inl {
-						parent = nodes[j-1]
-					} else {
-						parent = q.caller(path, i)
-					}
-					if parent >= 0 && parent != nd {
-						edges.add(edges.id(edgeKey{parent, nd}), mark, sw, inl)
-					}
+				if stamp[nd] != mark {
+					stamp[nd] = mark
+					cum[nd] += sw
+				}
+				if want == nil || !want[nd] {
+					continue
+				}
+				// The caller: the next-outer line of the location, or
+				// the frame calling the location.
+				parent, inl := int32(-1), j > off[l]
+				if inl {
+					parent = nodes[j-1]
+				} else {
+					parent = q.caller(path, i)
+				}
+				if parent >= 0 && parent != nd {
+					edges.add(edges.id(edgeKey{parent, nd}), mark, sw, inl)
 				}
 			}
 		}
 	}
+
 	return cum, locW, edges
 }
 
@@ -809,110 +792,110 @@ func (a *aggregate) sumRange(r *runs, cand []bool, plain, seen []uint8) *stackSu
 			edges.static = make([]int64, len(edges.statics.index.keys))
 		}
 	}
-	for from, to, ok := r.take(); ok; from, to, ok = r.take() {
-		for s := from; s < to; s++ {
-			if q.pause != nil && s&pauseEvery == 0 {
-				q.pause()
+	c := r.cursor()
+	for s := c.next(); s >= 0; s = c.next() {
+		if q.pause != nil && s&pauseEvery == 0 {
+			q.pause()
+		}
+		sw := a.stackW[s]
+		var sdw int64
+		if a.stackDW != nil {
+			sdw = a.stackDW[s]
+		}
+		locs := p.Stacks.At(int32(s))
+		if sw == 0 && sdw == 0 {
+			// pprof skips such samples when building nodes; they still
+			// count for relative percentages if they pass the filters.
+			a.kept[s] = q.filtersPass(locs)
+			continue
+		}
+		lo, hi, ok := a.keptRange(s, locs)
+		if !ok {
+			continue
+		}
+		mark := int32(s + 1)
+		if plain != nil && plain[s] == plainStack {
+			path := locs[lo:hi]
+			if entry == nil {
+				for _, l := range path {
+					locW[l] += sw
+				}
+			} else {
+				for i, l := range path {
+					locW[l] += sw
+					if entry[l] {
+						a.entryEdge(edges, path, i, mark, sw)
+					}
+				}
 			}
-			sw := a.stackW[s]
-			var sdw int64
-			if a.stackDW != nil {
-				sdw = a.stackDW[s]
+			leaf := q.leafLoc(path)
+			if leaf >= 0 {
+				leafW[leaf] += sw
 			}
-			locs := p.Stacks.At(int32(s))
-			if sw == 0 && sdw == 0 {
-				// pprof skips such samples when building nodes; they still
-				// count for relative percentages if they pass the filters.
-				a.kept[s] = q.filtersPass(locs)
-				continue
+			if locDW != nil {
+				for _, l := range path {
+					locDW[l] += sdw
+				}
+				if leaf >= 0 {
+					leafDW[leaf] += sdw
+				}
 			}
-			lo, hi, ok := a.keptRange(s, locs)
-			if !ok {
-				continue
-			}
-			mark := int32(s + 1)
-			if plain != nil && plain[s] == plainStack {
-				path := locs[lo:hi]
-				if entry == nil {
-					for _, l := range path {
-						locW[l] += sw
+			continue
+		}
+		// The path, root first, is read from the location view in
+		// place (as appendPath would build it).
+		parent := int32(-1)
+		repeats := false
+		for i := hi - 1; i >= lo; i-- {
+			l := locs[i]
+			for j := off[l]; j < off[l+1]; j++ {
+				n := nodes[j]
+				if stamp[n] != mark {
+					stamp[n] = mark
+					cum[n] += sw
+					if cumDiv != nil {
+						cumDiv[n] += sdw
 					}
 				} else {
-					for i, l := range path {
-						locW[l] += sw
-						if entry[l] {
-							a.entryEdge(edges, path, i, mark, sw)
+					repeats = true
+				}
+				if cand != nil && cand[n] && parent >= 0 && parent != n {
+					// An inlined frame's caller is the next-outer
+					// line of its location, the same in every stack.
+					inl := inlined[j]
+					var id int32
+					if inl {
+						if static == nil {
+							static = make([]int32, len(nodes))
 						}
-					}
-				}
-				leaf := q.leafLoc(path)
-				if leaf >= 0 {
-					leafW[leaf] += sw
-				}
-				if locDW != nil {
-					for _, l := range path {
-						locDW[l] += sdw
-					}
-					if leaf >= 0 {
-						leafDW[leaf] += sdw
-					}
-				}
-				continue
-			}
-			// The path, root first, is read from the location view in
-			// place (as appendPath would build it).
-			parent := int32(-1)
-			repeats := false
-			for i := hi - 1; i >= lo; i-- {
-				l := locs[i]
-				for j := off[l]; j < off[l+1]; j++ {
-					n := nodes[j]
-					if stamp[n] != mark {
-						stamp[n] = mark
-						cum[n] += sw
-						if cumDiv != nil {
-							cumDiv[n] += sdw
+						if id = static[j] - 1; id < 0 {
+							id = edges.id(edgeKey{parent, n})
+							static[j] = id + 1
 						}
 					} else {
-						repeats = true
+						id = edges.id(edgeKey{parent, n})
 					}
-					if cand != nil && cand[n] && parent >= 0 && parent != n {
-						// An inlined frame's caller is the next-outer
-						// line of its location, the same in every stack.
-						inl := inlined[j]
-						var id int32
-						if inl {
-							if static == nil {
-								static = make([]int32, len(nodes))
-							}
-							if id = static[j] - 1; id < 0 {
-								id = edges.id(edgeKey{parent, n})
-								static[j] = id + 1
-							}
-						} else {
-							id = edges.id(edgeKey{parent, n})
-						}
-						edges.add(id, mark, sw, inl)
-					}
-					parent = n
+					edges.add(id, mark, sw, inl)
 				}
-			}
-			if seen != nil {
-				seen[s] = plainStack
-				if repeats {
-					seen[s] = repeatStack
-				}
-			}
-			if parent < 0 {
-				continue // every frame hidden
-			}
-			leaf := parent // the last frame
-			flat[leaf] += sw
-			if flatDiv != nil {
-				flatDiv[leaf] += sdw
+				parent = n
 			}
 		}
+		if seen != nil {
+			seen[s] = plainStack
+			if repeats {
+				seen[s] = repeatStack
+			}
+		}
+		if parent < 0 {
+			continue // every frame hidden
+		}
+		leaf := parent // the last frame
+		flat[leaf] += sw
+		if flatDiv != nil {
+			flatDiv[leaf] += sdw
+		}
 	}
+
 	return sums
 }
 

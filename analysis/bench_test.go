@@ -282,23 +282,22 @@ func BenchmarkList1M(b *testing.B) {
 //	PPROF_TUI_SHAPES=wide go test ./analysis -run XXX -bench LocationView1M -benchtime 10x
 func BenchmarkLocationView1M(b *testing.B) {
 	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
-		for _, hide := range []string{"", "runtime|json"} {
-			for _, two := range []bool{false, true} {
-				name := "none"
-				if hide != "" {
-					name = "hide"
-				}
-				name += map[bool]string{false: "/one", true: "/two"}[two]
-				b.Run(name, func(b *testing.B) {
-					opt := explorer()
-					opt.Hide = hide
-					for i := 0; i < b.N; i++ {
-						if err := analysis.BuildLocationView(e, opt, two); err != nil {
-							b.Fatal(err)
-						}
+		for _, c := range []struct {
+			name, hide string
+			two        bool
+		}{
+			{"none/one", "", false}, {"none/two", "", true},
+			{"hide/one", "runtime|json", false}, {"hide/two", "runtime|json", true},
+		} {
+			b.Run(c.name, func(b *testing.B) {
+				opt := explorer()
+				opt.Hide = c.hide
+				for i := 0; i < b.N; i++ {
+					if err := analysis.BuildLocationView(e, opt, c.two); err != nil {
+						b.Fatal(err)
 					}
-				})
-			}
+				}
+			})
 		}
 	})
 }

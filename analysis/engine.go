@@ -211,31 +211,23 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool, same *locView) *locVi
 	if same != nil {
 		size = 0
 	}
-	if n < parallelLocations {
-		lines := e.viewRange(v, 0, n, m, c, noInlines, same, make([]int16, 0, size))
-		if same == nil {
-			v.lines = lines
-		}
-		return v
+	h := half(n, parallelLocations)
+	if h < n {
+		// The matchers' memos, written by one goroutine per function.
+		m.matchMappings()
+		inHalves(len(p.Functions), 0, func(_, lo, hi int) { m.matchFunctions(lo, hi) })
 	}
-	// The matchers' memos are written by one goroutine per function.
-	nf := len(p.Functions)
-	m.matchMappings()
-	both(func() { m.matchFunctions(0, nf/2) }, func() { m.matchFunctions(nf/2, nf) })
-	var lines, lines2 []int16
-	h := n / 2
-	both(func() {
-		lines = e.viewRange(v, 0, h, m, c, noInlines, same, make([]int16, 0, size))
-	}, func() {
-		lines2 = e.viewRange(v, h, n, m, c, noInlines, same, make([]int16, 0, size/2))
+	var lines [2][]int16
+	inHalves(n, parallelLocations, func(part, lo, hi int) {
+		lines[part] = e.viewRange(v, lo, hi, m, c, noInlines, same, make([]int16, 0, size>>part))
 	})
 	if same == nil {
 		// The second half's offsets were from its own lines.
-		base := int32(len(lines))
+		base := int32(len(lines[0]))
 		for li := h + 1; li <= n; li++ {
 			v.off[li] += base
 		}
-		v.lines = append(lines, lines2...)
+		v.lines = append(lines[0], lines[1]...)
 	}
 	return v
 }

@@ -546,15 +546,15 @@ func (t *nodeTable) numberLines(p *format.Profile, lt lineTable, canonFn []int32
 		// The function whose slots start past half of them.
 		h, _ = slices.BinarySearch(start[:nf], int32(len(slots)/2))
 	}
-	var first, second int
-	both(func() { first = sortCount(0, h) }, func() { second = sortCount(h, nf) })
-	nodes := first + second
+	var counts [2]int
+	splitAt(h, nf, func(part, lo, hi int) { counts[part] = sortCount(lo, hi) })
+	nodes := counts[0] + counts[1]
 	t.line = make([]int64, nodes)
 	if keepCol {
 		t.col = make([]int64, nodes)
 	}
 	t.nodeFunc = make([]int32, nodes)
-	both(func() { fill(0, h, 0) }, func() { fill(h, nf, first) })
+	splitAt(h, nf, func(part, lo, hi int) { fill(lo, hi, part*counts[0]) })
 }
 
 // newNodeTable builds the nodes as pprof's Aggregate and nodeInfo do:

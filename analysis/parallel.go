@@ -41,6 +41,28 @@ func newRuns(n int) *runs { return &runs{n: n, size: max(n/64, minRun)} }
 // minRun is the fewest stacks a run has (a variable for the tests).
 var minRun = 1024
 
+// cursor is one goroutine's walk of the stacks it takes from r, run
+// after run.
+type cursor struct {
+	r       *runs
+	at, end int
+}
+
+func (r *runs) cursor() cursor { return cursor{r: r} }
+
+// next returns the next stack, or -1 when no run is left.
+func (c *cursor) next() int {
+	if c.at == c.end {
+		from, to, ok := c.r.take()
+		if !ok {
+			return -1
+		}
+		c.at, c.end = from, to
+	}
+	c.at++
+	return c.at - 1
+}
+
 // take returns the next run [from, to), or ok false when none is left.
 func (r *runs) take() (from, to int, ok bool) {
 	from = int(r.next.Add(int64(r.size))) - r.size
@@ -61,17 +83,39 @@ func inTwo(n int, walk func(r *runs, part int)) {
 	both(func() { walk(r, 0) }, func() { walk(r, 1) })
 }
 
-// sortInTwo sorts xs by cmp; a slice of parallelSort elements or more in
+// inHalves calls f on [0, n): when n is at least from, on two
+// goroutines, part 0 with the first half and part 1 with the second;
+// else once, part 0, with all of it.
+func inHalves(n, from int, f func(part, lo, hi int)) { splitAt(half(n, from), n, f) }
+
+// splitAt calls f on [0, h) and [h, n) on two goroutines (parts 0 and 1),
+// or once on [0, n) when h is n.
+func splitAt(h, n int, f func(part, lo, hi int)) {
+	if h == n {
+		f(0, 0, n)
+		return
+	}
+	both(func() { f(0, 0, h) }, func() { f(1, h, n) })
+}
+
+// half is where inHalves splits [0, n): n when it does not.
+func half(n, from int) int {
+	if n < from {
+		return n
+	}
+	return n / 2
+}
+
+// sortInTwo sorts xs by cmp; a slice of parallelRows elements or more in
 // two halves on two goroutines, merged at the end (wide's 1.1M rows at
 // the lines granularity).
 func sortInTwo[T any](xs []T, cmp func(a, b T) int) {
-	if len(xs) < parallelSort {
-		slices.SortFunc(xs, cmp)
+	inHalves(len(xs), parallelRows, func(_, lo, hi int) { slices.SortFunc(xs[lo:hi], cmp) })
+	h := half(len(xs), parallelRows)
+	if h == len(xs) {
 		return
 	}
-	h := len(xs) / 2
 	a, b := xs[:h], xs[h:]
-	both(func() { slices.SortFunc(a, cmp) }, func() { slices.SortFunc(b, cmp) })
 	merged := make([]T, 0, len(xs))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
@@ -87,7 +131,8 @@ func sortInTwo[T any](xs []T, cmp func(a, b T) int) {
 	copy(xs, merged)
 }
 
-// parallelSort is the length from which sortInTwo uses two goroutines
-// (a variable for the tests): below it, a sort takes less than the
-// other goroutine's start and the merge save.
-var parallelSort = 1 << 18
+// parallelRows is the row count from which a table's rows are sorted
+// and made in two halves on two goroutines (a variable for the tests):
+// below it, a sort takes less than the other goroutine's start and the
+// merge save.
+var parallelRows = 1 << 18

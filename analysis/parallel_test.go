@@ -70,9 +70,9 @@ func TestRunsInTwo(t *testing.T) {
 			}
 			func() {
 				defer func(stacks, run, locs, sort int) {
-					parallelStacks, minRun, parallelLocations, parallelSort = stacks, run, locs, sort
-				}(parallelStacks, minRun, parallelLocations, parallelSort)
-				parallelStacks, minRun, parallelLocations, parallelSort = 2, 3, 2, 8
+					parallelStacks, minRun, parallelLocations, parallelRows = stacks, run, locs, sort
+				}(parallelStacks, minRun, parallelLocations, parallelRows)
+				parallelStacks, minRun, parallelLocations, parallelRows = 2, 3, 2, 8
 				got, _ := compute(newEngine(), opt)
 				for _, c := range []struct {
 					what      string
@@ -95,8 +95,8 @@ func TestRunsInTwo(t *testing.T) {
 // does and keeps every element once, at lengths around the halves'
 // boundaries.
 func TestSortInTwo(t *testing.T) {
-	defer func(old int) { parallelSort = old }(parallelSort)
-	parallelSort = 2
+	defer func(old int) { parallelRows = old }(parallelRows)
+	parallelRows = 2
 	type pair struct{ key, at int }
 	byKey := func(a, b pair) int { return a.key - b.key }
 	for _, n := range []int{0, 1, 2, 3, 7, 64, 1001} {

@@ -204,52 +204,52 @@ func (q *query) edgeRange(r *runs, want, locWanted []bool, w, dw []int64) (in, o
 	var counted []int32 // the wanted nodes of the stack, for cum once per stack
 	var path []int32
 	var inl []bool
-	for from, to, ok := r.take(); ok; from, to, ok = r.take() {
-		for s := from; s < to; s++ {
-			sw := w[s]
-			if sw == 0 && (dw == nil || dw[s] == 0) {
-				continue
-			}
-			locs := p.Stacks.At(int32(s))
-			through := false
-			for _, l := range locs {
-				if locWanted[l] {
-					through = true
-					break
-				}
-			}
-			if !through {
-				continue
-			}
-			seen = seen[:0]
-			parent := int32(-1)
-			inl = inl[:0]
-			var ok bool
-			path, ok = q.appendPath(path[:0], &inl, locs)
-			if !ok {
-				continue
-			}
-			counted = counted[:0]
-			for k, n := range path {
-				if want[n] && !slices.Contains(counted, n) {
-					counted = append(counted, n)
-					cum[n] += sw
-				}
-				if parent >= 0 && parent != n && (want[n] || want[parent]) {
-					var first bool
-					if seen, first = once(seen, edgeKey{parent, n}); first {
-						if want[n] {
-							addEdge(in, n, parent, sw, inl[k])
-						}
-						if want[parent] {
-							addEdge(out, parent, n, sw, inl[k])
-						}
-					}
-				}
-				parent = n
+	c := r.cursor()
+	for s := c.next(); s >= 0; s = c.next() {
+		sw := w[s]
+		if sw == 0 && (dw == nil || dw[s] == 0) {
+			continue
+		}
+		locs := p.Stacks.At(int32(s))
+		through := false
+		for _, l := range locs {
+			if locWanted[l] {
+				through = true
+				break
 			}
 		}
+		if !through {
+			continue
+		}
+		seen = seen[:0]
+		parent := int32(-1)
+		inl = inl[:0]
+		var ok bool
+		path, ok = q.appendPath(path[:0], &inl, locs)
+		if !ok {
+			continue
+		}
+		counted = counted[:0]
+		for k, n := range path {
+			if want[n] && !slices.Contains(counted, n) {
+				counted = append(counted, n)
+				cum[n] += sw
+			}
+			if parent >= 0 && parent != n && (want[n] || want[parent]) {
+				var first bool
+				if seen, first = once(seen, edgeKey{parent, n}); first {
+					if want[n] {
+						addEdge(in, n, parent, sw, inl[k])
+					}
+					if want[parent] {
+						addEdge(out, parent, n, sw, inl[k])
+					}
+				}
+			}
+			parent = n
+		}
 	}
+
 	return in, out, cum
 }
 

@@ -258,45 +258,45 @@ func (q *query) lineSums(want []bool) (flat, cum, funcCum []int64, total int64) 
 		flat, cum, funcCum = make([]int64, len(want)), make([]int64, len(want)), make([]int64, nf)
 		stamp, fstamp := make([]int32, len(want)), make([]int32, nf)
 		off, nodes, nodeFunc := q.locOff, q.locNodes, q.nodes.nodeFunc
-		for from, to, ok := r.take(); ok; from, to, ok = r.take() {
-			for s := from; s < to; s++ {
-				sw := w[s]
-				if sw == 0 {
+		c := r.cursor()
+		for s := c.next(); s >= 0; s = c.next() {
+			sw := w[s]
+			if sw == 0 {
+				continue
+			}
+			locs := q.e.p.Stacks.At(int32(s))
+			if !slices.ContainsFunc(locs, func(l int32) bool { return locWanted[l] }) {
+				continue
+			}
+			lo, hi, ok := q.pathRange(locs)
+			if !ok {
+				continue
+			}
+			// Only the wanted locations' frames are read, in place.
+			path, mark := locs[lo:hi], int32(s+1)
+			for _, l := range path {
+				if !locWanted[l] {
 					continue
 				}
-				locs := q.e.p.Stacks.At(int32(s))
-				if !slices.ContainsFunc(locs, func(l int32) bool { return locWanted[l] }) {
-					continue
-				}
-				lo, hi, ok := q.pathRange(locs)
-				if !ok {
-					continue
-				}
-				// Only the wanted locations' frames are read, in place.
-				path, mark := locs[lo:hi], int32(s+1)
-				for _, l := range path {
-					if !locWanted[l] {
+				for _, n := range nodes[off[l]:off[l+1]] {
+					if !want[n] || stamp[n] == mark {
 						continue
 					}
-					for _, n := range nodes[off[l]:off[l+1]] {
-						if !want[n] || stamp[n] == mark {
-							continue
-						}
-						stamp[n] = mark
-						cum[n] += sw
-						if f := nodeFunc[n]; f >= 0 && fstamp[f] != mark {
-							fstamp[f] = mark
-							funcCum[f] += sw
-						}
-					}
-				}
-				if l := q.leafLoc(path); l >= 0 {
-					if leaf := nodes[off[l+1]-1]; want[leaf] {
-						flat[leaf] += sw // the leaf-most frame
+					stamp[n] = mark
+					cum[n] += sw
+					if f := nodeFunc[n]; f >= 0 && fstamp[f] != mark {
+						fstamp[f] = mark
+						funcCum[f] += sw
 					}
 				}
 			}
+			if l := q.leafLoc(path); l >= 0 {
+				if leaf := nodes[off[l+1]-1]; want[leaf] {
+					flat[leaf] += sw // the leaf-most frame
+				}
+			}
 		}
+
 		return flat, cum, funcCum
 	}
 	var flat2, cum2, funcCum2 []int64

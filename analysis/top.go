@@ -438,18 +438,12 @@ func (a *aggregate) top() *Top {
 		}
 		return shown, inexact
 	}
-	if len(kept) < parallelSort {
-		t.ShownTotal, t.inexact = rows(0, len(kept))
-		return t
-	}
 	// A million rows (wide's lines), read from the sums at random: in
 	// two halves.
-	h := len(kept) / 2
-	var shown int64
-	var inexact int
-	both(func() { t.ShownTotal, t.inexact = rows(0, h) }, func() { shown, inexact = rows(h, len(kept)) })
-	t.ShownTotal += shown
-	t.inexact += inexact
+	var shown [2]int64
+	var inexact [2]int
+	inHalves(len(kept), parallelRows, func(part, lo, hi int) { shown[part], inexact[part] = rows(lo, hi) })
+	t.ShownTotal, t.inexact = shown[0]+shown[1], inexact[0]+inexact[1]
 	return t
 }
 
@@ -586,42 +580,42 @@ func (a *aggregate) inlineEdges(r *runs, candidate, kept []bool) *edgeSums {
 	for j := range static {
 		static[j] = -1
 	}
-	for from, to, ok := r.take(); ok; from, to, ok = r.take() {
-		for s := from; s < to; s++ {
-			sw := a.stackW[s]
-			if !a.kept[s] || (sw == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
-				continue
-			}
-			locs := p.Stacks.At(int32(s))
-			lo, hi, _ := q.pathRange(locs)
-			mark := int32(s + 1)
-			parent := int32(-1)
-			for i := hi - 1; i >= lo; i-- {
-				l := locs[i]
-				first := off[l]
-				for j := first; j < off[l+1]; j++ {
-					n := nodes[j]
-					if !kept[n] {
-						continue
-					}
-					if candidate[n] && parent >= 0 && parent != n {
-						var id int32
-						if j > first && kept[nodes[j-1]] {
-							// parent is nodes[j-1], whatever the stack.
-							if id = static[j]; id < 0 {
-								id = t.id(edgeKey{parent, n})
-								static[j] = id
-							}
-						} else {
-							id = t.id(edgeKey{parent, n})
-						}
-						t.add(id, mark, sw, j > first)
-					}
-					parent = n
+	c := r.cursor()
+	for s := c.next(); s >= 0; s = c.next() {
+		sw := a.stackW[s]
+		if !a.kept[s] || (sw == 0 && (a.stackDW == nil || a.stackDW[s] == 0)) {
+			continue
+		}
+		locs := p.Stacks.At(int32(s))
+		lo, hi, _ := q.pathRange(locs)
+		mark := int32(s + 1)
+		parent := int32(-1)
+		for i := hi - 1; i >= lo; i-- {
+			l := locs[i]
+			first := off[l]
+			for j := first; j < off[l+1]; j++ {
+				n := nodes[j]
+				if !kept[n] {
+					continue
 				}
+				if candidate[n] && parent >= 0 && parent != n {
+					var id int32
+					if j > first && kept[nodes[j-1]] {
+						// parent is nodes[j-1], whatever the stack.
+						if id = static[j]; id < 0 {
+							id = t.id(edgeKey{parent, n})
+							static[j] = id
+						}
+					} else {
+						id = t.id(edgeKey{parent, n})
+					}
+					t.add(id, mark, sw, j > first)
+				}
+				parent = n
 			}
 		}
 	}
+
 	return t
 }
 
