@@ -301,3 +301,106 @@ func BenchmarkLocationView1M(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkNodeTable1M is a node table and its names' ranks on a fresh
+// engine: "functions", and "lines" once the functions table is made (as
+// after :granularity=lines, when the profile's function names are
+// already ranked):
+//
+//	PPROF_TUI_SHAPES=wide go test ./analysis -run XXX -bench NodeTable1M -benchtime 5x
+func BenchmarkNodeTable1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
+		for _, granularity := range []string{"functions", "lines"} {
+			b.Run(granularity, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					fresh := analysis.NewEngine(e.Profile())
+					if granularity != "functions" {
+						analysis.NodeTableWithRanks(fresh, "functions")
+					}
+					runtime.GC()
+					b.StartTimer()
+					analysis.NodeTableWithRanks(fresh, granularity)
+				}
+			})
+		}
+	})
+}
+
+// BenchmarkRows1M makes a summed table's rows: sorting them, their
+// inline markers and values, at the functions and lines granularities
+// (wide's lines table has 1.1M rows):
+//
+//	PPROF_TUI_SHAPES=wide go test ./analysis -run XXX -bench Rows1M -benchtime 10x
+func BenchmarkRows1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
+		for _, granularity := range []string{"functions", "lines"} {
+			b.Run(granularity, func(b *testing.B) {
+				opt := explorer()
+				opt.Granularity = granularity
+				rows, err := analysis.RowsOf(e, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					rows()
+				}
+			})
+		}
+	})
+}
+
+// BenchmarkKeptHeap1M is the live heap once a fresh engine has made the
+// tables of walk.sh's steps (two sample types, focus, ignore, hide,
+// tagfocus, lines, the tree and the inverted tree), with them kept as
+// the explorer keeps them: "tables-MB" is the heap they add, "live-MB"
+// the whole live heap (the profile included). Only exported calls, so
+// that it runs on earlier builds too:
+//
+//	PPROF_TUI_SHAPES=wide go test ./analysis -run XXX -bench KeptHeap1M -benchtime 1x
+func BenchmarkKeptHeap1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, shape synth.Shape) {
+		tag := "worker=w1"
+		if shape == synth.Zipf {
+			tag = "service=checkout"
+		}
+		for i := 0; i < b.N; i++ {
+			runtime.GC()
+			var before runtime.MemStats
+			runtime.ReadMemStats(&before)
+			fresh := analysis.NewEngine(e.Profile())
+			var kept []any
+			for _, set := range []map[string]string{
+				nil, {"sample_index": "0"}, {"focus": "json"}, {"ignore": "json"},
+				{"hide": "runtime|json"}, {"tagfocus": tag}, {"granularity": "lines"},
+			} {
+				opt := explorer()
+				for k, v := range set {
+					if err := opt.Set(k, v); err != nil {
+						b.Fatal(err)
+					}
+				}
+				t, err := fresh.Top(opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				kept = append(kept, t)
+			}
+			for _, inverted := range []bool{false, true} {
+				t, err := fresh.Tree(explorer(), analysis.TreeOptions{Inverted: inverted})
+				if err != nil {
+					b.Fatal(err)
+				}
+				kept = append(kept, t)
+			}
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapAlloc-before.HeapAlloc)/(1<<20), "tables-MB")
+			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "live-MB")
+			runtime.KeepAlive(kept)
+			runtime.KeepAlive(fresh)
+		}
+	})
+}

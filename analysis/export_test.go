@@ -44,3 +44,20 @@ func BuildLocationView(e *Engine, opt Options, two bool) error {
 	e.buildLocView(c, opt.NoInlines, nil)
 	return nil
 }
+
+// NodeTableWithRanks makes the engine's node table at granularity and
+// ranks its names, as a query's table does before its rows are sorted.
+func NodeTableWithRanks(e *Engine, granularity string) {
+	e.nodeTable(granularity, false, false).ranks()
+}
+
+// RowsOf sums opt's table once and returns what makes its rows from the
+// sums (sorting them, their inline markers and the Row values).
+func RowsOf(e *Engine, opt Options) (func() *Top, error) {
+	q, err := e.newQuery(opt)
+	if err != nil {
+		return nil, err
+	}
+	a := q.aggregate()
+	return a.top, nil
+}
