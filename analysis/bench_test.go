@@ -404,3 +404,18 @@ func BenchmarkKeptHeap1M(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkTags1M is the Labels view's report (pprof's -tags) over all
+// samples: on zipf a numeric span_id label has a value per sample.
+//
+//	go test ./analysis -run XXX -bench Tags1M -benchtime 10x
+func BenchmarkTags1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
+		opt := explorer()
+		for i := 0; i < b.N; i++ {
+			if _, err := e.Tags(opt); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

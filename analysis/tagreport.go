@@ -46,7 +46,7 @@ func (e *Engine) Tags(opt Options) (*TagReport, error) {
 			return stackOK[s] == 2
 		}
 	}
-	r := &TagReport{SampleType: e.p.SampleTypes[vi], Keys: Tags(e.p, vi, f, keyOK)}
+	r := &TagReport{SampleType: e.p.SampleTypes[vi], Keys: Tags(e.p, vi, f, keyOK, e.NumLabelUnits())}
 	if opt.RelativePercentages {
 		r.Total = tagsTotal(e.p, vi, f, e.baseSets())
 	} else {

@@ -3,9 +3,12 @@ package analysis
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -227,7 +230,7 @@ func tagReport(t *testing.T, c tagCase) (text string, totals []int64) {
 		totalKeep = keep
 	}
 	var buf bytes.Buffer
-	tags := Tags(p, vi, keep, keyOK)
+	tags := Tags(p, vi, keep, keyOK, units)
 	if err := formatTagsText(&buf, tags, p.SampleTypes[vi].Unit, tagsTotal(p, vi, totalKeep, NewEngine(p).baseSets())); err != nil {
 		t.Fatal(err)
 	}
@@ -436,6 +439,115 @@ func BenchmarkTags(b *testing.B) {
 	keep := tagFilterSamples(focus, ignore)
 	b.ReportAllocs()
 	for b.Loop() {
-		Tags(p, 1, keep, nil)
+		Tags(p, 1, keep, nil, units)
+	}
+}
+
+// TestNumTagValues compares the numeric labels' values (sorted by number,
+// summed where neighbours print alike, in halves when long) with sums in
+// a map of numbers, then one of printed values, over values that print
+// alike in many ways: scaled bytes and times, float64 rounding of large
+// numbers, zero and negative values, a key with two units.
+func TestNumTagValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	p := &format.Profile{Strings: []string{"", "bytes", "span_id", "ms", "kilobytes", "delay", "nanoseconds"}}
+	p.Samples.NumKinds = []format.NumKind{{Key: 1, Unit: 1}, {Key: 2}, {Key: 1, Unit: 4}, {Key: 5, Unit: 6}}
+	p.LabelSets.Off = []int32{0, 0}
+	const n = 5000
+	values := make([]int64, n)
+	p.Samples.NumOff = []uint32{0}
+	for i := range n {
+		values[i] = rng.Int64N(100) - 10
+		for k := range 1 + rng.IntN(3) {
+			var v int64
+			switch kind := (i + k) % 4; kind {
+			case 0, 2:
+				v = rng.Int64N(1 << uint(1+rng.IntN(40)))
+			case 1:
+				v = rng.Int64() >> uint(rng.IntN(60))
+				if rng.IntN(50) == 0 {
+					v = math.MinInt64
+				}
+			case 3:
+				v = rng.Int64N(3e9) - 1e9
+			}
+			p.Samples.NumKind = append(p.Samples.NumKind, uint16((i+k)%4))
+			p.Samples.NumValue = append(p.Samples.NumValue, v)
+		}
+		p.Samples.NumOff = append(p.Samples.NumOff, uint32(len(p.Samples.NumValue)))
+	}
+	p.Samples.Values = [][]int64{values}
+	p.Samples.Labels = make([]int32, n)
+	p.Samples.Stack = make([]int32, n)
+	units := numLabelUnits(p)
+	keep := func(i int) bool { return i%7 != 3 }
+
+	want := map[string]map[string]int64{}
+	for i := range n {
+		if !keep(i) {
+			continue
+		}
+		for j := int(p.Samples.NumOff[i]); j < int(p.Samples.NumOff[i+1]); j++ {
+			l := p.Samples.NumLabel(j)
+			key := p.Strings[l.Key]
+			if want[key] == nil {
+				want[key] = map[string]int64{}
+			}
+			want[key][ScaledLabel(l.Value, units[key], "minimum")] += values[i]
+		}
+	}
+	for _, rows := range []int{parallelRows, 8} {
+		func() {
+			defer func(old int) { parallelRows = old }(parallelRows)
+			parallelRows = rows
+			got := numTagValues(p, 0, keep, nil, units)
+			if len(got) != len(want) {
+				t.Fatalf("parallelRows %d: %d keys, want %d", rows, len(got), len(want))
+			}
+			for key, m := range want {
+				if len(got[key]) != len(m) {
+					t.Errorf("parallelRows %d: key %s: %d values, want %d", rows, key, len(got[key]), len(m))
+				}
+				for _, tv := range got[key] {
+					if m[tv.Value] != tv.Total {
+						t.Errorf("parallelRows %d: %s=%s: %d, want %d", rows, key, tv.Value, tv.Total, m[tv.Value])
+					}
+				}
+			}
+		}()
+	}
+}
+
+// TestSortTagValues compares the sort by |total| and name (names keyed
+// by their first eight bytes) with a comparison of whole names, over
+// names that share prefixes of every length up to and past eight bytes.
+func TestSortTagValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, rows := range []int{parallelRows, 8} {
+		func() {
+			defer func(old int) { parallelRows = old }(parallelRows)
+			parallelRows = rows
+			var values []TagValue
+			for range 3000 {
+				name := strings.Repeat("a", rng.IntN(12)) + string(rune('a'+rng.IntN(3)))
+				if rng.IntN(3) == 0 {
+					name += "\x00" + strconv.Itoa(rng.IntN(5))
+				}
+				values = append(values, TagValue{name, rng.Int64N(7) - 3})
+			}
+			want := slices.Clone(values)
+			slices.SortStableFunc(want, func(a, b TagValue) int {
+				if a, b := abs64(a.Total), abs64(b.Total); a != b {
+					return cmp.Compare(b, a)
+				}
+				return strings.Compare(a.Value, b.Value)
+			})
+			sortTagValues(values)
+			for i := range values {
+				if abs64(values[i].Total) != abs64(want[i].Total) || values[i].Value != want[i].Value {
+					t.Fatalf("parallelRows %d: row %d: %q %d, want %q %d", rows, i, values[i].Value, values[i].Total, want[i].Value, want[i].Total)
+				}
+			}
+		}()
 	}
 }

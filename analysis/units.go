@@ -115,47 +115,82 @@ func (k *measureKind) best(x float64) (m measureUnit, ok bool) {
 // pprof does not know leaves v as it is, with toUnit as the unit name, or
 // "" when toUnit is "count", "sample", "unit", "minimum" or "auto".
 func ScaleValue(v int64, fromUnit, toUnit string) (float64, string) {
-	// Scale the magnitude; math.MinInt64 has none that fits and goes
-	// through as it is, as in pprof.
-	if v < 0 && -v > 0 {
-		x, u := ScaleValue(-v, fromUnit, toUnit)
-		return -x, u
-	}
-	return scaleFloat(float64(v), fromUnit, toUnit)
+	return newScaler(fromUnit, toUnit).value(v)
 }
 
 // scaleFloat is ScaleValue's conversion of x, not negative but for
 // math.MinInt64: also the rates' (RateLabel), which are not integers.
 func scaleFloat(x float64, fromUnit, toUnit string) (float64, string) {
-	for i := range measureKinds {
-		k := &measureKinds[i]
-		from, ok := k.find(fromUnit)
-		if !ok {
-			continue
-		}
-		y := x * from.size
-		to := k.fallback
-		if toUnit == "minimum" || toUnit == "auto" {
-			if b, ok := k.best(y); ok {
-				to = b
-			}
-		} else if t, ok := k.find(toUnit); ok {
-			to = t
-		}
-		return y / to.size, to.name
-	}
-	switch toUnit {
-	case "count", "sample", "unit", "minimum", "auto":
-		return x, ""
-	}
-	return x, toUnit
+	return newScaler(fromUnit, toUnit).scale(x)
 }
 
 // ScaledLabel formats v, in fromUnit, scaled to toUnit: two decimals
 // unless both are zero, then the unit ("0.75s", "116.21MB", "284"); a
 // value that rounds to zero is "0", without unit.
 func ScaledLabel(v int64, fromUnit, toUnit string) string {
-	x, u := ScaleValue(v, fromUnit, toUnit)
+	return newScaler(fromUnit, toUnit).label(v)
+}
+
+// scaler is ScaleValue's conversion from one unit to another, with the
+// units looked up once for many values (a label's million values).
+type scaler struct {
+	kind     *measureKind // nil: fromUnit is not a unit pprof knows
+	from, to measureUnit  // to: unless auto
+	auto     bool         // the largest unit that keeps the value at least 1
+	name     string       // the unit name when kind is nil
+}
+
+func newScaler(fromUnit, toUnit string) scaler {
+	for i := range measureKinds {
+		k := &measureKinds[i]
+		from, ok := k.find(fromUnit)
+		if !ok {
+			continue
+		}
+		s := scaler{kind: k, from: from, to: k.fallback}
+		if toUnit == "minimum" || toUnit == "auto" {
+			s.auto = true
+		} else if t, ok := k.find(toUnit); ok {
+			s.to = t
+		}
+		return s
+	}
+	switch toUnit {
+	case "count", "sample", "unit", "minimum", "auto":
+		return scaler{}
+	}
+	return scaler{name: toUnit}
+}
+
+// value is ScaleValue(v) in s's units.
+func (s scaler) value(v int64) (float64, string) {
+	// Scale the magnitude; math.MinInt64 has none that fits and goes
+	// through as it is, as in pprof.
+	if v < 0 && -v > 0 {
+		x, u := s.scale(float64(-v))
+		return -x, u
+	}
+	return s.scale(float64(v))
+}
+
+// scale is scaleFloat(x) in s's units.
+func (s scaler) scale(x float64) (float64, string) {
+	if s.kind == nil {
+		return x, s.name
+	}
+	y := x * s.from.size
+	to := s.to
+	if s.auto {
+		if b, ok := s.kind.best(y); ok {
+			to = b
+		}
+	}
+	return y / to.size, to.name
+}
+
+// label is ScaledLabel(v) in s's units.
+func (s scaler) label(v int64) string {
+	x, u := s.value(v)
 	// fmt's %.2f, without fmt: labels are made per row and per label
 	// value, a million of them for a label with a value per sample.
 	var buf [32]byte

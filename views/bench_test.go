@@ -253,3 +253,39 @@ func benchTreeReveal1M(b *testing.B, e *analysis.Engine) {
 		}
 	}
 }
+
+// BenchmarkLabelsOpen1M is the UI goroutine's share of showing the
+// Labels view: taking the report (on zipf a span_id label with a value
+// per sample: a million rows) and drawing it, once opened and once as
+// the view's next result (the cursor followed to its row):
+//
+//	go test ./views -run XXX -bench LabelsOpen1M
+func BenchmarkLabelsOpen1M(b *testing.B) { shapes(b, benchLabelsOpen1M) }
+
+func benchLabelsOpen1M(b *testing.B, e *analysis.Engine) {
+	opt := analysis.DefaultOptions()
+	c := benchCommon()
+	run, _ := NewLabels(c).Query(e, opt, "")
+	res, err := run()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, again := range []bool{false, true} {
+		name := map[bool]string{false: "open", true: "again"}[again]
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				v := NewLabels(c)
+				v.SetSize(160, 42)
+				if again {
+					v.SetResult(res, opt)
+					v.Update(tea.KeyMsg{Type: tea.KeyDown})
+					_ = v.View()
+				}
+				b.StartTimer()
+				v.SetResult(res, opt)
+				_ = v.View()
+			}
+		})
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+
+	"github.com/pprof-tui/pprof-tui/internal/radix"
 )
 
 // Frame is one function at an address. Symbolize returns the frames of
@@ -450,38 +452,11 @@ func (b *Binary) Symbolize(addrs []uint64, mode Mode) (frames [][]Frame, err err
 	return frames, err
 }
 
-// sortByAddr sorts idx, indices of addrs, by address: a radix sort (of
-// the 11-bit digits that are not the same in all), several times faster
-// than a comparison sort of tens of thousands of indirect keys.
+// sortByAddr sorts idx, indices of addrs, by address: a radix sort,
+// several times faster than a comparison sort of tens of thousands of
+// indirect keys.
 func sortByAddr(idx []int32, addrs []uint64) {
-	if len(idx) == 0 {
-		return
-	}
-	const bits = 11
-	var count [1 << bits]int
-	tmp := make([]int32, len(idx))
-	src, dst := idx, tmp
-	for shift := 0; shift < 64; shift += bits {
-		clear(count[:])
-		for _, i := range src {
-			count[addrs[i]>>shift&(1<<bits-1)]++
-		}
-		if count[addrs[src[0]]>>shift&(1<<bits-1)] == len(src) {
-			continue // one digit for all
-		}
-		sum := 0
-		for d, c := range count {
-			count[d] = sum
-			sum += c
-		}
-		for _, i := range src {
-			d := addrs[i] >> shift & (1<<bits - 1)
-			dst[count[d]] = i
-			count[d]++
-		}
-		src, dst = dst, src
-	}
-	copy(idx, src)
+	radix.Sort(idx, make([]int32, len(idx)), func(i int32) uint64 { return addrs[i] })
 }
 
 // symbolize does the work for sorted, distinct addresses: the Go pclntab
