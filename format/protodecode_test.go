@@ -141,6 +141,44 @@ func FuzzSampleFast(f *testing.F) {
 	})
 }
 
+// FuzzLocationFast checks the fast path for location messages
+// (parseLocationFast) against the general one (parseLocation): whatever
+// the fast path accepts, the general path must decode to the same
+// location, mapping id, lines and function ids.
+//
+//	go test ./format -run XXX -fuzz FuzzLocationFast -fuzztime 2m
+func FuzzLocationFast(f *testing.F) {
+	line := func(fn, n, col uint64) pb { return pb(nil).varint(1, fn).varint(2, n).varint(3, col) }
+	for _, s := range []pb{
+		pb(nil).varint(1, 7).varint(2, 1).varint(3, 0x4a3f20).msg(4, line(3, 120, 0)),
+		pb(nil).varint(1, 300).varint(3, 1<<40).msg(4, line(9, 1, 2)).msg(4, line(10, 1<<33, 0)).varint(5, 1),
+		pb(nil).varint(1, 1).msg(4, pb(nil)).varint(9, 4),
+		pb(nil).varint(1, 2).msg(4, line(1, 2, 3).varint(7, 1)).msg(6, pb("x")),
+		pb(nil).varint(1, 2).varint(4, 1),
+		pb(nil).varint(16, 1).varint(1, 5),
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fast := &linker{p: &Profile{}}
+		loc, mapID, ok := fast.parseLocationFast(b)
+		if !ok {
+			return
+		}
+		slow := &linker{p: &Profile{}}
+		sloc, smapID, err := slow.parseLocation(b)
+		if err != nil {
+			t.Fatalf("the fast path accepted what the general one rejects: %v", err)
+		}
+		if loc != sloc || mapID != smapID {
+			t.Fatalf("location %+v mapping %d, want %+v %d", loc, mapID, sloc, smapID)
+		}
+		if !slices.Equal(fast.lineScratch, slow.lineScratch) || !slices.Equal(fast.fnIDScratch, slow.fnIDScratch) {
+			t.Fatalf("lines %v %v, want %v %v", fast.lineScratch, fast.fnIDScratch, slow.lineScratch, slow.fnIDScratch)
+		}
+	})
+}
+
 // TestLyingSizeHint: the gzip trailer's size only sizes buffers. A small
 // file whose trailer claims gigabytes must not make the decoder reserve
 // columns for them (it would ask for that much memory up front, and die
