@@ -6,10 +6,13 @@
 //	go run ./tui/testdata/walk [-rounds N] [-tag worker=w1] [-first] BINARY PROFILE
 //
 // The screen is read through one tmux control-mode connection
-// (capture-pane, about 0.2-1 ms a capture), polled every millisecond until
-// it differs from the screen before the key, matches the step's pattern
-// and shows no "computing" spinner. The first screen is timed from the
-// launch, beside `gunzip -c` of the same file timed just before it.
+// (capture-pane, about 0.2-1 ms a capture) each time the pane has new
+// output (tmux's %output notifications), until it differs from the
+// screen before the key, matches the step's pattern and shows no
+// "computing" spinner. The walk first polled every millisecond: on two
+// cores the captures took CPU time from the explorer it timed. The first
+// screen is timed from the launch, beside `gunzip -c` of the same file
+// timed just before it.
 package main
 
 import (
@@ -175,6 +178,7 @@ type walker struct {
 	lines   chan string // the control connection's output, a line at a time; closed at its end
 	started time.Time
 	seq     int
+	outputs int // %output notifications read
 }
 
 func launch(sock, bin, prof string) (*walker, error) {
@@ -208,8 +212,6 @@ func launch(sock, bin, prof string) (*walker, error) {
 			w.lines <- line
 		}
 	}()
-	// Fewer notifications to skip; a client not yet attached refuses it.
-	w.cmd("refresh-client -f no-output")
 	pid, err := w.cmd("display -p -t walk '#{pane_pid}'")
 	w.pid = strings.TrimSpace(pid)
 	return w, err
@@ -251,6 +253,8 @@ func (w *walker) cmd(c string) (string, error) {
 			return "", fmt.Errorf("tmux control: no answer to %q in %v", c, cmdTimeout)
 		}
 		switch {
+		case !in && strings.HasPrefix(line, "%output "):
+			w.outputs++
 		case strings.HasPrefix(line, "%begin "):
 			in = true
 			b.Reset()
@@ -276,6 +280,40 @@ const cmdTimeout = 30 * time.Second
 
 func (w *walker) screen() (string, error) { return w.cmd("capture-pane -p -t walk") }
 
+// output waits up to d for the pane's next output (a %output
+// notification; the others are skipped).
+func (w *walker) output(d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		select {
+		case l, ok := <-w.lines:
+			if !ok {
+				return fmt.Errorf("tmux control: the connection ended")
+			}
+			if strings.HasPrefix(l, "%output ") {
+				w.outputs++
+				return nil
+			}
+		case <-timer.C:
+			return nil
+		}
+	}
+}
+
+// quiet is how long the screen is left between captures when the pane
+// shows no output (a fallback: output wakes the walk at once).
+const quiet = 50 * time.Millisecond
+
+// next waits for the pane's output since a capture that had read
+// outputs notifications, unless some came while it was read.
+func (w *walker) next(outputs int) error {
+	if w.outputs != outputs {
+		return nil
+	}
+	return w.output(quiet)
+}
+
 // wait polls the screen until it differs from before, matches re and has
 // no spinner, and returns the time since t0 when it was first seen so.
 // The screen must then read the same once more, a millisecond later: tmux
@@ -286,6 +324,7 @@ func (w *walker) wait(re *regexp.Regexp, before string, t0 time.Time) (time.Dura
 	changed := false
 	var at time.Duration
 	for time.Now().Before(deadline) {
+		seen := w.outputs
 		s, err := w.screen()
 		if err != nil {
 			return 0, err
@@ -300,10 +339,14 @@ func (w *walker) wait(re *regexp.Regexp, before string, t0 time.Time) (time.Dura
 				return at, nil
 			}
 			last, at = s, time.Since(t0)
+			time.Sleep(time.Millisecond)
+			continue
 		default:
 			last = ""
 		}
-		time.Sleep(time.Millisecond)
+		if err := w.next(seen); err != nil {
+			return 0, err
+		}
 	}
 	s, _ := w.screen()
 	return 0, fmt.Errorf("timed out waiting for /%s/; the screen:\n%s", re, s)
@@ -319,6 +362,7 @@ var errUnchanged = errors.New("the screen did not change")
 func (w *walker) echoed(text string) error {
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
+		seen := w.outputs
 		s, err := w.screen()
 		if err != nil {
 			return err
@@ -328,7 +372,9 @@ func (w *walker) echoed(text string) error {
 			time.Sleep(10 * time.Millisecond) // the rest of the frame
 			return nil
 		}
-		time.Sleep(time.Millisecond)
+		if err := w.next(seen); err != nil {
+			return err
+		}
 	}
 	return fmt.Errorf("the command line never read %q", text)
 }
