@@ -521,26 +521,27 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 // values and, for each, the smallest number printed so.
 func printValueSums(vs, tmp []valueSum, scale scaler) (values []TagValue, from []int64) {
 	// By number: a radix sort, a fifth of a comparison sort's time.
-	radix.Sort(vs, tmp, func(v valueSum) uint64 { return uint64(v.value) ^ 1<<63 }) // signed order
-	n := 0                                                                          // distinct numbers: at most as many values
+	// The keys are flipped in their sign bit, for signed order.
+	radix.Sort(vs, tmp, func(v valueSum) uint64 { return uint64(v.value) ^ 1<<63 })
+	distinct := 0 // numbers: at most as many values
 	for i := range vs {
 		if i == 0 || vs[i].value != vs[i-1].value {
-			n++
+			distinct++
 		}
 	}
-	values, from = make([]TagValue, 0, n), make([]int64, 0, n)
+	values, from = make([]TagValue, 0, distinct), make([]int64, 0, distinct)
 	for i := 0; i < len(vs); {
-		n, sum := vs[i].value, int64(0)
-		for ; i < len(vs) && vs[i].value == n; i++ {
+		num, sum := vs[i].value, int64(0)
+		for ; i < len(vs) && vs[i].value == num; i++ {
 			sum += vs[i].sum
 		}
-		label := scale.label(n)
+		label := scale.label(num)
 		if last := len(values) - 1; last >= 0 && values[last].Value == label {
 			values[last].Total += sum
 			continue
 		}
 		values = append(values, TagValue{label, sum})
-		from = append(from, n)
+		from = append(from, num)
 	}
 	return values, from
 }

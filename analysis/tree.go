@@ -443,19 +443,61 @@ func (t *Tree) group(g *grouper, parent *TreeNode, paths []int32, depth int) []*
 func (t *Tree) sortChildren(out []*TreeNode) {
 	nodes := t.Nodes.t
 	byName := func(a, b int32) int { return strings.Compare(nodes.name(a), nodes.name(b)) }
-	if rank, _ := t.Nodes.t.ranks(); rank != nil {
+	rank, _ := t.Nodes.t.ranks()
+	if rank != nil {
 		byName = func(a, b int32) int { return cmp.Compare(rank[a], rank[b]) }
 	}
-	slices.SortFunc(out, func(a, b *TreeNode) int {
-		if c := cmp.Compare(abs64(b.total), abs64(a.total)); c != 0 {
+	if len(out) < keyedSort {
+		slices.SortFunc(out, func(a, b *TreeNode) int {
+			if c := cmp.Compare(abs64(b.total), abs64(a.total)); c != 0 {
+				return c
+			}
+			if c := byName(a.Node, b.Node); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Node, b.Node)
+		})
+		return
+	}
+	// Many siblings (an inverted tree's roots) are sorted by keys read
+	// once: reading each compared node, scattered in the heap, and its
+	// name's rank took most of the sort's time.
+	type sortKey struct {
+		abs        int64
+		rank, node int32 // rank: the name's, or 0 without ranks
+		at         int32 // in out
+	}
+	keys := make([]sortKey, len(out))
+	for i, c := range out {
+		keys[i] = sortKey{abs: abs64(c.total), node: c.Node, at: int32(i)}
+		if rank != nil {
+			keys[i].rank = rank[c.Node]
+		}
+	}
+	slices.SortFunc(keys, func(a, b sortKey) int {
+		if c := cmp.Compare(b.abs, a.abs); c != 0 {
 			return c
 		}
-		if c := byName(a.Node, b.Node); c != 0 {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Node, b.Node)
+		if rank == nil {
+			if c := byName(a.node, b.node); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a.node, b.node)
 	})
+	sorted := make([]*TreeNode, len(out))
+	for i, k := range keys {
+		sorted[i] = out[k.at]
+	}
+	copy(out, sorted)
 }
+
+// keyedSort is the sibling count from which sortChildren sorts keys (a
+// variable for the tests).
+var keyedSort = 1 << 12
 
 // keptBuffer is the most paths a tree keeps group's buffers for. The
 // roots' grouping (and a zoom into the heaviest frame) spans nearly all

@@ -324,3 +324,50 @@ func checkTree(t *testing.T, e *Engine, opt Options, to TreeOptions, ref *refNod
 		t.Fatalf("%s: empty tree", what)
 	}
 }
+
+// TestSortChildrenKeyed compares siblings sorted by keys (sortChildren
+// on many siblings) with the comparison of the nodes themselves, every
+// node's children, with name ranks and without (addresses).
+func TestSortChildrenKeyed(t *testing.T) {
+	for _, c := range []struct {
+		profile string
+		set     map[string]string
+	}{
+		{"synthetic/bigprof_10k.pb.gz", nil},
+		{"synthetic/bigprof_10k.pb.gz", map[string]string{"granularity": "lines"}},
+		{"pprof/large.cpu", map[string]string{"granularity": "addresses"}},
+		{"go/heap.pb.gz", map[string]string{"sample_index": "alloc_space"}},
+	} {
+		e := engineFor(t, filepath.Join("../testdata", c.profile))
+		opt := testOptions(t, c.set)
+		for _, inverted := range []bool{false, true} {
+			orders := map[int][]string{}
+			for _, at := range []int{1 << 30, 2} {
+				func() {
+					defer func(old int) { keyedSort = old }(keyedSort)
+					keyedSort = at
+					tr, err := e.Tree(opt, TreeOptions{Inverted: inverted})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var walk func(ns []*TreeNode, depth int)
+					walk = func(ns []*TreeNode, depth int) {
+						for _, n := range ns {
+							orders[at] = append(orders[at], fmt.Sprint(depth, tr.Nodes.Name(n.Node), n.total))
+							if depth < 3 {
+								walk(tr.Children(n), depth+1)
+							}
+						}
+					}
+					walk(tr.Roots(), 0)
+				}()
+			}
+			if !slices.Equal(orders[2], orders[1<<30]) {
+				t.Errorf("%s %v inverted=%v: keyed order differs", c.profile, c.set, inverted)
+			}
+			if len(orders[2]) < 10 {
+				t.Errorf("%s %v inverted=%v: %d nodes", c.profile, c.set, inverted, len(orders[2]))
+			}
+		}
+	}
+}
