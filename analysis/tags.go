@@ -501,6 +501,7 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 		}
 	}
 	out := make(map[string][]TagValue, len(names))
+	tmp := make([]valueSum, slices.Max(append(count, 0))) // the sorts' scratch, for every key
 	for k, vs := range sums {
 		if len(vs) == 0 {
 			continue
@@ -508,7 +509,7 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 		scale := newScaler(units[names[k]], "minimum")
 		var parts [2][]TagValue
 		var from [2][]int64
-		tmp := make([]valueSum, len(vs))
+		tmp := tmp[:len(vs)]
 		inHalves(len(vs), parallelRows, func(part, lo, hi int) {
 			parts[part], from[part] = printValueSums(vs[lo:hi], tmp[lo:hi], scale)
 		})
