@@ -509,7 +509,6 @@ func (a *aggregate) firstRows(rows int) (first []bool, flat []int64) {
 				flat[nodes[off[l+1]-1]] += sw // the leaf-most frame
 			}
 		}
-
 		return flat
 	}
 	var parts [2][]int64
@@ -687,7 +686,6 @@ func (a *aggregate) sumFirstRange(r *runs, first, want, has []bool) (cum, locW [
 			}
 		}
 	}
-
 	return cum, locW, edges
 }
 
@@ -895,7 +893,6 @@ func (a *aggregate) sumRange(r *runs, cand []bool, plain, seen []uint8) *stackSu
 			flatDiv[leaf] += sdw
 		}
 	}
-
 	return sums
 }
 

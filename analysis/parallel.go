@@ -131,6 +131,41 @@ func sortInTwo[T any](xs []T, cmp func(a, b T) int) {
 	copy(xs, merged)
 }
 
+// keyed is an element's sort key and its index, for sortByKey.
+type keyed[K any] struct {
+	key K
+	at  int
+}
+
+// sortByKey sorts xs by cmp over keys made once per element (key of its
+// index), for long slices whose elements compare through memory
+// scattered in the heap (reading it at every comparison took most of the
+// sort's time): the keys are sorted (sortInTwo), then xs permuted in
+// place, cycle by cycle, to their order.
+func sortByKey[T, K any](xs []T, key func(i int) K, cmp func(a, b keyed[K]) int) {
+	keys := make([]keyed[K], len(xs))
+	for i := range xs {
+		keys[i] = keyed[K]{key(i), i}
+	}
+	sortInTwo(keys, cmp)
+	// Element i takes element keys[i].at; a cycle's done entries -1.
+	for i := range keys {
+		if keys[i].at < 0 || keys[i].at == i {
+			continue
+		}
+		first := xs[i]
+		j := i
+		for keys[j].at != i {
+			next := keys[j].at
+			xs[j] = xs[next]
+			keys[j].at = -1
+			j = next
+		}
+		xs[j] = first
+		keys[j].at = -1
+	}
+}
+
 // parallelRows is the row count from which a table's rows are sorted
 // and made in two halves on two goroutines (a variable for the tests):
 // below it, a sort takes less than the other goroutine's start and the

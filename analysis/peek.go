@@ -249,7 +249,6 @@ func (q *query) edgeRange(r *runs, want, locWanted []bool, w, dw []int64) (in, o
 			parent = n
 		}
 	}
-
 	return in, out, cum
 }
 

@@ -296,7 +296,6 @@ func (q *query) lineSums(want []bool) (flat, cum, funcCum []int64, total int64) 
 				}
 			}
 		}
-
 		return flat, cum, funcCum
 	}
 	var flat2, cum2, funcCum2 []int64

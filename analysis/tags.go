@@ -24,6 +24,7 @@ package analysis
 //     matches ids within float64 rounding of N.
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -392,52 +393,27 @@ func Tags(p *format.Profile, vi int, keep sampleFilter, keyOK func(string) bool,
 }
 
 // sortTagValues sorts values by |total|, largest first, then by name.
-// The names' first eight bytes are compared in a key beside the total:
-// comparing a million names (span ids) where they lay scattered in the
-// heap took most of the sort's time.
+// The names' first eight bytes are compared in the key beside the
+// total, the whole names only where those are equal: a million names
+// (span ids) lie scattered in the heap.
 func sortTagValues(values []TagValue) {
 	type sortKey struct {
 		abs    int64
 		prefix uint64 // the name's first eight bytes, big-endian, zero-padded
-		i      int
 	}
-	keys := make([]sortKey, len(values))
-	for i, v := range values {
+	sortByKey(values, func(i int) sortKey {
 		var b [8]byte
-		copy(b[:], v.Value)
-		keys[i] = sortKey{abs64(v.Total), binary.BigEndian.Uint64(b[:]), i}
-	}
-	sortInTwo(keys, func(a, b sortKey) int {
-		if a.abs != b.abs {
-			if a.abs > b.abs {
-				return -1
-			}
-			return 1
+		copy(b[:], values[i].Value)
+		return sortKey{abs64(values[i].Total), binary.BigEndian.Uint64(b[:])}
+	}, func(a, b keyed[sortKey]) int {
+		if c := cmp.Compare(b.key.abs, a.key.abs); c != 0 {
+			return c
 		}
-		if a.prefix != b.prefix {
-			if a.prefix < b.prefix {
-				return -1
-			}
-			return 1
+		if c := cmp.Compare(a.key.prefix, b.key.prefix); c != 0 {
+			return c
 		}
-		return strings.Compare(values[a.i].Value, values[b.i].Value)
+		return strings.Compare(values[a.at].Value, values[b.at].Value)
 	})
-	// Permute in place, cycle by cycle: row i takes row keys[i].i.
-	for i := range keys {
-		if keys[i].i < 0 || keys[i].i == i {
-			continue
-		}
-		first := values[i]
-		j := i
-		for keys[j].i != i {
-			next := keys[j].i
-			values[j] = values[next]
-			keys[j].i = -1
-			j = next
-		}
-		values[j] = first
-		keys[j].i = -1
-	}
 }
 
 // numTagValues sums value vi of the samples keep passes (nil: all) by
@@ -474,34 +450,31 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 		}
 		kindKey[k] = i
 	}
-	// Counted first: appends grew the million-value slice in copies.
-	count := make([]int, len(names))
-	for i := range s.Len() {
-		if keep != nil && !keep(i) {
-			continue
-		}
-		for j := s.NumOff[i]; j < s.NumOff[i+1]; j++ {
-			if k := kindKey[s.NumKind[j]]; k >= 0 {
-				count[k]++
+	// each calls f with every shown numeric label of the samples keep
+	// passes: its key's index, its value and the sample's.
+	each := func(f func(k int32, value, v int64)) {
+		vals := s.Values[vi]
+		for i := range s.Len() {
+			if keep != nil && !keep(i) {
+				continue
+			}
+			for j := s.NumOff[i]; j < s.NumOff[i+1]; j++ {
+				if k := kindKey[s.NumKind[j]]; k >= 0 {
+					f(k, s.NumValue[j], vals[i])
+				}
 			}
 		}
 	}
+	// Counted first: appends grew the million-value slice in copies.
+	count := make([]int, len(names))
+	each(func(k int32, _, _ int64) { count[k]++ })
 	sums := make([][]valueSum, len(names))
 	for k, n := range count {
 		sums[k] = make([]valueSum, 0, n)
 	}
-	for i, v := range s.Values[vi] {
-		if keep != nil && !keep(i) {
-			continue
-		}
-		for j := s.NumOff[i]; j < s.NumOff[i+1]; j++ {
-			if k := kindKey[s.NumKind[j]]; k >= 0 {
-				sums[k] = append(sums[k], valueSum{s.NumValue[j], v})
-			}
-		}
-	}
+	each(func(k int32, value, v int64) { sums[k] = append(sums[k], valueSum{value, v}) })
 	out := make(map[string][]TagValue, len(names))
-	tmp := make([]valueSum, slices.Max(append(count, 0))) // the sorts' scratch, for every key
+	scratch := make([]valueSum, slices.Max(append(count, 0))) // the sorts', for every key
 	for k, vs := range sums {
 		if len(vs) == 0 {
 			continue
@@ -509,7 +482,7 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 		scale := newScaler(units[names[k]], "minimum")
 		var parts [2][]TagValue
 		var from [2][]int64
-		tmp := tmp[:len(vs)]
+		tmp := scratch[:len(vs)]
 		inHalves(len(vs), parallelRows, func(part, lo, hi int) {
 			parts[part], from[part] = printValueSums(vs[lo:hi], tmp[lo:hi], scale)
 		})

@@ -615,7 +615,6 @@ func (a *aggregate) inlineEdges(r *runs, candidate, kept []bool) *edgeSums {
 			}
 		}
 	}
-
 	return t
 }
 

@@ -439,42 +439,23 @@ func (t *Tree) group(g *grouper, parent *TreeNode, paths []int32, depth int) []*
 // sortChildren orders siblings heaviest first, then by name: by the node
 // table's name ranks where it has them (integers: the 100,000 roots of
 // an inverted tree of the wide shape took 50 ms to sort by names), equal
-// names by node.
+// names by node. Many siblings (an inverted tree's roots) are sorted by
+// keys made once (sortByKey).
 func (t *Tree) sortChildren(out []*TreeNode) {
 	nodes := t.Nodes.t
-	byName := func(a, b int32) int { return strings.Compare(nodes.name(a), nodes.name(b)) }
-	rank, _ := t.Nodes.t.ranks()
-	if rank != nil {
-		byName = func(a, b int32) int { return cmp.Compare(rank[a], rank[b]) }
-	}
-	if len(out) < keyedSort {
-		slices.SortFunc(out, func(a, b *TreeNode) int {
-			if c := cmp.Compare(abs64(b.total), abs64(a.total)); c != 0 {
-				return c
-			}
-			if c := byName(a.Node, b.Node); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.Node, b.Node)
-		})
-		return
-	}
-	// Many siblings (an inverted tree's roots) are sorted by keys read
-	// once: reading each compared node, scattered in the heap, and its
-	// name's rank took most of the sort's time.
+	rank, _ := nodes.ranks()
 	type sortKey struct {
 		abs        int64
 		rank, node int32 // rank: the name's, or 0 without ranks
-		at         int32 // in out
 	}
-	keys := make([]sortKey, len(out))
-	for i, c := range out {
-		keys[i] = sortKey{abs: abs64(c.total), node: c.Node, at: int32(i)}
+	keyOf := func(c *TreeNode) sortKey {
+		k := sortKey{abs: abs64(c.total), node: c.Node}
 		if rank != nil {
-			keys[i].rank = rank[c.Node]
+			k.rank = rank[c.Node]
 		}
+		return k
 	}
-	slices.SortFunc(keys, func(a, b sortKey) int {
+	compare := func(a, b sortKey) int {
 		if c := cmp.Compare(b.abs, a.abs); c != 0 {
 			return c
 		}
@@ -482,17 +463,17 @@ func (t *Tree) sortChildren(out []*TreeNode) {
 			return c
 		}
 		if rank == nil {
-			if c := byName(a.node, b.node); c != 0 {
+			if c := strings.Compare(nodes.name(a.node), nodes.name(b.node)); c != 0 {
 				return c
 			}
 		}
 		return cmp.Compare(a.node, b.node)
-	})
-	sorted := make([]*TreeNode, len(out))
-	for i, k := range keys {
-		sorted[i] = out[k.at]
 	}
-	copy(out, sorted)
+	if len(out) < keyedSort {
+		slices.SortFunc(out, func(a, b *TreeNode) int { return compare(keyOf(a), keyOf(b)) })
+		return
+	}
+	sortByKey(out, func(i int) sortKey { return keyOf(out[i]) }, func(a, b keyed[sortKey]) int { return compare(a.key, b.key) })
 }
 
 // keyedSort is the sibling count from which sortChildren sorts keys (a
