@@ -12,7 +12,7 @@ import (
 	"github.com/pprof-tui/pprof-tui/analysis"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/usage.txt and the README's settings table")
+var update = flag.Bool("update", false, "rewrite testdata/usage.txt and the settings table in docs/settings.md")
 
 // TestFlagsMatchSettings walks the settings table against the flag set:
 // every setting and every choice is a flag; every flag is a setting, a
@@ -127,10 +127,11 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// TestReadmeSettings keeps the README's settings table in step with the
+// TestDocsSettings keeps the table in docs/settings.md in step with the
 // settings table.
-func TestReadmeSettings(t *testing.T) {
-	data, err := os.ReadFile("README.md")
+func TestDocsSettings(t *testing.T) {
+	const path = "docs/settings.md"
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,17 +139,17 @@ func TestReadmeSettings(t *testing.T) {
 	open, close := "<!-- settings -->\n", "<!-- /settings -->"
 	i, j := strings.Index(doc, open), strings.Index(doc, close)
 	if i < 0 || j < i {
-		t.Fatal("README.md has no <!-- settings --> … <!-- /settings --> section")
+		t.Fatal(path + " has no <!-- settings --> … <!-- /settings --> section")
 	}
 	want := settingsMarkdown()
 	if doc[i+len(open):j] == want {
 		return
 	}
 	if *update {
-		if err := os.WriteFile("README.md", []byte(doc[:i+len(open)]+want+doc[j:]), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(doc[:i+len(open)]+want+doc[j:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md's settings table is stale (go test . -update rewrites it)")
+	t.Errorf("%s's settings table is stale (go test . -update rewrites it)", path)
 }
