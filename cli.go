@@ -17,7 +17,7 @@ import (
 // The command line is derived from two tables: analysis.Settings (pprof's
 // settings, shared with the explorer's `:` line) and commandFlags below
 // (what only the command line has: reports, sources, symbolization).
-// Flag registration, -h and the README's flag table come from them.
+// Flag registration and -h come from them.
 
 // Groups of command flags, as -h lists them.
 const (
@@ -333,8 +333,8 @@ func (n *int64Value) Set(v string) error {
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// settingsMarkdown is the README's table of settings, generated from the
-// settings table (a test keeps the README's copy in step).
+// settingsMarkdown is the table of settings in docs/settings.md, generated
+// from the settings table (a test keeps the copy there in step).
 func settingsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| setting | value | default | what it does |\n| --- | --- | --- | --- |\n")

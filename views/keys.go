@@ -8,8 +8,8 @@ import (
 )
 
 // KeyMap is every key binding of the explorer, with its help text. The
-// key hint line, the `?` help and the README's key table are all
-// generated from it (see Groups).
+// key hint line, the `?` help and the key table in docs/explorer.md are
+// all generated from it (see Groups).
 type KeyMap struct {
 	// Anywhere.
 	Quit, Help, Views, NextView, PrevView key.Binding
@@ -119,7 +119,7 @@ func DefaultKeyMap() *KeyMap {
 	}
 }
 
-// KeyGroup is a titled group of bindings, for help and the README.
+// KeyGroup is a titled group of bindings, for help and the docs.
 type KeyGroup struct {
 	Title    string
 	Bindings []key.Binding
@@ -153,8 +153,8 @@ func (k *KeyMap) LabelBindings() []key.Binding {
 	}
 }
 
-// MarkdownTable renders every binding as a Markdown table, for the
-// README (a test keeps the README's copy in step with it).
+// MarkdownTable renders every binding as a Markdown table, for
+// docs/explorer.md (a test keeps its copy in step with it).
 func (k *KeyMap) MarkdownTable() string {
 	var b strings.Builder
 	b.WriteString("| key | where | what |\n| --- | --- | --- |\n")
