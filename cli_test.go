@@ -127,29 +127,33 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// TestDocsSettings keeps the table in docs/settings.md in step with the
-// settings table.
-func TestDocsSettings(t *testing.T) {
-	const path = "docs/settings.md"
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(data)
-	open, close := "<!-- settings -->\n", "<!-- /settings -->"
-	i, j := strings.Index(doc, open), strings.Index(doc, close)
-	if i < 0 || j < i {
-		t.Fatal(path + " has no <!-- settings --> … <!-- /settings --> section")
-	}
-	want := settingsMarkdown()
-	if doc[i+len(open):j] == want {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(path, []byte(doc[:i+len(open)]+want+doc[j:]), 0o644); err != nil {
+// TestDocsTables keeps the tables docs/ generates from the code's tables
+// in step with them.
+func TestDocsTables(t *testing.T) {
+	for _, c := range []struct{ path, name, want string }{
+		{"docs/settings.md", "settings", settingsMarkdown()},
+		{"docs/reports.md", "reports", reportsMarkdown()},
+	} {
+		data, err := os.ReadFile(c.path)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
+		doc := string(data)
+		open, close := "<!-- "+c.name+" -->\n", "<!-- /"+c.name+" -->"
+		i, j := strings.Index(doc, open), strings.Index(doc, close)
+		if i < 0 || j < i {
+			t.Errorf("%s has no %s … %s section", c.path, strings.TrimSpace(open), close)
+			continue
+		}
+		if doc[i+len(open):j] == c.want {
+			continue
+		}
+		if *update {
+			if err := os.WriteFile(c.path, []byte(doc[:i+len(open)]+c.want+doc[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		t.Errorf("%s's %s table is stale (go test . -update rewrites it)", c.path, c.name)
 	}
-	t.Errorf("%s's settings table is stale (go test . -update rewrites it)", path)
 }
