@@ -53,7 +53,8 @@ type Model struct {
 	load   loader
 	picker *picker
 
-	source  string
+	source  views.Text     // the status bar's name of what was loaded
+	picked  string         // the name of the picker's entry loaded, as it is
 	sources format.Sources // what was loaded, for :cmd and live refreshes
 	gen     int            // the profile's generation: live refreshes replace it
 	live    *live          // the refresh loop of -refresh; nil without it
@@ -78,7 +79,7 @@ type Model struct {
 	mode       inputMode
 	input      textinput.Model
 	search     *regexp.Regexp
-	note       string // one-line message in the footer
+	note       views.Text // one-line message in the footer
 	noteErr    bool
 	click      views.DoubleClick // for the views that leave double clicks to the root
 	showHelp   bool
@@ -191,12 +192,12 @@ func (m *Model) closeProfile() tea.Cmd {
 	m.jobs.seq = seq
 	m.opts, m.target, m.history = opts, opts, nil
 	m.selected, m.search, m.mode, m.showHelp = "", nil, inputNone, false
-	m.note, m.noteErr = "", false
+	m.note, m.noteErr = views.Text{}, false
 	m.labelKeys, m.labelValues, m.helpText, m.comp = nil, nil, nil, completion{}
 	m.sources = format.Sources{}
 	m.phase = phasePicking
-	m.picker.chdir(m.picker.dir, m.source)
-	m.source = ""
+	m.picker.chdir(m.picker.dir, m.picked)
+	m.source, m.picked = views.Text{}, ""
 	m.resize()
 	return func() tea.Msg {
 		debug.FreeOSMemory() // give the profile's memory back now
@@ -251,7 +252,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.tick(msg)
 	case pickedMsg:
 		m.phase = phaseLoading
-		m.source = msg.name
+		m.source, m.picked = views.Safe(msg.name), msg.name
 		m.sources = format.Sources{Sources: msg.sources}
 		return m, tea.Batch(m.load.start(m.ctx, format.Sources{Sources: msg.sources}, msg.data), m.startSpin())
 	case loadedMsg:
@@ -383,7 +384,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.helpOffset = max(0, min(m.helpOffset, len(m.helpLines())-(m.height-3)+1))
 		return nil
 	}
-	m.note = ""
+	m.note = views.Text{}
 	if !key.Matches(msg, k.SampleType) {
 		m.streak = 0 // a cycle of s presses ends
 	}
@@ -404,9 +405,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.openInput(inputSearch, "")
 	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
 		if m.search == nil {
-			m.setNote("no search: press / to search", false)
+			m.setNote(views.Safe("no search: press / to search"), false)
 		} else if !m.ActiveView().NextMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.NextMatch)]) {
-			m.setNote("no match for "+m.search.String(), true)
+			m.setNote(views.Safe("no match for "+m.search.String()), true)
 		}
 	case key.Matches(msg, k.Clear):
 		m.setSearch(nil)
@@ -418,7 +419,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.back()
 	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh), key.Matches(msg, k.Delta), key.Matches(msg, k.Trend), key.Matches(msg, k.StepBack), key.Matches(msg, k.StepForward):
 		if m.live == nil {
-			m.setNote("live refresh is off: open a URL or file with -refresh=10s", false)
+			m.setNote(views.Safe("live refresh is off: open a URL or file with -refresh=10s"), false)
 			return nil
 		}
 		if key.Matches(msg, k.Pause) {
@@ -442,7 +443,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Copy):
 		sel, ok := m.ActiveView().Selection()
 		if !ok || sel.Name == "" {
-			m.setNote("nothing selected to copy", false)
+			m.setNote(views.Safe("nothing selected to copy"), false)
 			return nil
 		}
 		return m.copyText(sel.Name, sel.Name)
@@ -535,8 +536,8 @@ func (m *Model) syncSelection() bool {
 // Selected returns the shared selection: the selected function's name.
 func (m *Model) Selected() string { return m.selected }
 
-func (m *Model) setNote(s string, isErr bool) {
-	m.note, m.noteErr = views.SafeText(s), isErr // it may quote the profile
+func (m *Model) setNote(t views.Text, isErr bool) {
+	m.note, m.noteErr = t, isErr
 }
 
 func (m *Model) setSearch(re *regexp.Regexp) {
