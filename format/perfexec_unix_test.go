@@ -38,7 +38,7 @@ func TestPerfDataBounded(t *testing.T) {
 
 	fake("exit 0")
 	_, err := Parse(bytes.NewReader(data), Options{NoPrograms: true})
-	if err == nil || !strings.Contains(err.Error(), "no program is run") {
+	if err == nil || !strings.Contains(err.Error(), "which is not allowed here") {
 		t.Errorf("NoPrograms: %v", err)
 	}
 	if _, err := os.Stat(ran); err == nil {

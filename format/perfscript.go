@@ -390,7 +390,7 @@ var perfCommand = "perf"
 var perfTimeout = 5 * time.Minute
 
 // errNoPerf is Parse's answer to perf.data under Options.NoPrograms.
-var errNoPerf = errors.New("perf.data: not read here: reading it runs Linux perf, and no program is run for a client")
+var errNoPerf = errors.New("perf.data: reading it runs Linux perf, which is not allowed here")
 
 // parsePerfData runs the installed `perf script` on a perf.data file and
 // reads its text: perf.data's records and its symbolization (build-id
