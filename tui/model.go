@@ -108,6 +108,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 		Diff: len(cfg.Sources.Base)+len(cfg.Sources.DiffBase) > 0}
 	if cfg.Files != nil {
 		c.SourceFiles = analysis.SourceFilesIn(cfg.SourceRoot)
+		c.Served = true
 	}
 	opts := openingOptions(cfg)
 	m := &Model{
@@ -119,6 +120,10 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	st := c.Styles
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
 	m.input = textinput.New()
+	// Its ctrl+v runs xclip or the like to read the clipboard of the
+	// machine the explorer runs on: a served explorer's would be the
+	// server's. A terminal's own paste arrives as keys anyway.
+	m.input.KeyMap.Paste.SetEnabled(false)
 	m.input.Cursor.SetMode(cursor.CursorStatic)
 	m.input.Cursor.Style = st.Selected
 	m.input.PromptStyle = st.Prompt
