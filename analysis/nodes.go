@@ -264,7 +264,7 @@ func (t *nodeTable) staticEdges(p *format.Profile, lt lineTable) *staticEdges {
 // nameRank by printable name (equal names, equal ranks) and infoRank by
 // name and then the printed NodeInfo (lessInfo). Sorting rows then
 // compares integers, not strings: sorting a million rows by name took
-// 1.5 s, for every table at the lines granularity (issue 11). At the
+// 1.5 s, for every table at the lines granularity. At the
 // addresses granularity names and addresses interleave (compareNames)
 // and rows are sorted by them directly.
 func (t *nodeTable) ranks() (nameRank, infoRank []int32) {
@@ -458,7 +458,7 @@ func (r *nameRanks) get() []int32 {
 // function with a counting sort and each function's few slots sorted by
 // line and column, so that a node's slots are adjacent. Finding the
 // nodes through a map of the 1.7M slots of a profile with 1.1M
-// locations took 1.0 s of the table's 1.2 s (issue 11). The nodes keep
+// locations took 1.0 s of the table's 1.2 s. The nodes keep
 // their function and line: making a NodeInfo and a name for each of
 // them took 0.25 s more, and their strings were most of the collector's
 // work after it.
@@ -565,7 +565,7 @@ func (t *nodeTable) numberLines(p *format.Profile, lt lineTable, canonFn []int32
 // mapping's share of a NodeInfo is reduced to a number once, so a frame
 // slot costs one lookup of a small pointer-free key. Hashing NodeInfos
 // (two strings each) per slot took 2.7 s at the lines granularity of a
-// profile with 1.1M locations (issue 11).
+// profile with 1.1M locations.
 func newNodeTable(p *format.Profile, lt lineTable, names *nameRanks, granularity string, noInlines, showColumns bool) *nodeTable {
 	keepFunc, keepFile, keepLine, keepAddr, keepCol := true, false, false, false, false
 	switch granularity {
