@@ -153,42 +153,8 @@ type stackSums struct {
 func (a *aggregate) sumRange(r *runs, cand []bool, plain, seen []uint8) *stackSums {
 	q := a.q
 	p := q.e.p
-	nn := q.nodes.len()
-	sums := &stackSums{flat: make([]int64, nn), cum: make([]int64, nn)}
-	flat, cum := sums.flat, sums.cum
-	var flatDiv, cumDiv []int64
-	if q.mean {
-		flatDiv, cumDiv = make([]int64, nn), make([]int64, nn)
-		sums.flatDiv, sums.cumDiv = flatDiv, cumDiv
-	}
-	stamp := make([]int32, nn)
-	nodes, inlined, off := q.locNodes, q.locInlined, q.locOff
-	// Per locNodes slot of an inlined frame: its edge id+1 (0 until
-	// looked up), for the stacks walked node by node; made for the first.
-	var static []int32
-	var edges *edgeSums
-	if cand != nil {
-		edges = newEdgeSums(q.inlinedSlots / 2) // each goroutine sees about half
-		sums.edges = edges
-	}
-	nl := len(off) - 1
-	var locW, leafW, locDW, leafDW []int64
-	var entry []bool // per location: its outermost frame is a cand node
-	if plain != nil {
-		locW, leafW = make([]int64, nl), make([]int64, nl)
-		if q.mean {
-			locDW, leafDW = make([]int64, nl), make([]int64, nl)
-		}
-		sums.locW, sums.leafW, sums.locDW, sums.leafDW = locW, leafW, locDW, leafDW
-		if cand != nil {
-			entry = make([]bool, nl)
-			for l := range entry {
-				entry[l] = off[l+1] > off[l] && cand[nodes[off[l]]]
-			}
-			edges.statics = q.nodes.staticEdges(p, q.e.lt)
-			edges.static = make([]int64, len(edges.statics.index.keys))
-		}
-	}
+	sums, entry := a.newStackSums(cand, plain != nil)
+	w := nodeWalk{sums: sums, cand: cand, stamp: make([]int32, q.nodes.len())}
 	c := r.cursor()
 	for s := c.next(); s >= 0; s = c.next() {
 		if q.pause != nil && s&pauseEvery == 0 {
@@ -212,87 +178,148 @@ func (a *aggregate) sumRange(r *runs, cand []bool, plain, seen []uint8) *stackSu
 		}
 		mark := int32(s + 1)
 		if plain != nil && plain[s] == plainStack {
-			path := locs[lo:hi]
-			if entry == nil {
-				for _, l := range path {
-					locW[l] += sw
-				}
-			} else {
-				for i, l := range path {
-					locW[l] += sw
-					if entry[l] {
-						a.entryEdge(edges, path, i, mark, sw)
-					}
-				}
-			}
-			leaf := q.leafLoc(path)
-			if leaf >= 0 {
-				leafW[leaf] += sw
-			}
-			if locDW != nil {
-				for _, l := range path {
-					locDW[l] += sdw
-				}
-				if leaf >= 0 {
-					leafDW[leaf] += sdw
-				}
-			}
+			a.sumPlain(sums, entry, locs[lo:hi], mark, sw, sdw)
 			continue
 		}
-		// The path, root first, is read from the location view in
-		// place (as appendPath would build it).
-		parent := int32(-1)
-		repeats := false
-		for i := hi - 1; i >= lo; i-- {
-			l := locs[i]
-			for j := off[l]; j < off[l+1]; j++ {
-				n := nodes[j]
-				if stamp[n] != mark {
-					stamp[n] = mark
-					cum[n] += sw
-					if cumDiv != nil {
-						cumDiv[n] += sdw
-					}
-				} else {
-					repeats = true
-				}
-				if cand != nil && cand[n] && parent >= 0 && parent != n {
-					// An inlined frame's caller is the next-outer
-					// line of its location, the same in every stack.
-					inl := inlined[j]
-					var id int32
-					if inl {
-						if static == nil {
-							static = make([]int32, len(nodes))
-						}
-						if id = static[j] - 1; id < 0 {
-							id = edges.id(edgeKey{parent, n})
-							static[j] = id + 1
-						}
-					} else {
-						id = edges.id(edgeKey{parent, n})
-					}
-					edges.add(id, mark, sw, inl)
-				}
-				parent = n
-			}
-		}
+		repeats := w.walk(q, locs[lo:hi], mark, sw, sdw)
 		if seen != nil {
 			seen[s] = plainStack
 			if repeats {
 				seen[s] = repeatStack
 			}
 		}
-		if parent < 0 {
-			continue // every frame hidden
-		}
-		leaf := parent // the last frame
-		flat[leaf] += sw
-		if flatDiv != nil {
-			flatDiv[leaf] += sdw
-		}
 	}
 	return sums
+}
+
+// newStackSums makes one goroutine's sums for sumRange: per node, and
+// with plain stacks (perLocation) per location too; with cand non-nil,
+// the call edges' sums. entry flags, when both, the locations whose
+// outermost frame is a cand node.
+func (a *aggregate) newStackSums(cand []bool, perLocation bool) (sums *stackSums, entry []bool) {
+	q := a.q
+	nn := q.nodes.len()
+	sums = &stackSums{flat: make([]int64, nn), cum: make([]int64, nn)}
+	if q.mean {
+		sums.flatDiv, sums.cumDiv = make([]int64, nn), make([]int64, nn)
+	}
+	if cand != nil {
+		sums.edges = newEdgeSums(q.inlinedSlots / 2) // each goroutine sees about half
+	}
+	if !perLocation {
+		return sums, nil
+	}
+	nodes, off := q.locNodes, q.locOff
+	nl := len(off) - 1
+	sums.locW, sums.leafW = make([]int64, nl), make([]int64, nl)
+	if q.mean {
+		sums.locDW, sums.leafDW = make([]int64, nl), make([]int64, nl)
+	}
+	if cand != nil {
+		entry = make([]bool, nl)
+		for l := range entry {
+			entry[l] = off[l+1] > off[l] && cand[nodes[off[l]]]
+		}
+		edges := sums.edges
+		edges.statics = q.nodes.staticEdges(q.e.p, q.e.lt)
+		edges.static = make([]int64, len(edges.statics.index.keys))
+	}
+	return sums, entry
+}
+
+// sumPlain adds a plain stack's weight to the locations of its path
+// (leaf first) and to its leaf location, and the call edges into the
+// entry locations' outermost frames.
+func (a *aggregate) sumPlain(sums *stackSums, entry []bool, path []int32, mark int32, sw, sdw int64) {
+	locW := sums.locW
+	if entry == nil {
+		for _, l := range path {
+			locW[l] += sw
+		}
+	} else {
+		for i, l := range path {
+			locW[l] += sw
+			if entry[l] {
+				a.entryEdge(sums.edges, path, i, mark, sw)
+			}
+		}
+	}
+	leaf := a.q.leafLoc(path)
+	if leaf >= 0 {
+		sums.leafW[leaf] += sw
+	}
+	if sums.locDW != nil {
+		for _, l := range path {
+			sums.locDW[l] += sdw
+		}
+		if leaf >= 0 {
+			sums.leafDW[leaf] += sdw
+		}
+	}
+}
+
+// nodeWalk is sumRange's state for the stacks it walks node by node.
+type nodeWalk struct {
+	sums  *stackSums
+	cand  []bool
+	stamp []int32 // per node: the mark of the last stack that counted its cum
+	// static is, per locNodes slot of an inlined frame, its edge id+1 (0
+	// until looked up); made for the first stack that needs it.
+	static []int32
+}
+
+// walk adds a stack's weight to the nodes of its path (leaf first), cum
+// once per node and flat to the last frame, and the call edges into cand
+// nodes. It reports whether some node occurs twice.
+func (w *nodeWalk) walk(q *query, path []int32, mark int32, sw, sdw int64) (repeats bool) {
+	nodes, inlined, off := q.locNodes, q.locInlined, q.locOff
+	cum, cumDiv, edges, cand, stamp := w.sums.cum, w.sums.cumDiv, w.sums.edges, w.cand, w.stamp
+	// The path, root first, is read from the location view in place (as
+	// appendPath would build it).
+	parent := int32(-1)
+	for i := len(path) - 1; i >= 0; i-- {
+		l := path[i]
+		for j := off[l]; j < off[l+1]; j++ {
+			n := nodes[j]
+			if stamp[n] != mark {
+				stamp[n] = mark
+				cum[n] += sw
+				if cumDiv != nil {
+					cumDiv[n] += sdw
+				}
+			} else {
+				repeats = true
+			}
+			if cand != nil && cand[n] && parent >= 0 && parent != n {
+				// An inlined frame's caller is the next-outer line of
+				// its location, the same in every stack.
+				inl := inlined[j]
+				var id int32
+				if inl {
+					if w.static == nil {
+						w.static = make([]int32, len(nodes))
+					}
+					if id = w.static[j] - 1; id < 0 {
+						id = edges.id(edgeKey{parent, n})
+						w.static[j] = id + 1
+					}
+				} else {
+					id = edges.id(edgeKey{parent, n})
+				}
+				edges.add(id, mark, sw, inl)
+			}
+			parent = n
+		}
+	}
+	if parent < 0 {
+		return repeats // every frame hidden
+	}
+	leaf := parent // the last frame
+	w.sums.flat[leaf] += sw
+	if w.sums.flatDiv != nil {
+		w.sums.flatDiv[leaf] += sdw
+	}
+	return repeats
 }
 
 // spread adds the plain stacks' sums of locations [lo, hi), its own and

@@ -122,91 +122,21 @@ func (t *nodeTable) numberLines(p *format.Profile, lt lineTable, canonFn []int32
 // (two strings each) per slot took 2.7 s at the lines granularity of a
 // profile with 1.1M locations.
 func newNodeTable(p *format.Profile, lt lineTable, names *nameRanks, granularity string, noInlines, showColumns bool) *nodeTable {
-	keepFunc, keepFile, keepLine, keepAddr, keepCol := true, false, false, false, false
-	switch granularity {
-	case "filefunctions":
-		keepFile = true
-	case "files":
-		keepFunc, keepFile = false, true
-	case "lines":
-		keepFile, keepLine, keepCol = true, true, showColumns
-	case "addresses":
-		keepFile, keepLine, keepAddr = true, true, true
-		// pprof skips aggregation entirely for addresses with inlines,
-		// so columns always survive there.
-		keepCol = showColumns || !noInlines
-	}
+	k := keptFields(granularity, noInlines, showColumns)
 	t := &nodeTable{granularity: granularity, noInlines: noInlines, names: names, slotNode: make([]int32, lt.off[len(lt.off)-1])}
-
-	// A function's share of its frames' NodeInfo: name, file and, when
-	// the name is not kept, start line (with the mapping then).
-	type funcKey struct {
-		name, file string
-		startLine  int64
-	}
-	funcIDs := make(map[funcKey]int32, len(p.Functions))
-	canonFn := make([]int32, len(p.Functions))
-	fnInfo := make([]NodeInfo, 0, len(p.Functions))
-	var fnNamed []bool // per canonical function: its name is kept
-	for f := range p.Functions {
-		fn := &p.Functions[f]
-		var ni NodeInfo
-		if keepFunc {
-			ni.Name = fn.Name
-		}
-		if keepFile && fn.Filename != "" {
-			ni.File = filepath.Clean(fn.Filename)
-		}
-		if ni.Name == "" {
-			ni.StartLine = fn.StartLine
-		}
-		k := funcKey{ni.Name, ni.File, ni.StartLine}
-		id, ok := funcIDs[k]
-		if !ok {
-			id = int32(len(fnInfo))
-			fnInfo = append(fnInfo, ni)
-			t.funcOf = append(t.funcOf, int32(f))
-			fnNamed = append(fnNamed, ni.Name != "")
-			funcIDs[k] = id
-		}
-		canonFn[f] = id
-	}
-	t.funcs = fnInfo
-	// A mapping's share: its file, when a frame's NodeInfo keeps it.
-	objIDs := map[string]int32{"": 0}
-	objFiles := []string{""}
-	canonObj := make([]int32, len(p.Mappings))
-	for m := range p.Mappings {
-		file := p.Mappings[m].File
-		id, ok := objIDs[file]
-		if !ok {
-			id = int32(len(objFiles))
-			objFiles = append(objFiles, file)
-			objIDs[file] = id
-		}
-		canonObj[m] = id
-	}
-
-	type slotKey struct {
-		fn        int32 // canonical function, or -1
-		obj       int32 // canonical mapping file, when kept
-		line, col int64
-		addr      uint64
-	}
-	var index map[slotKey]int32
+	fns := t.canonFunctions(p, k)
+	objs := canonMappings(p)
 	// Where a named function's node depends on the function alone
 	// (functions, filefunctions), it is found once per function.
 	var byFunc []int32 // canonical function → node+1, 0 until seen
-	// At the lines granularity, named functions' slots are numbered
-	// without the map (numberLines); the loop below does the others.
-	grouped := keepLine && !keepAddr
+	var index map[slotKey]int32
 	switch {
-	case keepFunc && !keepLine && !keepAddr && !keepCol:
-		byFunc = make([]int32, len(fnInfo))
+	case k.fn && !k.line && !k.addr && !k.col:
+		byFunc = make([]int32, len(fns.info))
 		index = make(map[slotKey]int32)
-	case grouped:
+	case k.grouped():
 		index = make(map[slotKey]int32)
-		t.numberLines(p, lt, canonFn, fnInfo, fnNamed, keepCol)
+		t.numberLines(p, lt, fns.canon, fns.info, fns.named, k.col)
 	default:
 		// About a node per slot (every line its own) is the common case.
 		index = make(map[slotKey]int32, len(t.slotNode))
@@ -214,23 +144,135 @@ func newNodeTable(p *format.Profile, lt lineTable, names *nameRanks, granularity
 		t.keptNames = make([]string, 0, len(t.slotNode))
 		t.nodeFunc = make([]int32, 0, len(t.slotNode))
 	}
+	t.numberSlots(p, lt, k, fns, objs, index, byFunc)
+	return t
+}
+
+// nodeFields are the NodeInfo fields a granularity keeps.
+type nodeFields struct {
+	fn, file, line, addr, col bool
+}
+
+func keptFields(granularity string, noInlines, showColumns bool) nodeFields {
+	k := nodeFields{fn: true}
+	switch granularity {
+	case "filefunctions":
+		k.file = true
+	case "files":
+		k.fn, k.file = false, true
+	case "lines":
+		k.file, k.line, k.col = true, true, showColumns
+	case "addresses":
+		k.file, k.line, k.addr = true, true, true
+		// pprof skips aggregation entirely for addresses with inlines,
+		// so columns always survive there.
+		k.col = showColumns || !noInlines
+	}
+	return k
+}
+
+// grouped: at the lines granularity, named functions' slots are
+// numbered without the slot index (numberLines).
+func (k nodeFields) grouped() bool { return k.line && !k.addr }
+
+// canonFuncs are the profile's functions reduced to their share of
+// their frames' NodeInfo: name, file and, when the name is not kept,
+// start line (with the mapping then).
+type canonFuncs struct {
+	canon []int32    // per profile function: its canonical function
+	info  []NodeInfo // per canonical function
+	named []bool     // per canonical function: its name is kept
+}
+
+// canonFunctions numbers the canonical functions, and sets t.funcs and
+// t.funcOf.
+func (t *nodeTable) canonFunctions(p *format.Profile, k nodeFields) canonFuncs {
+	type funcKey struct {
+		name, file string
+		startLine  int64
+	}
+	funcIDs := make(map[funcKey]int32, len(p.Functions))
+	c := canonFuncs{canon: make([]int32, len(p.Functions)), info: make([]NodeInfo, 0, len(p.Functions))}
+	for f := range p.Functions {
+		fn := &p.Functions[f]
+		var ni NodeInfo
+		if k.fn {
+			ni.Name = fn.Name
+		}
+		if k.file && fn.Filename != "" {
+			ni.File = filepath.Clean(fn.Filename)
+		}
+		if ni.Name == "" {
+			ni.StartLine = fn.StartLine
+		}
+		key := funcKey{ni.Name, ni.File, ni.StartLine}
+		id, ok := funcIDs[key]
+		if !ok {
+			id = int32(len(c.info))
+			c.info = append(c.info, ni)
+			t.funcOf = append(t.funcOf, int32(f))
+			c.named = append(c.named, ni.Name != "")
+			funcIDs[key] = id
+		}
+		c.canon[f] = id
+	}
+	t.funcs = c.info
+	return c
+}
+
+// canonObjs are the mappings reduced to their share of a frame's
+// NodeInfo: the file, when a frame's NodeInfo keeps it.
+type canonObjs struct {
+	canon []int32  // per mapping: its file's id
+	files []string // by id; 0 is ""
+}
+
+func canonMappings(p *format.Profile) canonObjs {
+	ids := map[string]int32{"": 0}
+	c := canonObjs{canon: make([]int32, len(p.Mappings)), files: []string{""}}
+	for m := range p.Mappings {
+		file := p.Mappings[m].File
+		id, ok := ids[file]
+		if !ok {
+			id = int32(len(c.files))
+			c.files = append(c.files, file)
+			ids[file] = id
+		}
+		c.canon[m] = id
+	}
+	return c
+}
+
+// slotKey is what a frame slot's node is found by.
+type slotKey struct {
+	fn        int32 // canonical function, or -1
+	obj       int32 // canonical mapping file, when kept
+	line, col int64
+	addr      uint64
+}
+
+// numberSlots gives every frame slot numberLines has not numbered its
+// node, found through index (and byFunc, when not nil), made when new.
+func (t *nodeTable) numberSlots(p *format.Profile, lt lineTable, k nodeFields, fns canonFuncs, objs canonObjs, index map[slotKey]int32, byFunc []int32) {
+	grouped := k.grouped()
+	canonFn, fnInfo, fnNamed := fns.canon, fns.info, fns.named
 	for li := range p.Locations {
 		loc := &p.Locations[li]
 		obj := int32(0)
 		if loc.Mapping >= 0 {
-			obj = canonObj[loc.Mapping]
+			obj = objs.canon[loc.Mapping]
 		}
 		addr := uint64(0)
-		if keepAddr {
+		if k.addr {
 			addr = loc.Address
 		}
 		base := lt.off[li]
 		lines := p.LinesOf(loc)
 		n := max(1, len(lines))
-		for k := 0; k < n; k++ {
+		for i := 0; i < n; i++ {
 			key := slotKey{fn: -1, obj: obj, addr: addr}
-			if len(lines) > 0 && lines[k].Function >= 0 {
-				ln := lines[k]
+			if len(lines) > 0 && lines[i].Function >= 0 {
+				ln := lines[i]
 				key.fn = canonFn[ln.Function]
 				named := fnNamed[key.fn]
 				if grouped && named {
@@ -238,17 +280,17 @@ func newNodeTable(p *format.Profile, lt lineTable, names *nameRanks, granularity
 				}
 				if byFunc != nil && named {
 					if id := byFunc[key.fn]; id > 0 {
-						t.slotNode[base+int32(k)] = id - 1
+						t.slotNode[base+int32(i)] = id - 1
 						continue
 					}
 				}
 				if named {
 					key.obj = -1
 				}
-				if keepLine {
+				if k.line {
 					key.line = ln.Line
 				}
-				if keepCol {
+				if k.col {
 					key.col = ln.Column
 				}
 			}
@@ -260,7 +302,7 @@ func newNodeTable(p *format.Profile, lt lineTable, names *nameRanks, granularity
 				}
 				ni.Address, ni.Line, ni.Column = key.addr, key.line, key.col
 				if key.obj >= 0 {
-					ni.Objfile = objFiles[key.obj]
+					ni.Objfile = objs.files[key.obj]
 				}
 				id = int32(t.len())
 				t.kept = append(t.kept, ni)
@@ -268,11 +310,10 @@ func newNodeTable(p *format.Profile, lt lineTable, names *nameRanks, granularity
 				t.nodeFunc = append(t.nodeFunc, key.fn)
 				index[key] = id
 			}
-			t.slotNode[base+int32(k)] = id
+			t.slotNode[base+int32(i)] = id
 			if byFunc != nil && key.fn >= 0 && fnNamed[key.fn] {
 				byFunc[key.fn] = id + 1
 			}
 		}
 	}
-	return t
 }
