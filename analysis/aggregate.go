@@ -53,8 +53,7 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 	// A walk that sees every line of every location (no line filter)
 	// tells which stacks are plain for every later walk with these nodes.
 	var seen []uint8
-	c := q.c
-	if plain == nil && c.hide == nil && c.show == nil && c.showFrom == nil && c.pruneFrom == nil {
+	if plain == nil && !q.c.cuts {
 		seen = make([]uint8, n)
 	}
 	// Each goroutine sums its runs of stacks, then half of the plain

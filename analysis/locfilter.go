@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -24,28 +25,46 @@ const (
 	fDropPruneBelow                   // drop_frames cuts beneath it
 )
 
-// compiled holds an Options' regexps.
+// compiled holds an Options' regexp filters, compiled. The settings
+// table says which settings they are and where each one goes
+// (Setting.rx).
 type compiled struct {
 	focus, ignore, hide, show, showFrom, pruneFrom *regexp.Regexp
+	tagShow, tagHide                               *regexp.Regexp
+	// frames: some filter over frames is set; cuts: one of them removes
+	// lines or cuts stacks (cutsFrames).
+	frames, cuts bool
 }
 
+// compileOptions compiles opt's filters over frames.
 func compileOptions(opt *Options) (*compiled, error) {
 	var c compiled
-	var err error
-	for _, r := range []struct {
-		name string
-		expr string
-		dst  **regexp.Regexp
-	}{
-		{"focus", opt.Focus, &c.focus}, {"ignore", opt.Ignore, &c.ignore},
-		{"hide", opt.Hide, &c.hide}, {"show", opt.Show, &c.show},
-		{"show_from", opt.ShowFrom, &c.showFrom}, {"prune_from", opt.PruneFrom, &c.pruneFrom},
-	} {
-		if *r.dst, err = compileRegexp(r.name, r.expr); err != nil {
-			return nil, err
-		}
+	if err := c.compile(opt, flagsFrames, cutsFrames); err != nil {
+		return nil, err
 	}
 	return &c, nil
+}
+
+// compile compiles into c opt's regexp filters of the given uses, in the
+// settings table's order: the first bad one is the error.
+func (c *compiled) compile(opt *Options, uses ...filterUse) error {
+	t := table()
+	for i := range t {
+		s := &t[i]
+		if s.rx == nil || !slices.Contains(uses, s.use) {
+			continue
+		}
+		re, err := compileRegexp(s.Name, s.get(opt))
+		if err != nil {
+			return err
+		}
+		*s.rx(c) = re
+		if re != nil {
+			c.frames = c.frames || s.use == flagsFrames || s.use == cutsFrames
+			c.cuts = c.cuts || s.use == cutsFrames
+		}
+	}
+	return nil
 }
 
 // buildLocView applies, location by location and in pprof's order, the

@@ -1,14 +1,30 @@
 package analysis
 
+import "strconv"
+
 // locKey is what a query's location view and node lists depend on.
 type locKey struct {
-	granularity                                    string
-	noInlines, showColumns                         bool
-	focus, ignore, hide, show, showFrom, pruneFrom string
+	granularity            string
+	noInlines, showColumns bool
+	// flags and lines are the values of the filters over frames, quoted
+	// one after the other in the settings table's order: those that
+	// only flag locations (flagsFrames) and those that change their
+	// lines (cutsFrames).
+	flags, lines string
 }
 
 func locKeyOf(opt Options) locKey {
-	return locKey{opt.Granularity, opt.NoInlines, opt.ShowColumns, opt.Focus, opt.Ignore, opt.Hide, opt.Show, opt.ShowFrom, opt.PruneFrom}
+	k := locKey{granularity: opt.Granularity, noInlines: opt.NoInlines, showColumns: opt.ShowColumns}
+	t := table()
+	for i := range t {
+		switch s := &t[i]; s.use {
+		case flagsFrames:
+			k.flags += strconv.Quote(s.get(&opt))
+		case cutsFrames:
+			k.lines += strconv.Quote(s.get(&opt))
+		}
+	}
+	return k
 }
 
 // locPaths is a query's location view and node lists, kept by the Engine
@@ -38,9 +54,9 @@ func (e *Engine) recentLocs(k locKey) *locPaths {
 }
 
 // sameLines is a kept location view whose key differs from k at most in
-// focus and ignore, or nil.
+// the filters that only flag locations (focus and ignore), or nil.
 func (e *Engine) sameLines(k locKey) *locPaths {
-	return e.keptLocs(k, func(k *locKey) { k.focus, k.ignore = "", "" })
+	return e.keptLocs(k, func(k *locKey) { k.flags = "" })
 }
 
 // sameView is a kept location view whose key differs from k at most in

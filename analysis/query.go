@@ -64,7 +64,7 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 		names: c.focus != nil || c.ignore != nil || c.hide != nil || c.show != nil,
 	}
 	q.drop = e.dropFrames() != nil
-	q.filtering = q.names || q.drop || c.showFrom != nil || c.pruneFrom != nil
+	q.filtering = c.frames || q.drop
 	key := locKeyOf(opt)
 	if lp := e.recentLocs(key); lp != nil {
 		q.view, q.hidden, q.locOff, q.locNodes, q.locInlined = lp.view, lp.hidden, lp.off, lp.nodes, lp.inlined

@@ -224,19 +224,16 @@ func tagFilterSamples(focus, ignore sampleFilter) sampleFilter {
 	return func(i int) bool { return focus(i) && !ignore(i) }
 }
 
-// labelKeyFilter compiles -tagshow and -taghide, each one regexp over
-// label keys (commas are literal). A key is kept if show (when set)
-// matches it and hide (when set) does not. It returns nil when both are
-// empty.
-func labelKeyFilter(show, hide string) (func(key string) bool, error) {
-	s, err := compileRegexp("tagshow", show)
-	if err != nil {
+// labelKeyFilter compiles opt's -tagshow and -taghide, each one regexp
+// over label keys (commas are literal). A key is kept if tagshow (when
+// set) matches it and taghide (when set) does not. It returns nil when
+// both are empty.
+func labelKeyFilter(opt *Options) (func(key string) bool, error) {
+	var c compiled
+	if err := c.compile(opt, keysLabels); err != nil {
 		return nil, err
 	}
-	h, err := compileRegexp("taghide", hide)
-	if err != nil {
-		return nil, err
-	}
+	s, h := c.tagShow, c.tagHide
 	if s == nil && h == nil {
 		return nil, nil
 	}
@@ -245,20 +242,29 @@ func labelKeyFilter(show, hide string) (func(key string) bool, error) {
 	}, nil
 }
 
+// tagFilters are the compiled -tagfocus and -tagignore. The settings
+// table says which settings they are and where each one goes
+// (Setting.tag).
+type tagFilters struct{ focus, ignore sampleFilter }
+
 // sampleFilter compiles tagfocus and tagignore into a per-sample
 // predicate (nil when neither is set).
 func (e *Engine) sampleFilter(opt *Options) (func(i int) bool, error) {
-	if opt.TagFocus == "" && opt.TagIgnore == "" {
-		return nil, nil
+	var f tagFilters
+	var units map[string]string
+	t := table()
+	for i := range t {
+		s := &t[i]
+		if s.tag == nil || s.get(opt) == "" {
+			continue
+		}
+		if units == nil {
+			units = e.NumLabelUnits()
+		}
+		var err error
+		if *s.tag(&f), err = compileTagFilter(e.p, s.Name, s.get(opt), units); err != nil {
+			return nil, err
+		}
 	}
-	units := e.NumLabelUnits()
-	focus, err := compileTagFilter(e.p, "tagfocus", opt.TagFocus, units)
-	if err != nil {
-		return nil, err
-	}
-	ignore, err := compileTagFilter(e.p, "tagignore", opt.TagIgnore, units)
-	if err != nil {
-		return nil, err
-	}
-	return tagFilterSamples(focus, ignore), nil
+	return tagFilterSamples(f.focus, f.ignore), nil
 }
