@@ -14,17 +14,21 @@ type locKey struct {
 }
 
 func locKeyOf(opt Options) locKey {
-	k := locKey{granularity: opt.Granularity, noInlines: opt.NoInlines, showColumns: opt.ShowColumns}
+	// Spelled out in buffers on the stack: one string each, not one per
+	// filter.
+	var flagBuf, lineBuf [128]byte
+	flags, lines := flagBuf[:0], lineBuf[:0]
 	t := table()
 	for i := range t {
 		switch s := &t[i]; s.use {
 		case flagsFrames:
-			k.flags += strconv.Quote(s.get(&opt))
+			flags = strconv.AppendQuote(flags, s.get(&opt))
 		case cutsFrames:
-			k.lines += strconv.Quote(s.get(&opt))
+			lines = strconv.AppendQuote(lines, s.get(&opt))
 		}
 	}
-	return k
+	return locKey{granularity: opt.Granularity, noInlines: opt.NoInlines, showColumns: opt.ShowColumns,
+		flags: string(flags), lines: string(lines)}
 }
 
 // locPaths is a query's location view and node lists, kept by the Engine
