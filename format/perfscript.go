@@ -156,7 +156,7 @@ type perfLocKey struct {
 }
 
 // parsePerfScript reads perf script text.
-func parsePerfScript(data []byte) (*Profile, error) {
+func parsePerfScript(data []byte, m *meter) (*Profile, error) {
 	pp := &perfParser{
 		p:      &Profile{},
 		events: map[string]int{},
@@ -166,6 +166,8 @@ func parsePerfScript(data []byte) (*Profile, error) {
 	}
 	pp.b = newBuilder(pp.p)
 	b := pp.b
+	b.mem = m
+	b.countSums()
 	b.str("")
 	pp.firstComm = -1
 	pp.keys.comm, pp.keys.pid, pp.keys.tid, pp.keys.cpu = b.str("comm"), b.str("pid"), b.str("tid"), b.str("cpu")
@@ -207,7 +209,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 		}
 		if strings.TrimSpace(l) == "" {
 			if err := flush(); err != nil {
-				return nil, r.errorf("%v", err)
+				return nil, r.lineError(err)
 			}
 			continue
 		}
@@ -219,7 +221,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 				if perfSrclineRE.MatchString(l) {
 					continue // perf script -F +srcline
 				}
-				return nil, r.errorf("%v", err)
+				return nil, r.lineError(err)
 			}
 			continue
 		}
@@ -231,7 +233,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 			return nil, r.errorf("not a perf script sample header (want COMM PID/TID [CPU] TIME: PERIOD EVENT:): %s", ltQuote(l))
 		}
 		if err := flush(); err != nil {
-			return nil, r.errorf("%v", err)
+			return nil, r.lineError(err)
 		}
 		inSamp = true
 		locs = locs[:0]
@@ -241,7 +243,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 		}
 		var err error
 		if col, err = pp.event(m[7]); err != nil {
-			return nil, r.errorf("%v", err)
+			return nil, r.lineError(err)
 		}
 		period = 1
 		if m[6] != "" {
@@ -257,7 +259,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 			pp.firstComm = comm
 		}
 		if labels, err = b.labelSet([]StrLabel{{Key: pp.keys.comm, Value: comm}}); err != nil {
-			return nil, r.errorf("%v", err)
+			return nil, r.lineError(err)
 		}
 		num = num[:0]
 		// One number is the thread id; "pid/tid" gives both.
@@ -280,7 +282,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 		}
 	}
 	if err := flush(); err != nil {
-		return nil, r.errorf("%v", err)
+		return nil, r.lineError(err)
 	}
 	if pp.p.Samples.Len() == 0 {
 		return nil, fmt.Errorf("no samples")
@@ -291,6 +293,9 @@ func parsePerfScript(data []byte) (*Profile, error) {
 	}
 	for i := range pp.p.Mappings {
 		b.str(pp.p.Mappings[i].File)
+	}
+	if b.err != nil {
+		return nil, b.err
 	}
 	return pp.p, nil
 }
@@ -322,7 +327,12 @@ func (pp *perfParser) event(printed string) (int, error) {
 		p.DefaultSampleType = name
 		p.PeriodType = ValueType{Type: name, Unit: unit}
 	}
+	// Every sample, those before and those to come, has a value in the
+	// two new columns: many event names make every sample large.
 	n := p.Samples.Len()
+	if err := pp.b.mem.charge(16 * int64(n)); err != nil {
+		return 0, fmt.Errorf("event %s: %w", name, err)
+	}
 	p.Samples.Values = append(p.Samples.Values, make([]int64, n), make([]int64, n))
 	pp.events[printed] = col
 	return col, nil
@@ -346,6 +356,9 @@ func (pp *perfParser) frame(l string, locs *[]int32) error {
 		p := pp.p
 		if len(p.Locations) == 1<<31-1 {
 			return fmt.Errorf("too many distinct frames")
+		}
+		if err := pp.b.mem.charge(locationCost + functionCost + int64(len(sym)) + mappingCost + int64(len(module))); err != nil {
+			return err
 		}
 		li = int32(len(p.Locations))
 		loc := Location{ID: uint64(li) + 1, Mapping: -1, Address: addr}
@@ -387,7 +400,7 @@ var perfCommand = "perf"
 // parsePerfData runs the installed `perf script` on a perf.data file and
 // reads its text: perf.data's records and its symbolization (build-id
 // cache, kallsyms) are perf's own business.
-func parsePerfData(data []byte) (*Profile, error) {
+func parsePerfData(data []byte, m *meter) (*Profile, error) {
 	path, err := exec.LookPath(perfCommand)
 	if err != nil {
 		return nil, fmt.Errorf("perf.data: reading it needs Linux perf (`perf script`), which is not installed: %w", err)
@@ -407,9 +420,17 @@ func parsePerfData(data []byte) (*Profile, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "script", "-F", "+pid", "-i", f.Name())
+	// perf's text is several times the size of its perf.data: it is
+	// held to the budget as it comes, and its decode to its own size.
+	m.unbound()
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	out := &meteredWriter{w: &stdout, m: m}
+	cmd.Stdout, cmd.Stderr = out, &stderr
+	if err := cmd.Run(); err != nil || out.err != nil {
+		if out.err != nil {
+			// perf's own error would be its broken pipe.
+			return nil, fmt.Errorf("perf.data: perf script output: %w", out.err)
+		}
 		msg := strings.TrimSpace(stderr.String())
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
@@ -419,9 +440,28 @@ func parsePerfData(data []byte) (*Profile, error) {
 		}
 		return nil, fmt.Errorf("perf.data: perf script: %w", err)
 	}
-	p, err := parsePerfScript(stdout.Bytes())
+	m.bound(int64(stdout.Len()))
+	p, err := parsePerfScript(stdout.Bytes(), m)
 	if err != nil {
 		return nil, fmt.Errorf("perf.data: perf script output: %w", err)
 	}
 	return p, nil
+}
+
+// meteredWriter charges m for what it writes to w, twice over for the
+// buffer's growth, and fails once the budget is spent.
+type meteredWriter struct {
+	w   *bytes.Buffer
+	m   *meter
+	err error
+}
+
+func (mw *meteredWriter) Write(b []byte) (int, error) {
+	if mw.w.Len()+len(b) > mw.w.Cap() {
+		if err := mw.m.charge(int64(max(mw.w.Cap(), len(b)))); err != nil {
+			mw.err = err
+			return 0, err
+		}
+	}
+	return mw.w.Write(b)
 }
