@@ -21,7 +21,9 @@ var ErrBudget = errors.New("profile needs more memory than allowed")
 // A Budget is safe for concurrent use: loads running together, or every
 // session of a server, may share one. Parse releases what a failed load
 // charged and the transient copy of the input; what the returned profile
-// holds stays charged until the caller releases it (see Charged).
+// holds stays charged until the caller releases it: a server loading into
+// a Sub budget per session releases that budget's Used when the session
+// ends.
 type Budget struct {
 	limit  int64
 	used   atomic.Int64
