@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -43,6 +45,12 @@ func FuzzReports(f *testing.F) {
 		cmds[i] = c
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// An input that hangs never gets to the time check below: the
+		// watchdog crashes the worker, with every goroutine's stack, so
+		// that the fuzzer keeps the input.
+		debug.SetTraceback("all")
+		watchdog := time.AfterFunc(time.Minute, func() { panic(fmt.Sprintf("a %d-byte input ran past a minute", len(data))) })
+		defer watchdog.Stop()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		start := time.Now()

@@ -2,10 +2,12 @@ package format
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -166,6 +168,12 @@ const (
 // more than an input of its size may.
 func checkBounded(t *testing.T, data []byte, decode func()) {
 	t.Helper()
+	// An input that hangs never gets to the time check below: the
+	// watchdog crashes the worker, with every goroutine's stack, so that
+	// the fuzzer keeps the input.
+	debug.SetTraceback("all")
+	watchdog := time.AfterFunc(30*fuzzTime, func() { panic(fmt.Sprintf("a %d-byte input ran past %v", len(data), 30*fuzzTime)) })
+	defer watchdog.Stop()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
