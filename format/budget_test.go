@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -155,6 +156,31 @@ func TestSumsDoNotWrap(t *testing.T) {
 		}
 		if !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %s…", c.name, err, c.want)
+		}
+	}
+}
+
+// TestCheckSums: the magnitudes of a column must add up within int64,
+// so that no total the explorer shows wraps; CheckSums names the column.
+func TestCheckSums(t *testing.T) {
+	const top = math.MaxInt64
+	for _, c := range []struct {
+		name string
+		col  []int64
+		want string
+	}{
+		{"fits", []int64{top - 1, 1}, ""},
+		{"diff fits", []int64{top / 2, -(top / 2)}, ""},
+		{"wraps", []int64{top, top}, "the cpu values add up past the int64 range"},
+		{"wraps by one", []int64{top, 1}, "the cpu values add up past the int64 range"},
+		{"negatives wrap", []int64{-top, -top}, "the cpu values add up past the int64 range"},
+		{"min int", []int64{math.MinInt64}, "the cpu values add up past the int64 range"},
+	} {
+		p := &Profile{SampleTypes: []ValueType{{Type: "samples"}, {Type: "cpu"}}}
+		p.Samples.Values = [][]int64{make([]int64, len(c.col)), c.col}
+		err := p.CheckSums()
+		if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
 }
