@@ -129,10 +129,11 @@ func usage(w io.Writer) {
 Opens the explorer on the profiles; with a report flag, prints that report
 as go tool pprof does and exits. Without a SOURCE the explorer opens a
 picker of the profiles in the current directory. A SOURCE is a file
-(profile.proto, gzipped or not; gperftools or legacy text profiles;
-folded stacks), - for stdin, or an http(s):// net/http/pprof URL. Several
-are merged. Flags take pprof's names and may follow the sources. In the
-explorer, : sets the same settings (:help lists them).
+(profile.proto, gzipped or not; gperftools or legacy text profiles; perf
+script output or perf.data; V8 .cpuprofile; folded stacks), - for stdin,
+or an http(s):// net/http/pprof URL. Several are merged. Flags take
+pprof's names and may follow the sources. In the explorer, : sets the
+same settings (:help lists them).
 
 pprof-tui serve [flags] DIR serves the explorer on DIR's profiles over
 SSH (pprof-tui serve -h lists its flags).
