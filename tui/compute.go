@@ -37,7 +37,7 @@ type enterMsg struct{}
 
 type resultMsg struct {
 	seq  int
-	data any
+	show func() // puts the data in the view that asked (views.Job)
 	err  error
 	took time.Duration
 }
@@ -113,7 +113,7 @@ func (m *Model) change(opts analysis.Options, push bool) tea.Cmd {
 	return m.submit(request{view: m.active, opts: opts, key: m.dataKey(opts, state), commit: true, push: push}, run)
 }
 
-func (m *Model) submit(req request, run func() (any, error)) tea.Cmd {
+func (m *Model) submit(req request, run views.Job) tea.Cmd {
 	if m.jobs.have == nil {
 		m.jobs.init(len(m.views))
 	}
@@ -127,8 +127,8 @@ func (m *Model) submit(req request, run func() (any, error)) tea.Cmd {
 		fg.Add(1)
 		defer fg.Add(-1)
 		t0 := time.Now()
-		data, err := run()
-		return resultMsg{seq: seq, data: data, err: err, took: time.Since(t0)}
+		show, err := run()
+		return resultMsg{seq: seq, show: show, err: err, took: time.Since(t0)}
 	}
 	return tea.Batch(guard(work), m.startSpin())
 }
@@ -162,12 +162,16 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		m.opts = req.opts
 	}
 	v := m.views[req.view]
+	msg.show()
+	var top *analysis.Top // the Top view's new table
+	if t, ok := v.(*views.Top); ok {
+		top = t.Table()
+	}
 	// A live delta's table too: for allocs, mutex and block the delta is
 	// what is shown, so its trend is the rate's.
-	if top := views.TopTable(msg.data); top != nil && !top.Partial() && req.view == 0 && m.live != nil && req.key == m.dataKey(req.opts, "") {
+	if top != nil && !top.Partial() && req.view == 0 && m.live != nil && req.key == m.dataKey(req.opts, "") {
 		m.recordTrend(top, req.opts)
 	}
-	v.SetResult(msg.data, req.opts)
 	m.jobs.have[req.view] = req.key
 	v.Reveal(m.selected)
 	if req.view == m.active {
@@ -175,7 +179,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	partial := false
-	if top := views.TopTable(msg.data); top != nil && top.Partial() {
+	if top != nil && top.Partial() {
 		partial = true
 		cmds = append(cmds, completeLater(req))
 	}

@@ -25,10 +25,10 @@ type panicky struct {
 	crashNext *bool
 }
 
-func (p panicky) Query(e *analysis.Engine, opt analysis.Options, sel string) (func() (any, error), string) {
+func (p panicky) Query(e *analysis.Engine, opt analysis.Options, sel string) (views.Job, string) {
 	run, state := p.inner.Query(e, opt, sel)
 	if *p.crashNext {
-		return func() (any, error) { panic("test panic in a computation") }, state
+		return func() (func(), error) { panic("test panic in a computation") }, state
 	}
 	return run, state
 }
