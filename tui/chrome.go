@@ -53,15 +53,15 @@ func (m *Model) View() string {
 // tabs returns the tab labels, "1 Top" ...; in a window too narrow for
 // them all, the tabs other than the active one show their number only.
 func (m *Model) tabs() []string {
-	out := make([]string, len(m.views))
+	out := make([]string, numViews)
 	w := 2 // the active tab's brackets without colour
-	for i, v := range m.views {
+	for i, v := range m.views.all {
 		out[i] = fmt.Sprintf("%d %s", i+1, v.Title())
 		w += ansi.StringWidth(out[i]) + 2
 	}
 	if w > m.width {
 		for i := range out {
-			if i != m.active {
+			if viewID(i) != m.views.active {
 				out[i] = fmt.Sprint(i + 1)
 			}
 		}
@@ -73,7 +73,7 @@ func (m *Model) tabBar() string {
 	st := m.c.Styles
 	var b strings.Builder
 	for i, t := range m.tabs() {
-		if i == m.active {
+		if viewID(i) == m.views.active {
 			if st.NoColor {
 				t = "[" + t + "]"
 			}
@@ -90,17 +90,17 @@ func (m *Model) tabBar() string {
 	return b.String()
 }
 
-// tabAt returns the tab under column x, or -1.
-func (m *Model) tabAt(x int) int {
+// tabAt returns the view whose tab is under column x, if any.
+func (m *Model) tabAt(x int) (viewID, bool) {
 	pos := 0
 	for i, t := range m.tabs() {
 		w := ansi.StringWidth(t) + 2 // padding
 		if x >= pos && x < pos+w {
-			return i
+			return viewID(i), true
 		}
 		pos += w
 	}
-	return -1
+	return 0, false
 }
 
 // sampleTypeLabel names the sample type as the profile does, with its
@@ -124,26 +124,27 @@ func (m *Model) total() string {
 		return ""
 	}
 	unit := m.prof.SampleTypes[i].Unit
-	fresh := func(i int) bool {
-		v := m.views[i]
+	fresh := func(id viewID) bool {
+		v := m.views.get(id)
 		_, state := v.Query(m.engine, m.opts, m.selected)
-		return v.HasResult() && m.jobs.have[i] == m.dataKey(m.opts, state)
+		return v.HasResult() && m.jobs.have[id] == m.dataKey(m.opts, state)
 	}
-	for _, i := range []int{m.active, 0, 1, 2} {
-		if !fresh(i) {
+	active := m.views.active
+	for _, id := range []viewID{active, viewTop, viewTree, viewLabels} {
+		if !fresh(id) {
 			continue
 		}
 		// The total by the tables' rule, as a table of it alone.
-		t := m.views[i].Total()
+		t := m.views.get(id).Total()
 		label := views.Format(m.c, unit, m.opts, t)
 		// When the filters trim it, what is shown of it, as pprof's
 		// "Showing nodes accounting for X, P% of T total".
 		// (Not for means and diffs, whose total is no sum of the rows.)
-		for _, j := range []int{i, m.active, 0, 1, 3} {
+		for _, j := range []viewID{id, active, viewTop, viewTree, viewFlame} {
 			if m.opts.Mean || m.c.Diff {
 				break
 			}
-			if st, ok := m.views[j].(views.ShownTotaler); ok && fresh(j) {
+			if st, ok := m.views.get(j).(views.ShownTotaler); ok && fresh(j) {
 				if x := st.ShownTotal(); x != t {
 					return label(x) + " of " + label(t) + " total"
 				}

@@ -195,7 +195,7 @@ func (m *Model) command(line string) (tea.Cmd, error) {
 			sorted = true
 		}
 	}
-	if top := m.views[0].(*views.Top); sorted && next.Sort == m.target.Sort && top.Sorted() != next.Sort {
+	if top := m.views.top; sorted && next.Sort == m.target.Sort && top.Sorted() != next.Sort {
 		top.SortBy(next.Sort) // the Top view was sorted by o: :sort= sorts it back
 	}
 	if next == m.target {

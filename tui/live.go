@@ -293,10 +293,10 @@ func (m *Model) showSnapshot(msg snapshotMsg) tea.Cmd {
 	m.prof, m.engine = msg.p, msg.engine
 	m.gen++
 	m.labelKeys, m.labelValues = nil, nil
-	if m.active != 0 { // Top too, for the trend and the snapshots [ ] step through
-		return tea.Batch(m.ensure(m.active, false), m.ensure(0, false))
+	if m.views.active != viewTop { // Top too, for the trend and the snapshots [ ] step through
+		return tea.Batch(m.ensure(m.views.active, false), m.ensure(viewTop, false))
 	}
-	return m.ensure(m.active, false)
+	return m.ensure(m.views.active, false)
 }
 
 // toggleDelta switches between the latest snapshot and its change.
@@ -539,7 +539,7 @@ func cmpAbs(a, b int64) int {
 func (m *Model) toggleTrend() {
 	l := m.live
 	l.trendOn = !l.trendOn
-	top := m.views[0].(*views.Top)
+	top := m.views.top
 	if !l.trendOn {
 		top.SetTrend(nil)
 		return

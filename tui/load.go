@@ -176,9 +176,9 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 	}
 	m.phase = phaseOpening
 	if m.live != nil {
-		return tea.Batch(m.ensure(m.active, false), m.liveStarted())
+		return tea.Batch(m.ensure(m.views.active, false), m.liveStarted())
 	}
-	return m.ensure(m.active, false)
+	return m.ensure(m.views.active, false)
 }
 
 func (m *Model) startSpin() tea.Cmd {

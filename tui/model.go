@@ -63,8 +63,7 @@ type Model struct {
 	target  analysis.Options   // opts, or the newest requested change
 	history []analysis.Options // earlier opts, for back
 
-	views    []views.View
-	active   int
+	views    viewSet
 	selected string // the function selected in every view (see syncSelection)
 	jobs     jobs
 	spin     spinner.Model
@@ -112,7 +111,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
 		opts: opts, target: opts,
-		views: newViews(c),
+		views: newViewSet(c),
 		jobs:  newJobs(),
 	}
 	st := c.Styles
@@ -172,12 +171,6 @@ func openingOptions(cfg Config) analysis.Options {
 	return opts
 }
 
-// newViews makes the views, empty (Top takes its order from the options
-// of its first result).
-func newViews(c *views.Common) []views.View {
-	return []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c), views.NewPeek(c), views.NewSource(c), views.NewDisasm(c), views.NewTraces(c)}
-}
-
 // closeProfile drops the open profile, with everything computed from
 // it, and shows the picker again, on the file just closed. Results still
 // on their way are dropped when they arrive (their sequence numbers are
@@ -186,7 +179,7 @@ func (m *Model) closeProfile() tea.Cmd {
 	opts := openingOptions(m.cfg)
 	seq := m.jobs.seq
 	m.prof, m.engine = nil, nil
-	m.views, m.active = newViews(m.c), 0
+	m.views = newViewSet(m.c)
 	m.jobs = newJobs()
 	m.jobs.seq = seq
 	m.opts, m.target, m.history = opts, opts, nil
@@ -211,11 +204,7 @@ func (m *Model) Err() error { return m.err }
 func (m *Model) Options() analysis.Options { return m.opts }
 
 // ActiveView returns the focused view.
-func (m *Model) ActiveView() views.View { return m.views[m.active] }
-
-// ViewAt returns the view at index i (0 Top, 1 Tree, 2 Labels, 3 Flame
-// graph, 4 Peek, 5 Source, 6 Disasm, 7 Traces).
-func (m *Model) ViewAt(i int) views.View { return m.views[i] }
+func (m *Model) ActiveView() views.View { return m.views.focused() }
 
 // History returns the depth of the back history.
 func (m *Model) History() int { return len(m.history) }
@@ -243,10 +232,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, msg.To.Update(msg.Msg)
 	case views.SelectMsg:
 		m.selected = msg.Name
-		for _, v := range m.views {
+		for _, v := range m.views.all {
 			v.Reveal(msg.Name)
 		}
-		return m, m.ensure(m.active, false)
+		return m, m.ensure(m.views.active, false)
 	case progressMsg, spinner.TickMsg:
 		return m, m.tick(msg)
 	case pickedMsg:
@@ -286,10 +275,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.err = msg.err
 		return m, tea.Quit
 	case views.RecomputeMsg:
-		for i, v := range m.views {
-			if v == msg.View {
-				return m, m.ensure(i, true)
-			}
+		if id, ok := m.views.find(msg.View); ok {
+			return m, m.ensure(id, true)
 		}
 		return m, nil
 	case enterMsg:
@@ -303,7 +290,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // a status bar and a footer.
 func (m *Model) resize() {
 	h := max(0, m.height-3)
-	for _, v := range m.views {
+	for _, v := range m.views.all {
 		v.SetSize(m.width, h)
 	}
 	if m.picker != nil {
@@ -393,11 +380,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.openHelp(nil)
 	case key.Matches(msg, k.Views):
-		return m.switchView(int(msg.Runes[0] - '1'))
+		return m.switchView(viewID(msg.Runes[0] - '1'))
 	case key.Matches(msg, k.NextView):
-		return m.switchView((m.active + 1) % len(m.views))
+		return m.switchView((m.views.active + 1) % numViews)
 	case key.Matches(msg, k.PrevView):
-		return m.switchView((m.active + len(m.views) - 1) % len(m.views))
+		return m.switchView((m.views.active + numViews - 1) % numViews)
 	case key.Matches(msg, k.Command):
 		return m.openInput(inputCommand, "")
 	case key.Matches(msg, k.Search):
@@ -468,8 +455,8 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	}
 	if msg.Y == 0 {
 		if msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress {
-			if i := m.tabAt(msg.X); i >= 0 {
-				return m.switchView(i)
+			if id, ok := m.tabAt(msg.X); ok {
+				return m.switchView(id)
 			}
 		}
 		return nil
@@ -496,16 +483,16 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	return cmd
 }
 
-// switchView focuses view i, computing its data if it is stale.
-func (m *Model) switchView(i int) tea.Cmd {
-	if i < 0 || i >= len(m.views) || i == m.active {
+// switchView focuses view id, computing its data if it is stale.
+func (m *Model) switchView(id viewID) tea.Cmd {
+	if id < 0 || id >= numViews || id == m.views.active {
 		return nil
 	}
-	m.active = i
+	m.views.active = id
 	v := m.ActiveView()
 	v.SetSearch(m.search)
 	v.Reveal(m.selected)
-	return m.ensure(i, false)
+	return m.ensure(id, false)
 }
 
 // afterInput follows a key or click: the active view's selected
@@ -516,7 +503,7 @@ func (m *Model) afterInput(cmd tea.Cmd) tea.Cmd {
 		return cmd
 	}
 	if m.syncSelection() {
-		return tea.Batch(cmd, m.ensure(m.active, false))
+		return tea.Batch(cmd, m.ensure(m.views.active, false))
 	}
 	return cmd
 }

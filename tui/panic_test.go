@@ -63,7 +63,7 @@ func TestPanicChild(t *testing.T) {
 	cfg.ColorProfile = termenv.ANSI256
 	cfg.NoMouse = false
 	p, m := NewProgram(context.Background(), cfg)
-	m.views[0] = panicky{m.views[0], new(bool)}
+	m.views.all[viewTop] = panicky{m.views.all[viewTop], new(bool)}
 	err := run(p, m)
 	fmt.Printf("RUN RETURNED: %v\n", err)
 	if err == nil {
