@@ -230,8 +230,7 @@ func (m *Model) footer() string {
 		}
 		return st.Info.Render(ansi.Truncate(m.note, m.width, "…"))
 	}
-	k := m.c.Keys
-	bindings := append(m.ActiveView().ShortHelp(), k.Command, k.Search, k.SampleType, k.Back, k.Help, k.Quit)
+	bindings := append(m.ActiveView().ShortHelp(), hints(m.keys)...)
 	// help truncates with an ellipsis, but not when the ellipsis itself
 	// does not fit.
 	return ansi.Truncate(m.help.ShortHelpView(shortened(bindings)), m.width, "…")
@@ -278,7 +277,7 @@ func (m *Model) helpLines() []string {
 		return lines
 	}
 	var blocks [][]string
-	groups := m.c.Keys.Groups()
+	groups := keyGroups(m.keys, m.c.Keys)
 	for i, g := range groups {
 		lines := []string{st.HelpTitle.Render(g.Title)}
 		for _, b := range g.Bindings {

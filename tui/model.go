@@ -64,7 +64,8 @@ type Model struct {
 	history []analysis.Options // earlier opts, for back
 
 	views    viewSet
-	selected string // the function selected in every view (see syncSelection)
+	keys     []keyRow // the root's key bindings
+	selected string   // the function selected in every view (see syncSelection)
 	jobs     jobs
 	spin     spinner.Model
 	spinning bool
@@ -111,8 +112,8 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
 		opts: opts, target: opts,
-		views: newViewSet(c),
-		jobs:  newJobs(),
+		views: newViewSet(c), keys: rootKeys(c.Keys),
+		jobs: newJobs(),
 	}
 	st := c.Styles
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
@@ -340,112 +341,50 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.ActiveView().Update(msg)
 	}
 	if m.showHelp {
-		switch {
-		case key.Matches(msg, k.Down):
-			m.helpOffset++
-		case key.Matches(msg, k.Up):
-			m.helpOffset = max(0, m.helpOffset-1)
-		case key.Matches(msg, k.PageDown):
-			m.helpOffset += m.height / 2
-		case key.Matches(msg, k.PageUp):
-			m.helpOffset = max(0, m.helpOffset-m.height/2)
-		case key.Matches(msg, k.Home):
-			m.helpOffset = 0
-		case key.Matches(msg, k.End):
-			m.helpOffset = len(m.helpLines())
-		case key.Matches(msg, k.Quit):
-			return tea.Quit
-		case key.Matches(msg, k.Command):
-			m.showHelp = false
-			return m.openInput(inputCommand, "")
-		case m.helpStep && (key.Matches(msg, k.StepBack) || key.Matches(msg, k.StepForward)):
-			m.stepSnapshot(map[bool]int{true: -1, false: 1}[key.Matches(msg, k.StepBack)])
-			return nil
-		case key.Matches(msg, k.Copy) && m.helpCopy != "":
-			m.showHelp = false
-			return m.copyText(m.helpCopy, "the command line")
-		default:
-			m.showHelp = false
-		}
-		m.helpOffset = max(0, min(m.helpOffset, len(m.helpLines())-(m.height-3)+1))
-		return nil
+		return m.helpKey(msg)
 	}
 	m.note = ""
 	if !key.Matches(msg, k.SampleType) {
 		m.streak = 0 // a cycle of s presses ends
 	}
+	if cmd, ok := m.runKey(msg); ok {
+		return cmd
+	}
+	return m.ActiveView().Update(msg)
+}
+
+// helpKey scrolls the help, steps through the snapshots it shows, or
+// closes it.
+func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.Keys
 	switch {
+	case key.Matches(msg, k.Down):
+		m.helpOffset++
+	case key.Matches(msg, k.Up):
+		m.helpOffset = max(0, m.helpOffset-1)
+	case key.Matches(msg, k.PageDown):
+		m.helpOffset += m.height / 2
+	case key.Matches(msg, k.PageUp):
+		m.helpOffset = max(0, m.helpOffset-m.height/2)
+	case key.Matches(msg, k.Home):
+		m.helpOffset = 0
+	case key.Matches(msg, k.End):
+		m.helpOffset = len(m.helpLines())
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
-	case key.Matches(msg, k.Help):
-		m.openHelp(nil)
-	case key.Matches(msg, k.Views):
-		return m.switchView(viewID(msg.Runes[0] - '1'))
-	case key.Matches(msg, k.NextView):
-		return m.switchView((m.views.active + 1) % numViews)
-	case key.Matches(msg, k.PrevView):
-		return m.switchView((m.views.active + numViews - 1) % numViews)
 	case key.Matches(msg, k.Command):
+		m.showHelp = false
 		return m.openInput(inputCommand, "")
-	case key.Matches(msg, k.Search):
-		return m.openInput(inputSearch, "")
-	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
-		if m.search == nil {
-			m.setNote("no search: press / to search", false)
-		} else if !m.ActiveView().NextMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.NextMatch)]) {
-			m.setNote("no match for "+m.search.String(), true)
-		}
-	case key.Matches(msg, k.Clear):
-		m.setSearch(nil)
-	case key.Matches(msg, k.SampleType):
-		cmd := m.nextSampleType()
-		m.inStreak()
-		return cmd
-	case key.Matches(msg, k.Back):
-		return m.back()
-	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh), key.Matches(msg, k.Delta), key.Matches(msg, k.Trend), key.Matches(msg, k.StepBack), key.Matches(msg, k.StepForward):
-		if m.live == nil {
-			m.setNote("live refresh is off: open a URL or file with -refresh=10s", false)
-			return nil
-		}
-		if key.Matches(msg, k.Pause) {
-			m.pauseLive()
-			return nil
-		}
-		if key.Matches(msg, k.Delta) {
-			return m.toggleDelta()
-		}
-		if key.Matches(msg, k.Trend) {
-			m.toggleTrend()
-			return nil
-		}
-		if key.Matches(msg, k.StepBack) || key.Matches(msg, k.StepForward) {
-			m.stepSnapshot(map[bool]int{true: -1, false: 1}[key.Matches(msg, k.StepBack)])
-			return nil
-		}
-		return m.refreshNow()
-	case key.Matches(msg, k.Info):
-		return m.showInfo()
-	case key.Matches(msg, k.Copy):
-		sel, ok := m.ActiveView().Selection()
-		if !ok || sel.Name == "" {
-			m.setNote("nothing selected to copy", false)
-			return nil
-		}
-		return m.copyText(sel.Name, sel.Name)
-	case key.Matches(msg, k.Drill):
-		return m.filterSelected(filterDrill)
-	case key.Matches(msg, k.Focus):
-		return m.filterSelected(filterFocus)
-	case key.Matches(msg, k.Ignore):
-		return m.filterSelected(filterIgnore)
-	case key.Matches(msg, k.Hide):
-		return m.filterSelected(filterHide)
-	case key.Matches(msg, k.Picker) && m.picker != nil:
-		return m.closeProfile()
+	case m.helpStep && (key.Matches(msg, k.StepBack) || key.Matches(msg, k.StepForward)):
+		m.stepSnapshot(stepDir(msg, k))
+		return nil
+	case key.Matches(msg, k.Copy) && m.helpCopy != "":
+		m.showHelp = false
+		return m.copyText(m.helpCopy, "the command line")
 	default:
-		return m.ActiveView().Update(msg)
+		m.showHelp = false
 	}
+	m.helpOffset = max(0, min(m.helpOffset, len(m.helpLines())-(m.height-3)+1))
 	return nil
 }
 
