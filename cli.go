@@ -14,10 +14,11 @@ import (
 	"github.com/pprof-tui/pprof-tui/format"
 )
 
-// The command line is derived from two tables: analysis.Settings (pprof's
-// settings, shared with the explorer's `:` line) and commandFlags below
-// (what only the command line has: reports, sources, symbolization).
-// Flag registration, -h and the README's flag table come from them.
+// The command line is derived from three tables: analysis.Settings
+// (pprof's settings, shared with the explorer's `:` line), reports
+// (reports.go) and commandFlags below (what only the command line has:
+// sources, symbolization, live refresh). Flag registration, -h and the
+// tables of docs/settings.md and docs/reports.md come from them.
 
 // Groups of command flags, as -h lists them.
 const (
@@ -36,18 +37,15 @@ type commandFlag struct {
 	value       flag.Value
 }
 
-// commandFlags lists the flags of c that are not settings, in -h's order.
+// commandFlags lists the flags of c that are not settings, in -h's order:
+// the reports (the reports table) first.
 func commandFlags(c *cmdline) []commandFlag {
-	return []commandFlag{
-		{groupReports, "top", "", "pprof's top table, byte for byte", (*boolValue)(&c.top)},
+	var fs []commandFlag
+	for _, r := range reports {
+		fs = append(fs, commandFlag{groupReports, r.name, r.param, r.help, &reportFlag{c, r}})
+	}
+	return append(fs, []commandFlag{
 		{groupReports, "json", "", "with -top: the rows as JSON, raw values", (*boolValue)(&c.jsonOut)},
-		{groupReports, "traces", "", "every sample's stack with its labels", (*boolValue)(&c.traces)},
-		{groupReports, "tags", "", "every label key with its values' totals", (*boolValue)(&c.tags)},
-		{groupReports, "peek", "RE", "callers and callees of the functions matching RE", (*stringValue)(&c.peek)},
-		{groupReports, "list", "RE", "annotated source of the functions matching RE", (*stringValue)(&c.list)},
-		{groupReports, "disasm", "RE", "annotated instructions of the functions matching RE, from the binary", (*stringValue)(&c.disasm)},
-		{groupReports, "folded", "", "collapsed stacks, for flamegraph.pl, inferno or speedscope", (*boolValue)(&c.folded)},
-		{groupReports, "proto", "", "the filtered profile as gzipped profile.proto (needs -output)", (*boolValue)(&c.proto)},
 		{groupReports, "output", "FILE", "write the report to FILE instead of stdout", (*stringValue)(&c.output)},
 
 		{groupSources, "base", "FILE", "subtract this profile (repeatable)", (*stringList)(&c.sources.Base)},
@@ -65,7 +63,7 @@ func commandFlags(c *cmdline) []commandFlag {
 
 		{groupProgram, "version", "", "print the version and exit", (*boolValue)(&c.version)},
 		{groupProgram, "help", "", "print this help and exit (also -h)", (*boolValue)(&c.help)},
-	}
+	}...)
 }
 
 // legacySampleIndex are pprof's shortcut flags for sample_index (and
@@ -333,8 +331,8 @@ func (n *int64Value) Set(v string) error {
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// settingsMarkdown is the README's table of settings, generated from the
-// settings table (a test keeps the README's copy in step).
+// settingsMarkdown is the table of settings in docs/settings.md, generated
+// from the settings table (a test keeps the copy there in step).
 func settingsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| setting | value | default | what it does |\n| --- | --- | --- | --- |\n")

@@ -12,7 +12,7 @@ import (
 	"github.com/pprof-tui/pprof-tui/analysis"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/usage.txt and the README's settings table")
+var update = flag.Bool("update", false, "rewrite testdata/usage.txt and the settings table in docs/settings.md")
 
 // TestFlagsMatchSettings walks the settings table against the flag set:
 // every setting and every choice is a flag; every flag is a setting, a
@@ -127,28 +127,33 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// TestReadmeSettings keeps the README's settings table in step with the
-// settings table.
-func TestReadmeSettings(t *testing.T) {
-	data, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(data)
-	open, close := "<!-- settings -->\n", "<!-- /settings -->"
-	i, j := strings.Index(doc, open), strings.Index(doc, close)
-	if i < 0 || j < i {
-		t.Fatal("README.md has no <!-- settings --> … <!-- /settings --> section")
-	}
-	want := settingsMarkdown()
-	if doc[i+len(open):j] == want {
-		return
-	}
-	if *update {
-		if err := os.WriteFile("README.md", []byte(doc[:i+len(open)]+want+doc[j:]), 0o644); err != nil {
+// TestDocsTables keeps the tables docs/ generates from the code's tables
+// in step with them.
+func TestDocsTables(t *testing.T) {
+	for _, c := range []struct{ path, name, want string }{
+		{"docs/settings.md", "settings", settingsMarkdown()},
+		{"docs/reports.md", "reports", reportsMarkdown()},
+	} {
+		data, err := os.ReadFile(c.path)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
+		doc := string(data)
+		open, close := "<!-- "+c.name+" -->\n", "<!-- /"+c.name+" -->"
+		i, j := strings.Index(doc, open), strings.Index(doc, close)
+		if i < 0 || j < i {
+			t.Errorf("%s has no %s … %s section", c.path, strings.TrimSpace(open), close)
+			continue
+		}
+		if doc[i+len(open):j] == c.want {
+			continue
+		}
+		if *update {
+			if err := os.WriteFile(c.path, []byte(doc[:i+len(open)]+c.want+doc[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		t.Errorf("%s's %s table is stale (go test . -update rewrites it)", c.path, c.name)
 	}
-	t.Errorf("README.md's settings table is stale (go test . -update rewrites it)")
 }

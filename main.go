@@ -1,7 +1,7 @@
 // Command pprof-tui is a terminal explorer for pprof and gperftools
-// profiles. With a report flag (-top, -traces, -tags, -peek, -list,
-// -folded, -proto) it prints that report like `go tool pprof` and exits; otherwise
-// it opens the interactive explorer.
+// profiles. With a report flag (-top and the others of reports.go) it
+// prints that report like `go tool pprof` and exits; otherwise it opens
+// the interactive explorer.
 //
 //	pprof-tui [flags] [BINARY] SOURCE...
 package main
@@ -9,13 +9,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -24,9 +22,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
-	"github.com/pprof-tui/pprof-tui/analysis/report"
 	"github.com/pprof-tui/pprof-tui/format"
-	"github.com/pprof-tui/pprof-tui/format/symbolize"
 	"github.com/pprof-tui/pprof-tui/tui"
 )
 
@@ -52,10 +48,13 @@ type cmdline struct {
 	set    map[string]bool
 	legacy map[string]*bool
 
-	top, traces, tags, folded, proto, jsonOut, version, help bool
-	refresh                                                  time.Duration
-	history                                                  int
-	peek, list, disasm, output, symbolize, binary            string
+	// reports are the report flags given, in order (at most one may
+	// remain: see run).
+	reports                   []chosenReport
+	jsonOut, version, help    bool
+	refresh                   time.Duration
+	history                   int
+	output, symbolize, binary string
 }
 
 // parseArgs parses pprof-style arguments; flags may follow the sources.
@@ -91,8 +90,8 @@ func parseArgs(args []string) (*cmdline, error) {
 	c.sources.Sources = positional
 	c.sources.Binary = c.binary
 	c.load.Symbolize = c.symbolize
-	// -disasm reports, as pprof's, one frame an address.
-	c.load.NoInlines = c.opt.NoInlines || c.disasm != ""
+	spec, _, chosen := c.report()
+	c.load.NoInlines = c.opt.NoInlines || chosen && spec.noInlines
 	c.load.BinaryPath = os.Getenv("PPROF_BINARY_PATH")
 	return c, nil
 }
@@ -174,19 +173,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		_, err := fmt.Fprintln(stdout, version())
 		return err
 	}
-	reports := 0
-	for _, b := range []bool{c.top, c.traces, c.tags, c.folded, c.proto, c.peek != "", c.list != "", c.disasm != ""} {
-		if b {
-			reports++
-		}
+	if len(c.reports) > 1 {
+		return usageError("choose one report: %s", reportChoice())
 	}
-	if reports > 1 {
-		return usageError("choose one report: -top, -traces, -tags, -peek, -list, -disasm, -folded or -proto")
-	}
-	if c.jsonOut && !c.top {
+	spec, _, chosen := c.report()
+	if c.jsonOut && spec.name != "top" {
 		return usageError("-json goes with -top")
 	}
-	if reports == 0 {
+	if !chosen {
 		return explore(ctx, c, stdout, stderr)
 	}
 	if c.refresh != 0 {
@@ -195,8 +189,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(c.sources.Sources) == 0 {
 		return usageError("usage: pprof-tui [flags] [BINARY] SOURCE...  (a report flag such as -top prints and exits)")
 	}
-	if c.proto && c.output == "" {
-		return usageError("-proto needs -output=FILE")
+	if spec.needsOutput && c.output == "" {
+		return usageError("-%s needs -output=FILE", spec.name)
 	}
 	c.load.Status = func(msg string) { fmt.Fprintln(stderr, msg) }
 	p, err := format.Load(ctx, c.sources, c.load)
@@ -292,122 +286,4 @@ func explore(ctx context.Context, c *cmdline, stdout, stderr io.Writer) error {
 		return &exitError{2, err} // a bad tag filter or sample type
 	}
 	return err
-}
-
-// writeReport prints the chosen report with pprof's defaults for it.
-func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
-	opt := c.opt.Trimmed()
-	p := e.Profile()
-	switch {
-	case c.top:
-		top, err := e.Top(opt)
-		if err != nil {
-			return err
-		}
-		if c.jsonOut {
-			return writeTopJSON(w, top)
-		}
-		return report.Top(w, p, top, opt)
-	case c.traces:
-		opt.NodeFraction = 0
-		tr, err := e.Traces(opt)
-		if err != nil {
-			return err
-		}
-		keyOK, err := analysis.LabelKeyFilter(opt)
-		if err != nil {
-			return err
-		}
-		return report.Traces(w, p, tr, opt, keyOK)
-	case c.peek != "":
-		re, err := regexp.Compile(c.peek)
-		if err != nil {
-			return usageError("peek: invalid regexp %q: %v", c.peek, err)
-		}
-		// pprof does not trim the graph for -peek.
-		opt.NodeFraction, opt.EdgeFraction, opt.NodeCount = 0, 0, 0
-		pk, err := e.Peek(opt, re)
-		if err != nil {
-			return err
-		}
-		return report.Peek(w, p, pk, opt)
-	case c.list != "":
-		re, err := regexp.Compile(c.list)
-		if err != nil {
-			return usageError("list: invalid regexp %q: %v", c.list, err)
-		}
-		lst, err := e.List(opt, re, analysis.NewSourceFiles())
-		if err != nil {
-			return err
-		}
-		return report.List(w, lst, c.list, opt)
-	case c.disasm != "":
-		re, err := regexp.Compile(c.disasm)
-		if err != nil {
-			return usageError("disasm: invalid regexp %q: %v", c.disasm, err)
-		}
-		bins := symbolize.NewCache()
-		defer bins.Close()
-		d, err := e.Disasm(opt, re, analysis.DisasmOptions{Syntax: analysis.DisasmSyntax(opt), Open: func(path string) (*symbolize.Disassembler, error) {
-			b, err := bins.Open(path)
-			if err != nil {
-				return nil, err
-			}
-			return symbolize.NewDisassembler(b)
-		}})
-		if err != nil {
-			if d != nil {
-				// pprof prints the binaries it could not open as it
-				// looks, and then finds nothing.
-				for _, e := range d.Errors {
-					fmt.Fprintln(w, e)
-				}
-			}
-			return err
-		}
-		return report.Disasm(w, d, opt)
-	case c.tags:
-		r, err := e.Tags(opt)
-		if err != nil {
-			return err
-		}
-		return analysis.WriteTags(w, r)
-	case c.proto:
-		fp, err := e.Filtered(opt)
-		if err != nil {
-			return err
-		}
-		return format.Write(w, fp)
-	case c.folded:
-		stacks, err := e.Folded(opt)
-		if err != nil {
-			return err
-		}
-		return report.Folded(w, stacks)
-	}
-	return usageError("this report is not built yet")
-}
-
-// topJSON is the -top -json document.
-type topJSON struct {
-	SampleType string       `json:"sample_type"`
-	Unit       string       `json:"unit"`
-	Total      int64        `json:"total"`
-	Rows       []topJSONRow `json:"rows"`
-}
-
-type topJSONRow struct {
-	Name   string `json:"name"`
-	Flat   int64  `json:"flat"`
-	Cum    int64  `json:"cum"`
-	Inline string `json:"inline"`
-}
-
-func writeTopJSON(w io.Writer, top *analysis.Top) error {
-	doc := topJSON{SampleType: top.SampleType.Type, Unit: top.SampleType.Unit, Total: top.Total, Rows: []topJSONRow{}}
-	for _, r := range top.Rows {
-		doc.Rows = append(doc.Rows, topJSONRow{top.Nodes.Name(r.Node), r.Flat, r.Cum, r.Inline.String()})
-	}
-	enc := json.NewEncoder(w)
-	return enc.Encode(doc)
 }

@@ -11,7 +11,7 @@ import (
 // The settings table: every pprof setting the engine, the reports and the
 // explorer take, declared once. Options.Set, Validate and Filters, the
 // command-line flags and -h, the explorer's `:` line with its completion
-// and `:help`, the status bar and the README's settings table are all
+// and `:help`, the status bar and the table in docs/settings.md are all
 // derived from it, so adding a setting is one entry here plus the code
 // that honours it.
 

@@ -1,7 +1,8 @@
 // Package format turns profile bytes into a validated, analysis-ready
 // Profile: gzipped or plain profile.proto, legacy gperftools CPU profiles,
-// pprof's legacy text formats and Brendan Gregg's folded stacks, from a
-// file, stdin or a net/http/pprof URL. Load symbolizes, as pprof does,
+// pprof's legacy text formats, Linux perf script output and perf.data, V8
+// .cpuprofile files and Brendan Gregg's folded stacks, from a file, stdin
+// or a net/http/pprof URL. Load symbolizes, as pprof does,
 // the addresses of mappings that lack functions, in-process from their
 // binaries (format/symbolize), and demangles C++ names. It also writes
 // profiles back as gzipped profile.proto.

@@ -8,9 +8,10 @@ import (
 )
 
 // TestBytesPerKey measures what the explorer writes to an SSH client per
-// key at 100×30 in 256 colours (the README's figures: go test ./serve
-// -run BytesPerKey -v): a cursor move inside the window, a move that
-// scrolls the list by a line, a page, on Top, Tree and the flame graph.
+// key at 100×30 in 256 colours (the figures in docs/performance.md:
+// go test ./serve -run BytesPerKey -v): a cursor move inside the window,
+// a move that scrolls the list by a line, a page, on Top, Tree and the
+// flame graph.
 func TestBytesPerKey(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")

@@ -10,6 +10,6 @@
 // without blocking; nothing is written on the server; limits bound the
 // connections, sessions, loads and idle time of each client.
 //
-// serve imports tui (which it runs through tui.Config) and format; only
-// main imports serve.
+// serve imports tui (which it runs through tui.Config), analysis and
+// format; only main imports serve.
 package serve

@@ -4,5 +4,6 @@
 // bar, help and the file picker. It composes the components of views and
 // runs them with bubbletea; main starts it with Run.
 //
-// tui imports views, analysis and format; nothing imports tui but main.
+// tui imports views, analysis and format; nothing imports tui but main
+// and serve.
 package tui

@@ -18,7 +18,8 @@ import (
 )
 
 // updating reports whether -update was given: rewrite the golden screens
-// and the README key table. (teatest's golden package defines the flag.)
+// and the docs' key table and captures. (teatest's golden package defines
+// the flag.)
 func updating() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"

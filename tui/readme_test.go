@@ -11,11 +11,15 @@ import (
 	"github.com/pprof-tui/pprof-tui/views"
 )
 
-// The README's key table and screen captures are generated: the table
-// from the key map, the captures from the golden screens. These tests
-// fail when the README is stale; -update rewrites it.
+// The key table and the screen captures in the README and
+// docs/explorer.md are generated: the table from the key map, the
+// captures from the golden screens. These tests fail when a document is
+// stale; -update rewrites it.
 
-const readmePath = "../README.md"
+const (
+	readmePath   = "../README.md"
+	explorerPath = "../docs/explorer.md"
+)
 
 // section returns the text between <!-- NAME --> and <!-- /NAME --> in doc.
 func section(doc, name string) (before, body, after string, ok bool) {
@@ -28,31 +32,35 @@ func section(doc, name string) (before, body, after string, ok bool) {
 	return doc[:i+len(open)], doc[i+len(open) : j], doc[j:], true
 }
 
-func checkReadmeSection(t *testing.T, name, want string) {
+// checkDocSection fails when the section NAME of the document at path is
+// not want (or rewrites it under -update).
+func checkDocSection(t *testing.T, path, name, want string) {
 	t.Helper()
-	data, err := os.ReadFile(readmePath)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	before, body, after, ok := section(string(data), name)
 	if !ok {
-		t.Fatalf("README.md has no <!-- %s --> … <!-- /%s --> section", name, name)
+		t.Fatalf("%s has no <!-- %s --> … <!-- /%s --> section", path, name, name)
 	}
 	if body == want {
 		return
 	}
 	if updating() {
-		if err := os.WriteFile(readmePath, []byte(before+want+after), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(before+want+after), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md section %s is stale (go test ./tui -update rewrites it):\n got:\n%s\nwant:\n%s", name, body, want)
+	t.Errorf("%s section %s is stale (go test ./tui -update rewrites it):\n got:\n%s\nwant:\n%s", path, name, body, want)
 }
 
-func TestReadmeKeyTable(t *testing.T) {
+// TestDocsKeyTable keeps docs/explorer.md's key table in step with the
+// root's key table and the views' groups.
+func TestDocsKeyTable(t *testing.T) {
 	k := views.DefaultKeyMap()
-	checkReadmeSection(t, "keys", markdownKeys(keyGroups(rootKeys(k), k)))
+	checkDocSection(t, explorerPath, "keys", markdownKeys(keyGroups(rootKeys(k), k)))
 }
 
 // markdownKeys renders every binding as a Markdown table.
@@ -67,8 +75,9 @@ func markdownKeys(groups []views.KeyGroup) string {
 	return b.String()
 }
 
-// TestReadmeTour captures each view at 80×24, as the README shows them.
-func TestReadmeTour(t *testing.T) {
+// TestDocsTour captures each view at 80×24, as docs/explorer.md shows
+// them; the README shows the Top view's.
+func TestDocsTour(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		keys []string
@@ -103,7 +112,11 @@ func TestReadmeTour(t *testing.T) {
 			}
 			screen := trimLines(h.screen())
 			golden(t, tc.name, screen)
-			checkReadmeSection(t, tc.name, "```text\n"+screen+"```\n")
+			capture := "```text\n" + screen + "```\n"
+			checkDocSection(t, explorerPath, tc.name, capture)
+			if tc.name == "tour-top" {
+				checkDocSection(t, readmePath, tc.name, capture)
+			}
 		})
 	}
 }

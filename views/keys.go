@@ -6,7 +6,8 @@ import (
 
 // KeyMap is every key binding of the explorer, with its help text. The
 // root's table of what its keys do, with the views' groups (ViewGroups),
-// makes the key hint line, the `?` help and the README's key table.
+// makes the key hint line, the `?` help and the key table in
+// docs/explorer.md.
 type KeyMap struct {
 	// Anywhere.
 	Quit, Help, Views, NextView, PrevView key.Binding
@@ -116,7 +117,7 @@ func DefaultKeyMap() *KeyMap {
 	}
 }
 
-// KeyGroup is a titled group of bindings, for help and the README.
+// KeyGroup is a titled group of bindings, for help and the docs.
 type KeyGroup struct {
 	Title    string
 	Bindings []key.Binding

@@ -6,7 +6,7 @@
 # location ids, the bytes label, locations with their addresses, mappings
 # and Java frames, the mapping list).
 # golden/<f>.top.addresses.txt: flat/cum per address, for the profiles
-# without symbols (the same command as ../shared/profiles/expected).
+# without symbols (the same command as the corpus's expected/ files).
 # golden/<f>.err.txt: the first line of pprof's error, for files it rejects.
 set -euo pipefail
 cd "$(dirname "$0")"

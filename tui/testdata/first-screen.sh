@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # first-screen.sh: how long the explorer takes to show the first screen of
 # the Top view on a 1M-sample profile, against the time `gunzip -c` takes
-# to decompress the same file (issue 4's target: within 3×), and its peak
+# to decompress the same file (the target: within 1.2×), and its peak
 # memory (target: under a third of `go tool pprof -top`'s, ~1.4 GB).
 #
 #   bash tui/testdata/first-screen.sh [PROFILE]    # from the repository root

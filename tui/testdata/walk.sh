@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# walk.sh: what a person waits for in the explorer, step by step (issue 11).
+# walk.sh: what a person waits for in the explorer, step by step.
 # Builds the binary and walks PROFILE in tmux (120×35): the first Top
 # screen (beside `gunzip -c` of the file), a navigation key, next sample
 # type, focus / ignore / hide / tagfocus and clearing them, granularity
