@@ -329,17 +329,21 @@ func (m *Model) completions(word string) []string {
 		return withPrefix(values, "", word)
 	case !known:
 		return nil
-	case s.Kind == analysis.KindBool || s.Name != name:
+	case s.Name != name: // a choice's name is a boolean setting
+		return withPrefix([]string{"true", "false"}, name+"=", value)
+	}
+	switch s.Values {
+	case analysis.ValuesBool:
 		values = []string{"true", "false"}
-	case s.Kind == analysis.KindChoice:
+	case analysis.ValuesChoice:
 		values = s.Choices
-	case s.Name == "sample_index":
+	case analysis.ValuesSampleType:
 		for _, st := range m.prof.SampleTypes {
 			values = append(values, st.Type)
 		}
-	case s.Name == "unit":
+	case analysis.ValuesUnit:
 		values = analysis.UnitNames()
-	case s.Name == "tagfocus" || s.Name == "tagignore":
+	case analysis.ValuesLabelFilter:
 		keys, vals := m.labels()
 		k, v, hasKey := strings.Cut(value, "=")
 		if !hasKey {
@@ -350,13 +354,13 @@ func (m *Model) completions(word string) []string {
 			quoted = append(quoted, strings.ReplaceAll(regexp.QuoteMeta(x), ",", `\x2c`))
 		}
 		return withPrefix(quoted, name+"="+k+"=", v)
-	case s.Name == "tagshow" || s.Name == "taghide":
+	case analysis.ValuesLabelKey:
 		values, _ = m.labels()
-	case s.Name == "tagroot" || s.Name == "tagleaf":
+	case analysis.ValuesLabelKeys:
 		keys, _ := m.labels()
 		i := strings.LastIndex(value, ",") + 1
 		return withPrefix(keys, name+"="+value[:i], value[i:])
-	case s.Kind == analysis.KindRegexp:
+	case analysis.ValuesFunction:
 		seen := map[string]bool{}
 		for _, f := range m.prof.Functions {
 			if q := regexp.QuoteMeta(f.Name); !seen[q] && strings.HasPrefix(q, value) {
