@@ -24,6 +24,7 @@ import (
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
 	"github.com/pprof-tui/pprof-tui/tui"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // exitError carries the process exit status: 1 for failures, 2 for
@@ -148,13 +149,19 @@ func main() {
 		debug.SetGCPercent(gcPercent)
 	}
 	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "pprof-tui:", err)
+		printError(os.Stderr, err)
 		var ee *exitError
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)
 		}
 		os.Exit(1)
 	}
+}
+
+// printError prints the error that ends the program. It names files and
+// URLs, and a name can hold escape sequences: they are drawn as symbols.
+func printError(w io.Writer, err error) {
+	fmt.Fprintln(w, "pprof-tui:", views.SafeLines(err.Error()))
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -192,7 +199,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if spec.needsOutput && c.output == "" {
 		return usageError("-%s needs -output=FILE", spec.name)
 	}
-	c.load.Status = func(msg string) { fmt.Fprintln(stderr, msg) }
+	c.load.Status = func(msg string) { fmt.Fprintln(stderr, views.SafeLines(msg)) }
 	p, err := format.Load(ctx, c.sources, c.load)
 	if err != nil {
 		return err

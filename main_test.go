@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -247,5 +248,19 @@ func TestListFlags(t *testing.T) {
 	err := run(context.Background(), []string{"-list=nomatch", "testdata/go/cpu_labels.pb.gz"}, &stdout, &stderr)
 	if err == nil || err.Error() != "no matches found for regexp: nomatch" {
 		t.Errorf("no match: %v", err)
+	}
+}
+
+// An error naming a hostile file reaches the terminal as symbols.
+func TestPrintErrorSafe(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "n\x1b]0;PWNED\a.pb.gz")
+	err := run(context.Background(), []string{"-top", name}, io.Discard, io.Discard)
+	if err == nil {
+		t.Fatal("no error for a missing file")
+	}
+	var b strings.Builder
+	printError(&b, err)
+	if strings.ContainsAny(b.String(), "\x1b\a") || !strings.Contains(b.String(), "n␛]0;PWNED␇.pb.gz") {
+		t.Errorf("printed %q", b.String())
 	}
 }

@@ -21,7 +21,7 @@ const serveUsage = `usage: pprof-tui serve [flags] DIR
 Serves the explorer over SSH: each session gets the picker of the
 profiles in DIR and the explorer, in its own terminal. Public-key
 authentication only; no shell, no forwarding; nothing outside DIR is
-read and nothing is written.
+read, nothing is written and no program is run (perf.data is refused).
 
 `
 
@@ -42,8 +42,16 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.IntVar(&cfg.MaxSessions, "max_sessions", 8, "sessions at once, in all")
 	fs.IntVar(&cfg.MaxSessionsPerKey, "max_sessions_per_key", 4, "sessions at once per public key")
 	fs.IntVar(&cfg.MaxLoads, "max_loads", 2, "profiles parsed at once; other sessions wait their turn")
-	fs.IntVar(&cfg.MaxUnauth, "max_unauthenticated", 16, "connections still authenticating at once")
+	cfg.Startups = serve.DefaultStartups
+	fs.Func("max_startups", "connections still authenticating, as OpenSSH's MaxStartups start:rate:full: from start on, a new one is dropped with probability rate% rising to 100% at full (default \"10:30:100\")", func(v string) error {
+		st, err := serve.ParseStartups(v)
+		cfg.Startups = st
+		return err
+	})
+	fs.IntVar(&cfg.PerSource, "per_source_max_startups", 4, "connections still authenticating from one address")
 	fs.IntVar(&cfg.MaxConns, "max_connections", 0, "authenticated connections at once (default 4 × -max_sessions)")
+	fs.IntVar(&cfg.MaxConnsPerKey, "max_connections_per_key", 0, "authenticated connections at once per public key (default 2 × -max_sessions_per_key)")
+	fs.Int64Var(&cfg.MaxMemory, "max_memory", serve.DefaultMaxMemory, "memory the sessions' profiles may take together, by estimate (3 × decoded size each); a load beyond it waits, then is refused")
 	fs.DurationVar(&cfg.Handshake, "handshake", 10*time.Second, "time to authenticate before the connection is closed")
 	fs.DurationVar(&cfg.Idle, "idle", 15*time.Minute, "a session without a key press for this long is closed")
 	fs.StringVar(&cfg.SourceRoot, "source_root", "", "a directory inside DIR where the Source view finds source files (default: none are read)")

@@ -68,8 +68,10 @@ func TestServeSignal(t *testing.T) {
 	}()
 	var addr string
 	for deadline := time.Now().Add(10 * time.Second); addr == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if _, after, ok := strings.Cut(log.String(), " on 127.0.0.1:"); ok {
-			addr = "127.0.0.1:" + strings.TrimSpace(strings.SplitN(after, "\n", 2)[0])
+		if _, after, ok := strings.Cut(log.String(), "msg=serving "); ok {
+			if _, after, ok = strings.Cut(after, " addr="); ok {
+				addr, _, _ = strings.Cut(after, " ")
+			}
 		}
 	}
 	if addr == "" {
@@ -119,7 +121,7 @@ func TestServeSignal(t *testing.T) {
 	if !strings.Contains(out.String(), "the server is shutting down") {
 		t.Errorf("the session was not told: %q", out.String())
 	}
-	if !strings.Contains(log.String(), "ended (shutdown)") {
+	if !strings.Contains(log.String(), `msg="session ended"`) || !strings.Contains(log.String(), "why=shutdown") {
 		t.Errorf("the log:\n%s", log.String())
 	}
 }

@@ -49,6 +49,10 @@ type Options struct {
 	// Binaries keeps opened binaries from one Load to the next; nil
 	// means a cache for this Load only.
 	Binaries *symbolize.Cache
+	// NoPrograms refuses inputs that only another program can read
+	// (perf.data, which needs `perf script`): a server reading files a
+	// stranger wrote must not run a program on their behalf.
+	NoPrograms bool
 }
 
 func (o *Options) maxBytes() int64 {
@@ -75,7 +79,7 @@ var memoryFormats = []struct {
 }{
 	{"", "gperftools CPU", isLegacyCPU, parseLegacyCPU},
 	{"legacy text profile", "legacy text", isLegacyText, parseLegacyText},
-	{"", "perf.data", isPerfData, parsePerfData},
+	{"", "perf.data", isPerfData, nil}, // parsePerfData, which runs perf
 	{"perf script", "perf script", isPerfScript, parsePerfScript},
 	{"V8 CPU profile", "V8 .cpuprofile", isCPUProfile, parseCPUProfile},
 	{"folded stacks", "folded stacks", isFolded, parseFolded},
@@ -113,11 +117,19 @@ func Parse(r io.Reader, opt Options) (*Profile, error) {
 		if !f.sniff(head) {
 			continue
 		}
+		if f.parse == nil && opt.NoPrograms {
+			return nil, errNoPerf
+		}
 		data, err := s.readAll()
 		if err != nil {
 			return nil, err
 		}
-		p, err := f.parse(data)
+		var p *Profile
+		if f.parse == nil {
+			p, err = parsePerfData(data, opt.maxBytes())
+		} else {
+			p, err = f.parse(data)
+		}
 		if err != nil && f.name != "" {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}

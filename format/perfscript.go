@@ -23,6 +23,7 @@ package format
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -384,10 +385,20 @@ func isPerfData(head []byte) bool { return bytes.HasPrefix(head, perfDataMagic) 
 // perfCommand is the perf executable; a variable for tests.
 var perfCommand = "perf"
 
+// perfTimeout bounds one `perf script` run: a perf.data file can make
+// perf work for as long as it likes (a variable for tests).
+var perfTimeout = 5 * time.Minute
+
+// errNoPerf is Parse's answer to perf.data under Options.NoPrograms.
+var errNoPerf = errors.New("perf.data: reading it runs Linux perf, which is not allowed here")
+
 // parsePerfData runs the installed `perf script` on a perf.data file and
 // reads its text: perf.data's records and its symbolization (build-id
-// cache, kallsyms) are perf's own business.
-func parsePerfData(data []byte) (*Profile, error) {
+// cache, kallsyms) are perf's own business. perf's output is held in
+// memory, so it is capped at maxBytes like any decompressed input; perf
+// runs in a process group of its own, killed whole when it takes longer
+// than perfTimeout or writes too much.
+func parsePerfData(data []byte, maxBytes int64) (*Profile, error) {
 	path, err := exec.LookPath(perfCommand)
 	if err != nil {
 		return nil, fmt.Errorf("perf.data: reading it needs Linux perf (`perf script`), which is not installed: %w", err)
@@ -404,13 +415,23 @@ func parsePerfData(data []byte) (*Profile, error) {
 	if werr != nil {
 		return nil, fmt.Errorf("perf.data: %w", werr)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), perfTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "script", "-F", "+pid", "-i", f.Name())
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	ownProcessGroup(cmd)
+	// perf's children may hold its pipes open after it is killed.
+	cmd.WaitDelay = 5 * time.Second
+	stdout := &cappedBuffer{max: maxBytes, full: cancel}
+	stderr := &cappedBuffer{max: 64 << 10}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
+		switch {
+		case stdout.over:
+			return nil, fmt.Errorf("perf.data: perf script wrote more than %d bytes (-max_bytes); stopped", maxBytes)
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			return nil, fmt.Errorf("perf.data: perf script ran longer than %v; stopped", perfTimeout)
+		}
+		msg := strings.TrimSpace(stderr.buf.String())
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
 		}
@@ -419,9 +440,30 @@ func parsePerfData(data []byte) (*Profile, error) {
 		}
 		return nil, fmt.Errorf("perf.data: perf script: %w", err)
 	}
-	p, err := parsePerfScript(stdout.Bytes())
+	p, err := parsePerfScript(stdout.buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("perf.data: perf script output: %w", err)
 	}
 	return p, nil
+}
+
+// cappedBuffer keeps up to max bytes; past that it fails the write and
+// calls full, once. It holds its bytes.Buffer by name: an embedded one's
+// ReadFrom would let io.Copy around Write and its cap.
+type cappedBuffer struct {
+	buf  bytes.Buffer
+	max  int64
+	over bool
+	full func()
+}
+
+func (c *cappedBuffer) Write(b []byte) (int, error) {
+	if int64(c.buf.Len())+int64(len(b)) > c.max {
+		if !c.over && c.full != nil {
+			c.full()
+		}
+		c.over = true
+		return 0, errors.New("output too large")
+	}
+	return c.buf.Write(b)
 }

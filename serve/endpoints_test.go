@@ -138,7 +138,7 @@ func TestEndpointSecondsClamped(t *testing.T) {
 	// server does not have), block, cpu, goroutine, heap.
 	tm.press("j\r", "api allocs: the endpoint answered 404 Not Found: 404 page not found")
 	tm.press("jjjj\r", "main.fib")
-	waitUntil(t, 5*time.Second, "the log line", func() bool { return strings.Contains(ts.log.String(), "endpoint api: http://127.0.0.1:") })
+	waitUntil(t, 5*time.Second, "the log line", func() bool { return strings.Contains(ts.log.String(), "msg=endpoint name=api url=http://127.0.0.1:") })
 }
 
 // TestEndpointDialer: the dialer connects to the addresses resolved at

@@ -30,6 +30,8 @@ type rootFiles struct {
 	wrap func(io.Reader) io.Reader
 	// live are the operator's endpoints, listed at the top as live:NAME:KIND.
 	live *endpoints
+	// mem is the memory budget the sessions' profiles share.
+	mem *budget
 }
 
 func (f *rootFiles) ReadDir(name string) ([]fs.DirEntry, error) {
@@ -89,12 +91,21 @@ func (f *rootFiles) open(name string) (*os.File, error) {
 	return file, nil
 }
 
-// Load parses the named profile once a load slot is free. The parse
-// reads through a reader that fails once ctx ends, so a session that
-// goes away stops its load within one read.
+// Load parses the named profile once a load slot is free, holding the
+// memory it is reckoned to take only while it loads.
 func (f *rootFiles) Load(ctx context.Context, name string, opt format.Options) (*format.Profile, error) {
+	h := &memHold{b: f.mem}
+	defer h.releaseAll()
+	return f.load(ctx, name, opt, h)
+}
+
+// load parses the named profile into a session's hold on the memory
+// budget, once a load slot is free. The parse reads through a reader
+// that fails once ctx ends, so a session that goes away stops its load
+// within one read.
+func (f *rootFiles) load(ctx context.Context, name string, opt format.Options, h *memHold) (*format.Profile, error) {
 	if strings.HasPrefix(name, livePrefix) {
-		return f.loadLive(ctx, name, opt)
+		return f.loadLive(ctx, name, opt, h)
 	}
 	file, err := f.open(name)
 	if err != nil {
@@ -105,12 +116,12 @@ func (f *rootFiles) Load(ctx context.Context, name string, opt format.Options) (
 	if err != nil {
 		return nil, notServed(name, "cannot be read")
 	}
-	return f.parse(ctx, name, &ctxReader{ctx: ctx, f: file, size: st.Size()}, opt)
+	return f.parse(ctx, name, &ctxReader{ctx: ctx, f: file, size: st.Size()}, opt, h)
 }
 
 // loadLive fetches an endpoint's profile (not holding a load slot while
 // the endpoint samples), then parses it.
-func (f *rootFiles) loadLive(ctx context.Context, name string, opt format.Options) (*format.Profile, error) {
+func (f *rootFiles) loadLive(ctx context.Context, name string, opt format.Options, h *memHold) (*format.Profile, error) {
 	e, path, ok := f.live.lookup(name)
 	if !ok {
 		return nil, notServed(name, "not an endpoint this server names")
@@ -120,11 +131,27 @@ func (f *rootFiles) loadLive(ctx context.Context, name string, opt format.Option
 		return nil, err
 	}
 	r := bytes.NewReader(data)
-	return f.parse(ctx, name, &ctxReader{ctx: ctx, f: r, size: r.Size()}, opt)
+	return f.parse(ctx, name, &ctxReader{ctx: ctx, f: r, size: r.Size()}, opt, h)
 }
 
-// parse parses a profile once a load slot is free.
-func (f *rootFiles) parse(ctx context.Context, name string, cr *ctxReader, opt format.Options) (*format.Profile, error) {
+// parse parses a profile once its memory is reserved and a load slot
+// is free. The decoded size the reservation is for caps the parse.
+func (f *rootFiles) parse(ctx context.Context, name string, cr *ctxReader, opt format.Options, h *memHold) (*format.Profile, error) {
+	decoded := decodedCap(cr.f, cr.size, f.maxBytes)
+	need := reckon(decoded)
+	extra, err := h.grow(ctx, need, opt.Status)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	p, err := f.parseIn(ctx, name, cr, opt, decoded)
+	h.settle(need, extra, err == nil)
+	return p, err
+}
+
+func (f *rootFiles) parseIn(ctx context.Context, name string, cr *ctxReader, opt format.Options, decoded int64) (*format.Profile, error) {
 	select {
 	case f.loads <- struct{}{}:
 	default:
@@ -138,9 +165,10 @@ func (f *rootFiles) parse(ctx context.Context, name string, cr *ctxReader, opt f
 		}
 	}
 	defer func() { <-f.loads }()
-	opt.MaxBytes = f.maxBytes
+	opt.MaxBytes = decoded
 	opt.Symbolize = "none" // no binaries are read
 	opt.Binaries, opt.BinaryPath = nil, ""
+	opt.NoPrograms = true // perf.data would run perf
 	var r io.Reader = cr
 	if f.wrap != nil {
 		r = f.wrap(r)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -299,6 +300,16 @@ func waitUntil(t testing.TB, d time.Duration, what string, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// waitUnauth waits until n connections are authenticating.
+func (ts *testServer) waitUnauth(n int) {
+	ts.t.Helper()
+	waitUntil(ts.t, 2*time.Second, fmt.Sprintf("%d connections authenticating", n), func() bool {
+		ts.srv.mu.Lock()
+		defer ts.srv.mu.Unlock()
+		return ts.srv.unauth == n
+	})
 }
 
 // press sends keys once the screen is still, and waits for want to be

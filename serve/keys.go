@@ -8,7 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log"
+	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -81,29 +82,37 @@ func hostKey(path string) (gossh.Signer, bool, error) {
 
 // authorizedKeys reads an authorized_keys file: one key a line, each
 // parsed on its own, so that a malformed line is reported and skipped
-// without disabling the keys after it. Options (from=, command=, …)
-// are not honoured: the file only says who may open the explorer.
-func authorizedKeys(path string) (keys map[string]bool, bad []int, err error) {
+// without disabling the keys after it. Of the options, from= and
+// expiry-time= are honoured (see keyEntry); a line whose options limit
+// what the key may do in ways the explorer cannot keep (command=,
+// no-pty, restrict, ...) is skipped, as the key was not meant to open
+// it. bad says why each skipped line was.
+func authorizedKeys(path string) (keys map[string][]keyEntry, bad []badLine, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("authorized keys: %w", err)
 	}
-	keys = map[string]bool{}
+	keys = map[string][]keyEntry{}
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
-		k, _, _, _, err := gossh.ParseAuthorizedKey(line)
+		k, _, options, _, err := gossh.ParseAuthorizedKey(line)
 		if err != nil {
-			bad = append(bad, i+1)
+			bad = append(bad, badLine{i + 1, "not a key"})
 			continue
 		}
 		if _, isCert := k.(*gossh.Certificate); isCert {
-			bad = append(bad, i+1)
+			bad = append(bad, badLine{i + 1, "a certificate, not a key"})
 			continue
 		}
-		keys[string(k.Marshal())] = true
+		e, err := parseKeyOptions(options)
+		if err != nil {
+			bad = append(bad, badLine{i + 1, err.Error()})
+			continue
+		}
+		keys[string(k.Marshal())] = append(keys[string(k.Marshal())], e)
 	}
 	if len(keys) == 0 {
 		return nil, bad, fmt.Errorf("authorized keys: no key in %s: nobody could log in", path)
@@ -111,14 +120,19 @@ func authorizedKeys(path string) (keys map[string]bool, bad []int, err error) {
 	return keys, bad, nil
 }
 
+type badLine struct {
+	line int
+	why  string
+}
+
 // keyFile is the authorized_keys file, read again when it changes (as
 // OpenSSH reads it at each login), so that adding or removing a key
 // needs no restart.
 type keyFile struct {
 	path string
-	log  *log.Logger
+	log  *slog.Logger
 	mu   sync.Mutex
-	keys map[string]bool
+	keys map[string][]keyEntry
 	mod  time.Time
 	size int64
 }
@@ -133,22 +147,34 @@ func (k *keyFile) load() error {
 	}
 	k.mod, k.size = st.ModTime(), st.Size()
 	keys, bad, err := authorizedKeys(k.path)
-	for _, line := range bad {
-		k.log.Printf("authorized keys: %s line %d is not a key; skipped", k.path, line)
+	for _, b := range bad {
+		k.log.Warn("authorized keys: line skipped", "path", k.path, "line", b.line, "why", b.why)
 	}
 	k.keys = keys
 	return err
 }
 
-func (k *keyFile) authorized(key gossh.PublicKey) bool {
+// authorized says why key may not log in from addr at now, or "" when
+// it may: one of its lines must let it.
+func (k *keyFile) authorized(key gossh.PublicKey, addr net.Addr, now time.Time) string {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if st, err := os.Stat(k.path); err != nil || !st.ModTime().Equal(k.mod) || st.Size() != k.size {
 		if err := k.load(); err != nil {
-			k.log.Printf("%v", err)
+			k.log.Error("authorized keys", "err", err.Error())
 		} else {
-			k.log.Printf("authorized keys: %s read again: %d keys", k.path, len(k.keys))
+			k.log.Info("authorized keys read again", "path", k.path, "keys", len(k.keys))
 		}
 	}
-	return k.keys[string(key.Marshal())]
+	entries, ok := k.keys[string(key.Marshal())]
+	if !ok {
+		return "not an authorized key"
+	}
+	why := ""
+	for _, e := range entries {
+		if why = e.allows(addr, now); why == "" {
+			return ""
+		}
+	}
+	return why
 }

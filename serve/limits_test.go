@@ -141,7 +141,7 @@ func TestClientCutMidLoad(t *testing.T) {
 		t.Errorf("the profile is still read after the client went")
 	default:
 	}
-	if log := ts.log.String(); !strings.Contains(log, "ended (client gone)") {
+	if log := ts.log.String(); !strings.Contains(log, `why="client gone"`) {
 		t.Errorf("the log does not say the client went:\n%s", log)
 	}
 }
@@ -207,7 +207,7 @@ func TestIdleTimeout(t *testing.T) {
 
 func TestUnauthenticatedConnections(t *testing.T) {
 	ts := startServer(t, func(c *Config) {
-		c.MaxUnauth = 2
+		c.Startups = Startups{2, 100, 2}
 		c.Handshake = 400 * time.Millisecond
 	})
 	// Authenticated sessions do not hold the slots.
@@ -223,11 +223,7 @@ func TestUnauthenticatedConnections(t *testing.T) {
 		defer c.Close()
 		idle = append(idle, c)
 	}
-	waitUntil(t, 2*time.Second, "two connections authenticating", func() bool {
-		ts.srv.mu.Lock()
-		defer ts.srv.mu.Unlock()
-		return ts.srv.unauth == 2
-	})
+	ts.waitUnauth(2)
 	// A third is closed at once.
 	third, err := net.Dial("tcp", ts.addr)
 	if err != nil {
@@ -321,7 +317,7 @@ func TestAuthenticatedConnectionsCapped(t *testing.T) {
 	}
 	c.Close()
 	clients[1].Close()
-	if log := ts.log.String(); !strings.Contains(log, "refused: 2 connections are open") {
+	if log := ts.log.String(); !strings.Contains(log, `why="2 connections are open"`) {
 		t.Errorf("the log:\n%s", log)
 	}
 }

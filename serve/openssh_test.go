@@ -31,18 +31,7 @@ func TestOpenSSH(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	hostKeyPath := filepath.Join(tmp, "state", "pprof-tui", "host_ed25519")
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, _ := gossh.NewSignerFromKey(priv)
-	block, err := gossh.MarshalPrivateKey(priv, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(tmp, "id"), pem.EncodeToMemory(block), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	_, client := openSSHKey(t, tmp)
 	for run := range 2 {
 		ts := startServer(t, func(c *Config) {
 			c.HostKey = hostKeyPath
@@ -51,6 +40,28 @@ func TestOpenSSH(t *testing.T) {
 		ts.key = client
 		openSSHSession(t, ts, tmp, run)
 	}
+}
+
+// openSSHKey writes a new client key for ssh -i to tmp/id.
+func openSSHKey(t *testing.T, tmp string) (string, gossh.Signer) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := gossh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(tmp, "id")
+	if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, client
 }
 
 func openSSHSession(t *testing.T, ts *testServer, tmp string, run int) {

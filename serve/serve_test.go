@@ -82,10 +82,10 @@ func TestSession(t *testing.T) {
 		t.Errorf("the terminal was not given back (alternate screen left, cursor shown): %q", raw)
 	}
 	waitUntil(t, 5*time.Second, "the session's log line", func() bool {
-		return strings.Contains(ts.log.String(), `ended (quit)`)
+		return strings.Contains(ts.log.String(), `msg="session ended"`) && strings.Contains(ts.log.String(), `why=quit`)
 	})
 	log := ts.log.String()
-	for _, want := range []string{"conn 127.0.0.1:", `auth 127.0.0.1:`, `user "tester" key SHA256:`, "accepted", `started: TERM="xterm-256color" 100x30 256 colours`, `opened "cpu.pb.gz"`} {
+	for _, want := range []string{`msg="conn open" addr=127.0.0.1:`, `msg="auth accepted" addr=127.0.0.1:`, `user=tester key=SHA256:`, `msg="session started"`, `term=xterm-256color size=100x30 colours="256 colours"`, `opened=cpu.pb.gz`} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the log lacks %q:\n%s", want, log)
 		}
@@ -135,7 +135,7 @@ func TestMalformedAuthorizedKeyLine(t *testing.T) {
 		t.Fatalf("the key after the malformed lines was refused: %v", err)
 	}
 	c.Close()
-	if log := ts.log.String(); !strings.Contains(log, "line 1 is not a key") || !strings.Contains(log, "line 2 is not a key") {
+	if log := ts.log.String(); !strings.Contains(log, `line=1 why="not a key"`) || !strings.Contains(log, `line=2 why="not a key"`) {
 		t.Errorf("the malformed lines are not reported:\n%s", log)
 	}
 }
@@ -200,7 +200,7 @@ func TestNothingButTheExplorer(t *testing.T) {
 		t.Errorf("unix socket forwarding: %v %v", ok, err)
 	}
 	log := ts.log.String()
-	for _, want := range []string{`refused exec "cat /etc/passwd"`, `refused subsystem "sftp"`, "refused: no terminal"} {
+	for _, want := range []string{`request=exec command="cat /etc/passwd"`, `request=subsystem subsystem=sftp`, `why="no terminal"`} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the log lacks %q:\n%s", want, log)
 		}

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
+	"log/slog"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -33,11 +34,24 @@ type Config struct {
 	MaxSessions       int           // sessions at once, in all (8)
 	MaxSessionsPerKey int           // sessions at once per public key (4)
 	MaxLoads          int           // profiles parsed at once (2); others wait
-	MaxUnauth         int           // connections not yet authenticated (16)
 	MaxConns          int           // authenticated connections (4 × MaxSessions)
+	MaxConnsPerKey    int           // authenticated connections per public key (2 × MaxSessionsPerKey)
 	Handshake         time.Duration // to authenticate after connecting (10s)
 	Idle              time.Duration // without a key press before a session ends (15m)
 	MaxBytes          int64         // a profile's size, and its size decompressed (512 MiB)
+
+	// Startups limits the connections not yet authenticated, as
+	// OpenSSH's MaxStartups (10:30:100); PerSource those from one
+	// address, as its PerSourceMaxStartups (4).
+	Startups  Startups
+	PerSource int
+
+	// MaxMemory is what the profiles the sessions hold may take
+	// together, by estimate (2 GiB); a load that would go beyond it
+	// waits up to MemoryWait (30s) for other sessions to free some,
+	// then is refused.
+	MaxMemory  int64
+	MemoryWait time.Duration
 
 	// Endpoints are NAME=URL entries of net/http/pprof servers whose
 	// profiles sessions may fetch; EndpointSeconds is the CPU profile's
@@ -47,10 +61,15 @@ type Config struct {
 	EndpointSeconds int
 	EndpointTimeout time.Duration
 
-	Log io.Writer // one line per connection, authentication and session (stderr)
+	// Log gets one line per connection, authentication and session, as
+	// slog's key=value text: every value a client chose is quoted, so
+	// none can forge a line (stderr).
+	Log io.Writer
 
 	// wrapRead, for tests, wraps each profile's reader.
 	wrapRead func(io.Reader) io.Reader
+	// random, for tests, replaces the early drop's coin.
+	random func() float64
 }
 
 func (c *Config) defaults() {
@@ -62,8 +81,15 @@ func (c *Config) defaults() {
 	def(&c.MaxSessions, 8)
 	def(&c.MaxSessionsPerKey, 4)
 	def(&c.MaxLoads, 2)
-	def(&c.MaxUnauth, 16)
 	def(&c.MaxConns, 4*c.MaxSessions)
+	def(&c.MaxConnsPerKey, 2*c.MaxSessionsPerKey)
+	def(&c.PerSource, 4)
+	if c.Startups == (Startups{}) {
+		c.Startups = DefaultStartups
+	}
+	if c.random == nil {
+		c.random = rand.Float64
+	}
 	defd := func(v *time.Duration, d time.Duration) {
 		if *v <= 0 {
 			*v = d
@@ -77,6 +103,10 @@ func (c *Config) defaults() {
 	if c.MaxBytes <= 0 {
 		c.MaxBytes = 512 << 20
 	}
+	if c.MaxMemory <= 0 {
+		c.MaxMemory = DefaultMaxMemory
+	}
+	defd(&c.MemoryWait, 30*time.Second)
 	if c.Log == nil {
 		c.Log = os.Stderr
 	}
@@ -88,7 +118,8 @@ type Server struct {
 	ssh   *ssh.Server
 	files *rootFiles
 	keys  *keyFile
-	log   *log.Logger
+	log   *slog.Logger
+	mem   *budget
 	// sourceRoot is Config.SourceRoot, opened inside the served root.
 	sourceRoot *os.Root
 
@@ -96,7 +127,9 @@ type Server struct {
 	closing  bool
 	ln       net.Listener
 	unauth   int
-	conns    int // authenticated connections
+	perAddr  map[string]int // unauthenticated connections by source address
+	conns    int            // authenticated connections
+	keyConns map[string]int // authenticated connections by key
 	sessions map[*session]struct{}
 	perKey   map[string]int
 	running  sync.WaitGroup // session handlers
@@ -106,6 +139,9 @@ type Server struct {
 // New checks the configuration and reads the keys; Serve starts.
 func New(cfg Config) (*Server, error) {
 	cfg.defaults()
+	if err := cfg.Startups.check(); err != nil {
+		return nil, err
+	}
 	st, err := os.Stat(cfg.Dir)
 	if err != nil {
 		return nil, err
@@ -124,11 +160,15 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
+	mem := &budget{total: cfg.MaxMemory, wait: cfg.MemoryWait, changed: make(chan struct{})}
 	s := &Server{
 		cfg:        cfg,
 		sourceRoot: sourceRoot,
-		files:      &rootFiles{root: root, maxBytes: cfg.MaxBytes, loads: make(chan struct{}, cfg.MaxLoads), wrap: cfg.wrapRead},
-		log:        log.New(cfg.Log, "pprof-tui serve: ", log.LstdFlags),
+		files:      &rootFiles{root: root, maxBytes: cfg.MaxBytes, loads: make(chan struct{}, cfg.MaxLoads), wrap: cfg.wrapRead, mem: mem},
+		log:        slog.New(slog.NewTextHandler(cfg.Log, nil)),
+		mem:        mem,
+		perAddr:    map[string]int{},
+		keyConns:   map[string]int{},
 		sessions:   map[*session]struct{}{},
 		perKey:     map[string]int{},
 	}
@@ -145,7 +185,7 @@ func New(cfg Config) (*Server, error) {
 				return nil, fmt.Errorf("endpoint %s named twice", e.name)
 			}
 			live.list = append(live.list, e)
-			s.log.Printf("endpoint %s: %s (%v)", e.name, e.request("", 0), e.addrs)
+			s.log.Info("endpoint", "name", e.name, "url", e.request("", 0), "addrs", fmt.Sprint(e.addrs))
 		}
 		s.files.live = live
 	}
@@ -160,7 +200,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if created {
-		s.log.Printf("host key created: %s (%s)", cfg.HostKey, gossh.FingerprintSHA256(signer.PublicKey()))
+		s.log.Info("host key created", "path", cfg.HostKey, "fingerprint", gossh.FingerprintSHA256(signer.PublicKey()))
 	}
 	// The host key goes in first: wish.NewServer would otherwise write a
 	// new one to the current directory.
@@ -177,8 +217,10 @@ func New(cfg Config) (*Server, error) {
 	srv.ConnCallback = s.connect
 	srv.ServerConfigCallback = s.serverConfig
 	srv.ConnectionFailedCallback = func(c net.Conn, err error) {
+		// err holds what the client sent: its disconnect message, the
+		// algorithms it offered. The text handler quotes it.
 		if !errors.Is(err, io.EOF) {
-			s.log.Printf("conn %s closed before authentication: %v", c.RemoteAddr(), err)
+			s.log.Info("conn closed before authentication", "addr", c.RemoteAddr().String(), "err", err.Error())
 		}
 	}
 	srv.SessionRequestCallback = s.sessionRequest
@@ -207,7 +249,8 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	s.ln = ln
 	s.mu.Unlock()
-	s.log.Printf("serving %s on %s", s.cfg.Dir, ln.Addr())
+	s.log.Info("serving", "dir", s.cfg.Dir, "addr", ln.Addr().String(), "max_memory", s.cfg.MaxMemory,
+		"max_startups", s.cfg.Startups.String(), "per_source_max_startups", s.cfg.PerSource)
 	err := s.ssh.Serve(ln)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -232,7 +275,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.mu.Unlock()
 	if len(open) > 0 {
-		s.log.Printf("shutting down: ending %d sessions", len(open))
+		s.log.Info("shutting down", "sessions", len(open))
 	}
 	for _, ss := range open {
 		ss.stop(endShutdown)
@@ -281,29 +324,22 @@ func openInside(root *os.Root, dir, path string) (*os.Root, error) {
 	return r, nil
 }
 
-// connect admits a new connection if fewer than MaxUnauth are still
-// authenticating, and closes it if it has not authenticated within
+// connect admits a new connection unless too many are authenticating
+// (see admitUnauth), and closes it if it has not authenticated within
 // the handshake deadline: a port scanner or ssh-keyscan cannot hold
 // the slots.
 func (s *Server) connect(ctx ssh.Context, c net.Conn) net.Conn {
-	s.mu.Lock()
-	if s.closing || s.unauth >= s.cfg.MaxUnauth {
-		closing := s.closing
-		s.mu.Unlock()
-		if closing {
-			s.log.Printf("conn %s refused: shutting down", c.RemoteAddr())
-		} else {
-			s.log.Printf("conn %s refused: %d connections are authenticating", c.RemoteAddr(), s.cfg.MaxUnauth)
-		}
+	addr := c.RemoteAddr().String()
+	src := sourceOf(c.RemoteAddr())
+	if why := s.admitUnauth(src); why != "" {
+		s.log.Info("conn refused", "addr", addr, "why", why)
 		return nil
 	}
-	s.unauth++
-	s.mu.Unlock()
-	s.log.Printf("conn %s open", c.RemoteAddr())
-	lc := &limitedConn{Conn: c, srv: s}
+	s.log.Info("conn open", "addr", addr)
+	lc := &limitedConn{Conn: c, srv: s, src: src}
 	lc.timer = time.AfterFunc(time.Hour, func() {
 		if lc.authenticated() {
-			s.log.Printf("conn %s closed: not authenticated within %v", c.RemoteAddr(), s.cfg.Handshake)
+			s.log.Info("conn closed", "addr", addr, "why", fmt.Sprintf("not authenticated within %v", s.cfg.Handshake))
 			c.Close()
 		}
 	})
@@ -322,6 +358,8 @@ var connKey = &ctxKey{"conn"}
 type limitedConn struct {
 	net.Conn
 	srv      *Server
+	src      string // source address, for Config.PerSource
+	key      string // the key's fingerprint, once authenticated
 	once     sync.Once
 	timer    *time.Timer
 	counted  atomic.Bool // holds an authenticated slot
@@ -329,16 +367,26 @@ type limitedConn struct {
 	channels atomic.Int32 // session channels open
 }
 
-// authenticate takes an authenticated slot, if one is free, and frees
-// the unauthenticated one.
-func (c *limitedConn) authenticate() error {
+// authenticate takes an authenticated slot for key, if one is free in
+// all and for the key (so that one key cannot hold every slot, with
+// connections that open no session), and frees the unauthenticated
+// one.
+func (c *limitedConn) authenticate(key string) error {
 	c.srv.mu.Lock()
-	if c.srv.conns >= c.srv.cfg.MaxConns {
+	switch {
+	case c.counted.Load(): // a second key on one connection: still one slot
+	case c.srv.conns >= c.srv.cfg.MaxConns:
 		c.srv.mu.Unlock()
 		return fmt.Errorf("%d connections are open", c.srv.cfg.MaxConns)
+	case c.srv.keyConns[key] >= c.srv.cfg.MaxConnsPerKey:
+		c.srv.mu.Unlock()
+		return fmt.Errorf("this key has %d connections open, the most it may", c.srv.cfg.MaxConnsPerKey)
+	default:
+		c.srv.conns++
+		c.srv.keyConns[key]++
+		c.key = key
+		c.counted.Store(true)
 	}
-	c.srv.conns++
-	c.counted.Store(true)
 	c.srv.mu.Unlock()
 	c.authenticated()
 	return nil
@@ -352,6 +400,9 @@ func (c *limitedConn) authenticated() bool {
 		c.timer.Stop()
 		c.srv.mu.Lock()
 		c.srv.unauth--
+		if c.srv.perAddr[c.src]--; c.srv.perAddr[c.src] <= 0 {
+			delete(c.srv.perAddr, c.src)
+		}
 		c.srv.mu.Unlock()
 	})
 	return freed
@@ -363,6 +414,9 @@ func (c *limitedConn) Close() error {
 		if c.counted.Load() {
 			c.srv.mu.Lock()
 			c.srv.conns--
+			if c.srv.keyConns[c.key]--; c.srv.keyConns[c.key] <= 0 {
+				delete(c.srv.keyConns, c.key)
+			}
 			c.srv.mu.Unlock()
 		}
 	})
@@ -377,29 +431,32 @@ func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
 	return &gossh.ServerConfig{
 		MaxAuthTries: 3,
 		VerifiedPublicKeyCallback: func(conn gossh.ConnMetadata, key gossh.PublicKey, perms *gossh.Permissions, algo string) (*gossh.Permissions, error) {
+			fp := gossh.FingerprintSHA256(key)
 			if lc != nil {
-				if err := lc.authenticate(); err != nil {
-					s.log.Printf("auth %s user %q key %s refused: %v", conn.RemoteAddr(), conn.User(), gossh.FingerprintSHA256(key), err)
+				if err := lc.authenticate(fp); err != nil {
+					s.log.Info("auth refused", "addr", conn.RemoteAddr().String(), "user", conn.User(), "key", fp, "why", err.Error())
 					return nil, err
 				}
 			}
-			s.log.Printf("auth %s user %q key %s accepted", conn.RemoteAddr(), conn.User(), gossh.FingerprintSHA256(key))
+			s.log.Info("auth accepted", "addr", conn.RemoteAddr().String(), "user", conn.User(), "key", fp)
 			return perms, nil
 		},
 		AuthLogCallback: func(conn gossh.ConnMetadata, method string, err error) {
 			if method != "none" && method != "publickey" {
-				s.log.Printf("auth %s user %q method %s refused: public keys only", conn.RemoteAddr(), conn.User(), method)
+				s.log.Info("auth refused", "addr", conn.RemoteAddr().String(), "user", conn.User(), "method", method, "why", "public keys only")
 			}
 		},
 	}
 }
 
-// publicKey accepts the keys of the authorized_keys file.
+// publicKey accepts the keys of the authorized_keys file whose options
+// let this address in now.
 func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
-	if s.keys.authorized(key) {
+	why := s.keys.authorized(key, ctx.RemoteAddr(), time.Now())
+	if why == "" {
 		return true
 	}
-	s.log.Printf("auth %s user %q key %s refused: not an authorized key", ctx.RemoteAddr(), ctx.User(), gossh.FingerprintSHA256(key))
+	s.log.Info("auth refused", "addr", ctx.RemoteAddr().String(), "user", ctx.User(), "key", gossh.FingerprintSHA256(key), "why", why)
 	return false
 }
 
@@ -409,13 +466,13 @@ func (s *Server) sessionRequest(sess ssh.Session, req string) bool {
 	if req == "shell" {
 		return true
 	}
-	what := req
+	args := []any{"addr", sess.RemoteAddr().String(), "user", sess.User(), "request", req}
 	if req == "exec" {
-		what = fmt.Sprintf("exec %q", sess.RawCommand())
+		args = append(args, "command", sess.RawCommand())
 	} else if req == "subsystem" {
-		what = fmt.Sprintf("subsystem %q", sess.Subsystem())
+		args = append(args, "subsystem", sess.Subsystem())
 	}
-	s.log.Printf("session %s user %q refused %s: the explorer only", sess.RemoteAddr(), sess.User(), what)
+	s.log.Info("session request refused", append(args, "why", "the explorer only")...)
 	return false
 }
 
@@ -429,7 +486,8 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch goss
 	if lc, ok := ctx.Value(connKey).(*limitedConn); ok {
 		if lc.channels.Add(1) > maxChannels {
 			lc.channels.Add(-1)
-			s.log.Printf("session %s user %q refused: %d sessions open on this connection", conn.RemoteAddr(), conn.User(), maxChannels)
+			s.log.Info("session refused", "addr", conn.RemoteAddr().String(), "user", conn.User(),
+				"why", fmt.Sprintf("%d sessions open on this connection", maxChannels))
 			ch.Reject(gossh.ResourceShortage, "too many sessions on this connection")
 			return
 		}
@@ -523,8 +581,5 @@ func opened(names []string) string {
 	}
 	names = append([]string(nil), names...)
 	sort.Strings(names)
-	for i, n := range names {
-		names[i] = fmt.Sprintf("%q", n)
-	}
 	return strings.Join(names, ", ")
 }

@@ -48,6 +48,7 @@ type session struct {
 	ended  atomic.Bool
 	mu     sync.Mutex
 	names  []string // the profiles opened
+	mem    *memHold // the memory its profile is reckoned to take
 }
 
 // stop asks the program to quit (so the client's terminal is given
@@ -77,43 +78,44 @@ const maxWidth, maxHeight = 500, 200
 // handle runs one session: the explorer on the session's PTY.
 func (s *Server) handle(sess ssh.Session) {
 	start := time.Now()
-	addr, user := sess.RemoteAddr(), sess.User()
+	addr, user := sess.RemoteAddr().String(), sess.User()
 	fp := "none"
 	if k := sess.PublicKey(); k != nil {
 		fp = gossh.FingerprintSHA256(k)
 	}
 	pty, winch, ok := sess.Pty()
 	if !ok {
-		s.log.Printf("session %s user %q key %s refused: no terminal", addr, user, fp)
+		s.log.Info("session refused", "addr", addr, "user", user, "key", fp, "why", "no terminal")
 		fmt.Fprint(sess.Stderr(), "pprof-tui serve opens the explorer in a terminal: ssh -t\r\n")
 		sess.Exit(1)
 		return
 	}
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
-	ss := &session{id: s.nextID.Add(1), key: fp, cancel: cancel}
+	ss := &session{id: s.nextID.Add(1), key: fp, cancel: cancel, mem: &memHold{b: s.mem}}
 	if err := s.admit(ss); err != nil {
-		s.log.Printf("session %s user %q key %s refused: %v", addr, user, fp, err)
+		s.log.Info("session refused", "addr", addr, "user", user, "key", fp, "why", err.Error())
 		fmt.Fprintf(sess.Stderr(), "pprof-tui serve: %s\r\n", err)
 		sess.Exit(1)
 		return
 	}
 	defer s.leave(ss)
+	defer ss.mem.releaseAll() // after the program, which held the profile, has ended
 	profile, dark := colours(sess.Environ())
-	s.log.Printf("session %d %s user %q key %s started: TERM=%q %dx%d %s", ss.id, addr, user, fp,
-		pty.Term, pty.Window.Width, pty.Window.Height, profileName(profile))
+	s.log.Info("session started", "session", ss.id, "addr", addr, "user", user, "key", fp,
+		"term", pty.Term, "size", fmt.Sprintf("%dx%d", pty.Window.Width, pty.Window.Height), "colours", profileName(profile))
 	code := 0
 	defer func() {
 		if r := recover(); r != nil { // a bug of this package's own
-			s.log.Printf("session %d crashed: %v\n%s", ss.id, r, debug.Stack())
+			s.log.Error("session crashed", "session", ss.id, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 			ss.stop(endCrash)
 			code = 1
 		}
 		ss.mu.Lock()
 		names := opened(ss.names)
 		ss.mu.Unlock()
-		s.log.Printf("session %d %s user %q key %s ended (%s) after %v; opened %s", ss.id, addr, user, fp,
-			ss.why(), time.Since(start).Round(time.Second), names)
+		s.log.Info("session ended", "session", ss.id, "addr", addr, "user", user, "key", fp,
+			"why", ss.why().String(), "after", time.Since(start).Round(time.Second).String(), "opened", names)
 		sess.Exit(code)
 	}()
 
@@ -152,7 +154,7 @@ func (s *Server) handle(sess ssh.Session) {
 		ss.stop(endCrash) // bubbletea printed the stack to the server's log
 	case errors.As(m.Err(), &crash):
 		ss.stop(endCrash)
-		s.log.Printf("session %d crashed: %v", ss.id, crash)
+		s.log.Error("session crashed", "session", ss.id, "err", crash.Error())
 	}
 	cancel() // ends the load, if one runs
 	switch ss.why() {
@@ -216,7 +218,7 @@ func (f *sessionFiles) Load(ctx context.Context, name string, opt format.Options
 	f.ss.mu.Lock()
 	f.ss.names = append(f.ss.names, name)
 	f.ss.mu.Unlock()
-	return f.rootFiles.Load(ctx, name, opt)
+	return f.rootFiles.load(ctx, name, opt, f.ss.mem)
 }
 
 // colours is the session's colour profile from its environment, as a

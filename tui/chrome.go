@@ -13,7 +13,12 @@ import (
 
 // The frame around the views: tab bar, status bar, footer, help.
 
-func (m *Model) View() string {
+// View draws the frame through views.SafeFrame, which all the explorer
+// shows passes: should a string from outside reach it unsanitised, it
+// still cannot set the title or the clipboard, or move the cursor.
+func (m *Model) View() string { return views.SafeFrame(m.frame()) }
+
+func (m *Model) frame() string {
 	st := m.c.Styles
 	switch m.phase {
 	case phaseEntering:
@@ -27,7 +32,7 @@ func (m *Model) View() string {
 		}
 		line := m.load.view(m.source, m.spin)
 		if m.phase == phaseOpening {
-			line = m.spin.View() + " " + st.Prompt.Render("Opening") + " " + m.source
+			line = m.spin.View() + " " + st.Prompt.Render("Opening") + " " + m.source.String()
 		}
 		if m.picker != nil {
 			return line // in the alt screen already
@@ -189,10 +194,10 @@ func (m *Model) statusLine(level int) string {
 	name, unit := m.sampleTypeLabel()
 	var parts []string
 	if level < 2 {
-		parts = append(parts, st.StatusLabel.Render(" "+m.source))
+		parts = append(parts, st.StatusLabel.Render(" "+m.source.String()))
 	}
 	if m.live != nil {
-		parts = append(parts, st.Status.Render(m.liveStatus(level)))
+		parts = append(parts, st.Status.Render(m.liveStatus(level).String()))
 	}
 	stype := st.StatusLabel.Render(name)
 	if level >= 2 {
@@ -224,11 +229,11 @@ func (m *Model) footer() string {
 		// The note and the completions show above the line (panel).
 		return ansi.Truncate(m.input.View(), m.width, "…")
 	}
-	if m.note != "" {
+	if !m.note.IsEmpty() {
 		if m.noteErr {
-			return st.Error.Render(ansi.Truncate(m.note, m.width, "…"))
+			return st.Error.Render(ansi.Truncate(m.note.String(), m.width, "…"))
 		}
-		return st.Info.Render(ansi.Truncate(m.note, m.width, "…"))
+		return st.Info.Render(ansi.Truncate(m.note.String(), m.width, "…"))
 	}
 	bindings := append(m.ActiveView().ShortHelp(), hints(m.keys)...)
 	// help truncates with an ellipsis, but not when the ellipsis itself

@@ -26,7 +26,7 @@ func (m *Model) openInput(mode inputMode, value string) tea.Cmd {
 	}
 	m.input.SetValue(value)
 	m.input.CursorEnd()
-	m.note = ""
+	m.note = views.Text{}
 	m.comp = completion{}
 	m.cmdHistoryPos = len(m.cmdHistory)
 	return m.input.Focus()
@@ -48,7 +48,7 @@ func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 			m.setSearch(nil)
 		}
 		m.closeInput()
-		m.note = ""
+		m.note = views.Text{}
 		return nil
 	case tea.KeyEnter:
 		value := m.input.Value()
@@ -63,7 +63,7 @@ func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 		if err != nil {
 			// Keep the line for editing; say what is wrong above it.
 			open := m.openInput(inputCommand, value)
-			m.setNote(err.Error(), true)
+			m.setNote(views.Safe(err.Error()), true)
 			return open
 		}
 		return cmd
@@ -88,7 +88,7 @@ func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 	if m.mode == inputSearch {
 		m.searchInput(m.input.Value(), false)
 	} else {
-		m.note = ""
+		m.note = views.Text{}
 		m.comp = completion{}
 	}
 	return cmd
@@ -120,7 +120,7 @@ func (m *Model) recall(dir int) {
 	}
 	m.input.SetValue(line)
 	m.input.CursorEnd()
-	m.note, m.comp = "", completion{}
+	m.note, m.comp = views.Text{}, completion{}
 }
 
 // searchInput applies the search as it is typed (incremental); a bad
@@ -128,22 +128,22 @@ func (m *Model) recall(dir int) {
 func (m *Model) searchInput(value string, final bool) {
 	if value == "" {
 		m.setSearch(nil)
-		m.note = ""
+		m.note = views.Text{}
 		return
 	}
 	re, err := regexp.Compile(value)
 	if err != nil {
-		m.setNote("bad regexp: "+strings.TrimPrefix(err.Error(), "error parsing regexp: "), true)
+		m.setNote(views.Safe("bad regexp: "+strings.TrimPrefix(err.Error(), "error parsing regexp: ")), true)
 		return
 	}
 	m.search = re
 	if m.ActiveView().SetSearch(re) {
-		m.note = ""
+		m.note = views.Text{}
 		if final {
-			m.setNote("/"+value+"  (n next, N previous, esc clears)", false)
+			m.setNote(views.Safe("/"+value+"  (n next, N previous, esc clears)"), false)
 		}
 	} else {
-		m.setNote("no match for "+value, true)
+		m.setNote(views.Safe("no match for "+value), true)
 	}
 }
 
@@ -200,7 +200,7 @@ func (m *Model) command(line string) (tea.Cmd, error) {
 	}
 	if next == m.target {
 		if len(words) == 1 && words[0] == "reset" {
-			m.setNote("no filters to clear", false)
+			m.setNote(views.Safe("no filters to clear"), false)
 		}
 		return nil, nil
 	}
@@ -422,7 +422,7 @@ func (m *Model) complete() {
 	m.comp = completion{}
 	switch len(cands) {
 	case 0:
-		m.setNote("no completion for "+word, true)
+		m.setNote(views.Safe("no completion for "+word), true)
 		return
 	case 1:
 		c := cands[0]
@@ -486,7 +486,7 @@ func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 	switch sel.Kind {
 	case views.SelFunction:
 		if sel.Name == "" {
-			m.setNote("this node has no function or file name to filter on", true)
+			m.setNote(views.Safe("this node has no function or file name to filter on"), true)
 			return nil
 		}
 		re := "^" + regexp.QuoteMeta(sel.Name) + "$"
@@ -507,7 +507,7 @@ func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 		}
 		f, err := tagFilter(sel)
 		if err != nil {
-			m.setNote(err.Error(), true)
+			m.setNote(views.Safe(err.Error()), true)
 			return nil
 		}
 		if kind == filterDrill || kind == filterFocus {
@@ -517,7 +517,7 @@ func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 		}
 	}
 	if next == m.target {
-		m.setNote("already filtered so", false)
+		m.setNote(views.Safe("already filtered so"), false)
 		return nil
 	}
 	return m.change(next, true)
@@ -559,7 +559,7 @@ func tagFilter(sel views.Selection) (string, error) {
 func (m *Model) nextSampleType() tea.Cmd {
 	types := m.prof.SampleTypes
 	if len(types) < 2 {
-		m.setNote("the profile has one sample type", false)
+		m.setNote(views.Safe("the profile has one sample type"), false)
 		return nil
 	}
 	i, err := analysis.SampleIndex(m.prof, m.target.SampleIndex)
@@ -574,7 +574,7 @@ func (m *Model) nextSampleType() tea.Cmd {
 // back returns to the options before the last change.
 func (m *Model) back() tea.Cmd {
 	if len(m.history) == 0 {
-		m.setNote("nothing to go back to", false)
+		m.setNote(views.Safe("nothing to go back to"), false)
 		return nil
 	}
 	prev := m.history[len(m.history)-1]

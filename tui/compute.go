@@ -137,7 +137,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 			m.err = msg.err
 			return tea.Quit
 		}
-		m.setNote(errorText(msg.err), true)
+		m.setNote(views.Safe(errorText(msg.err)), true)
 		return nil
 	}
 	if req.commit {

@@ -43,37 +43,38 @@ func (m *Model) infoLines(msg infoMsg) []string {
 		}
 		lines = append(lines, st.HelpTitle.Render(title))
 	}
-	text := func(s string) {
+	text := func(t views.Text) {
+		s := t.String()
 		body := strings.TrimLeft(s, " ")
 		indent := "  " + s[:len(s)-len(body)]
-		for _, l := range wrap(views.SafeText(body), w-len(indent)+2) {
+		for _, l := range wrap(body, w-len(indent)+2) {
 			lines = append(lines, indent+st.HelpDesc.Render(l))
 		}
 	}
-	field := func(k, v string) {
-		lines = append(lines, "  "+st.HelpKey.Render(padRight(k, 14))+st.HelpDesc.Render(views.SafeText(v)))
+	field := func(k string, v views.Text) {
+		lines = append(lines, "  "+st.HelpKey.Render(padRight(k, 14))+st.HelpDesc.Render(v.String()))
 	}
 	section("Profile")
 	field("Source", m.source)
 	p := m.prof
 	if msg.err != nil {
-		text(msg.err.Error())
+		text(views.Safe(msg.err.Error()))
 	} else {
 		for _, l := range report.Header(p, msg.top, msg.opts) {
-			text(l)
+			text(views.Safe(l))
 		}
 	}
-	field("Samples", fmt.Sprint(p.Samples.Len()))
+	field("Samples", views.Textf("%d", p.Samples.Len()))
 	if p.Period != 0 {
-		field("Period", analysis.ScaledLabel(p.Period, p.PeriodType.Unit, "auto")+" of "+p.PeriodType.Type)
+		field("Period", views.Textf("%s of %s", analysis.ScaledLabel(p.Period, p.PeriodType.Unit, "auto"), p.PeriodType.Type))
 	}
 	if l := m.live; l != nil {
 		section("Live")
 		field("Status", m.liveStatus(0))
 		if line := sparkline(l.totals, max(2, w-16)); line != "" {
-			field("Total trend", line)
+			field("Total trend", views.Safe(line))
 		}
-		field("Snapshots", fmt.Sprintf("%d kept of the last %d (-history)", len(l.totals), l.keep))
+		field("Snapshots", views.Textf("%d kept of the last %d (-history)", len(l.totals), l.keep))
 	}
 	section("Sample types")
 	cur, _ := analysis.SampleIndex(p, msg.opts.SampleIndex)
@@ -82,7 +83,7 @@ func (m *Model) infoLines(msg infoMsg) []string {
 		if i == cur {
 			mark = "▶ "
 		}
-		lines = append(lines, "  "+mark+st.HelpDesc.Render(views.SafeText(fmt.Sprintf("%d  %s (%s)", i, t.Type, t.Unit))))
+		lines = append(lines, "  "+mark+st.HelpDesc.Render(views.Textf("%d  %s (%s)", i, t.Type, t.Unit).String()))
 	}
 	if msg.err == nil {
 		section("Nodes")
@@ -94,7 +95,7 @@ func (m *Model) infoLines(msg infoMsg) []string {
 		if n := top.AllNodes - len(top.Rows); n > 0 {
 			shown += fmt.Sprintf(", %d beyond nodecount=%d", n, msg.opts.NodeCount)
 		}
-		text(shown)
+		text(views.Safe(shown))
 	}
 	section("Settings (differing from the explorer's defaults)")
 	explorer := analysis.DefaultOptions()
@@ -102,12 +103,12 @@ func (m *Model) infoLines(msg infoMsg) []string {
 	n := 0
 	for _, s := range analysis.Settings() {
 		if v := s.Value(msg.opts); v != s.Value(explorer) {
-			field(s.Name, v)
+			field(s.Name, views.Safe(v))
 			n++
 		}
 	}
 	if n == 0 {
-		text("none: every setting has its default (:help lists them)")
+		text(views.Safe("none: every setting has its default (:help lists them)"))
 	}
 	return lines
 }

@@ -137,7 +137,7 @@ func (m *Model) runKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 			}
 		case whenLive:
 			if m.live == nil {
-				m.setNote("live refresh is off: open a URL or file with -refresh=10s", false)
+				m.setNote(views.Safe("live refresh is off: open a URL or file with -refresh=10s"), false)
 				return nil, true
 			}
 		}
@@ -180,7 +180,7 @@ func hints(rows []keyRow) []key.Binding {
 func (m *Model) copySelected() tea.Cmd {
 	sel, ok := m.ActiveView().Selection()
 	if !ok || sel.Name == "" {
-		m.setNote("nothing selected to copy", false)
+		m.setNote(views.Safe("nothing selected to copy"), false)
 		return nil
 	}
 	return m.copyText(sel.Name, sel.Name)
@@ -190,9 +190,9 @@ func (m *Model) copySelected() tea.Cmd {
 // or previous one (-1).
 func (m *Model) nextMatch(dir int) tea.Cmd {
 	if m.search == nil {
-		m.setNote("no search: press / to search", false)
+		m.setNote(views.Safe("no search: press / to search"), false)
 	} else if !m.ActiveView().NextMatch(dir) {
-		m.setNote("no match for "+m.search.String(), true)
+		m.setNote(views.Safe("no match for "+m.search.String()), true)
 	}
 	return nil
 }

@@ -283,7 +283,7 @@ func (m *Model) showSnapshot(msg snapshotMsg) tea.Cmd {
 	}
 	l.shown = msg.seq
 	if msg.err != nil {
-		m.setNote(msg.err.Error(), true)
+		m.setNote(views.Safe(msg.err.Error()), true)
 	}
 	m.c.Diff = l.sourceDiff || msg.delta
 	l.span = 0
@@ -304,7 +304,7 @@ func (m *Model) toggleDelta() tea.Cmd {
 	l := m.live
 	l.delta = !l.delta
 	if l.delta && l.prev == nil {
-		m.setNote("delta: shown from the next snapshot on", false)
+		m.setNote(views.Safe("delta: shown from the next snapshot on"), false)
 		return nil
 	}
 	return m.prepareSnapshot()
@@ -390,10 +390,10 @@ func (m *Model) pauseLive() {
 		if l.cancel != nil && l.loading {
 			l.cancel()
 		}
-		m.setNote("live refresh paused (p resumes)", false)
+		m.setNote(views.Safe("live refresh paused (p resumes)"), false)
 	} else {
 		l.next = time.Now()
-		m.setNote("live refresh resumed", false)
+		m.setNote(views.Safe("live refresh resumed"), false)
 	}
 }
 
@@ -401,7 +401,7 @@ func (m *Model) pauseLive() {
 func (m *Model) refreshNow() tea.Cmd {
 	l := m.live
 	if l.loading {
-		m.setNote("a fetch is under way", false)
+		m.setNote(views.Safe("a fetch is under way"), false)
 		return nil
 	}
 	l.paused = false
@@ -417,7 +417,7 @@ func (m *Model) refreshNow() tea.Cmd {
 // status bar is (0 full): from 2 on without the trend and when the last
 // snapshot came, from 3 on without the delta's interval, so that the
 // total still fits a narrow window.
-func (m *Model) liveStatus(level int) string {
+func (m *Model) liveStatus(level int) views.Text {
 	l := m.live
 	now := time.Now()
 	ago := func(t time.Time) string { return now.Sub(t).Truncate(time.Second).String() }
@@ -442,21 +442,21 @@ func (m *Model) liveStatus(level int) string {
 	}
 	switch {
 	case l.paused:
-		return s + " · paused (p)"
+		return views.Safe(s + " · paused (p)")
 	case l.loading && l.cpu:
-		return s + fmt.Sprintf(" · fetching… %d/%ds", int(now.Sub(l.began).Seconds()), int(l.every.Seconds()))
+		return views.Safe(s + fmt.Sprintf(" · fetching… %d/%ds", int(now.Sub(l.began).Seconds()), int(l.every.Seconds())))
 	case l.loading:
-		return s + " · fetching…"
+		return views.Safe(s + " · fetching…")
 	case l.err != nil:
-		return s + " · retry in " + in(l.next) + " · " + l.err.Error()
+		return views.Safe(s + " · retry in " + in(l.next) + " · " + l.err.Error())
 	case l.file != "" && short:
-		return s + " · on change"
+		return views.Safe(s + " · on change")
 	case l.file != "":
-		return s + " · updated " + ago(l.updated) + " ago · on change"
+		return views.Safe(s + " · updated " + ago(l.updated) + " ago · on change")
 	case short:
-		return s + " · next in " + in(l.next)
+		return views.Safe(s + " · next in " + in(l.next))
 	}
-	return s + " · updated " + ago(l.updated) + " ago · next in " + in(l.next)
+	return views.Safe(s + " · updated " + ago(l.updated) + " ago · next in " + in(l.next))
 }
 
 // sparkline draws the last n values as block glyphs.
@@ -555,7 +555,7 @@ func (m *Model) toggleTrend() {
 		return "·"
 	})
 	if len(l.snaps) < 2 {
-		m.setNote("the trend column fills as snapshots arrive", false)
+		m.setNote(views.Safe("the trend column fills as snapshots arrive"), false)
 	}
 }
 
@@ -568,13 +568,13 @@ const trendWidth = 12
 func (m *Model) stepSnapshot(dir int) {
 	l := m.live
 	if len(l.snaps) == 0 {
-		m.setNote("no snapshot kept yet", false)
+		m.setNote(views.Safe("no snapshot kept yet"), false)
 		return
 	}
 	if !m.showHelp || l.step < 0 {
 		l.step = len(l.snaps) - 1 // the latest: what the views show
 		if dir > 0 {
-			m.setNote("already on the latest snapshot ([ steps back)", false)
+			m.setNote(views.Safe("already on the latest snapshot ([ steps back)"), false)
 			return
 		}
 	}

@@ -143,7 +143,7 @@ func (l *loader) wait() tea.Cmd {
 	}
 }
 
-func (l *loader) view(name string, spin spinner.Model) string {
+func (l *loader) view(name views.Text, spin spinner.Model) string {
 	st := l.st
 	if l.total > 0 {
 		f := float64(l.read) / float64(l.total)
@@ -172,7 +172,7 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 	m.prof = msg.p
 	m.engine = analysis.NewEngine(msg.p)
 	if len(msg.notes) > 0 {
-		m.setNote(strings.Join(msg.notes, "; "), false)
+		m.setNote(views.Safe(strings.Join(msg.notes, "; ")), false)
 	}
 	m.phase = phaseOpening
 	if m.live != nil {
@@ -207,7 +207,7 @@ func (m *Model) tick(msg tea.Msg) tea.Cmd {
 }
 
 // sourceName names the sources for the status bar.
-func sourceName(s format.Sources) string {
+func sourceName(s format.Sources) views.Text {
 	names := make([]string, len(s.Sources))
 	for i, src := range s.Sources {
 		if strings.Contains(src, "://") {
@@ -223,5 +223,5 @@ func sourceName(s format.Sources) string {
 	for _, b := range s.Base {
 		name += " −base " + filepath.Base(b)
 	}
-	return views.SafeText(name) // a file name can hold anything
+	return views.Safe(name)
 }

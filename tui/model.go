@@ -53,7 +53,8 @@ type Model struct {
 	load   loader
 	picker *picker
 
-	source  string
+	source  views.Text     // the status bar's name of what was loaded
+	picked  string         // the name of the picker's entry loaded, as it is
 	sources format.Sources // what was loaded, for :cmd and live refreshes
 	gen     int            // the profile's generation: live refreshes replace it
 	live    *live          // the refresh loop of -refresh; nil without it
@@ -78,7 +79,7 @@ type Model struct {
 	mode       inputMode
 	input      textinput.Model
 	search     *regexp.Regexp
-	note       string // one-line message in the footer
+	note       views.Text // one-line message in the footer
 	noteErr    bool
 	click      views.DoubleClick // for the views that leave double clicks to the root
 	showHelp   bool
@@ -107,6 +108,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 		Diff: len(cfg.Sources.Base)+len(cfg.Sources.DiffBase) > 0}
 	if cfg.Files != nil {
 		c.SourceFiles = analysis.SourceFilesIn(cfg.SourceRoot)
+		c.Served = true
 	}
 	opts := openingOptions(cfg)
 	m := &Model{
@@ -118,6 +120,10 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	st := c.Styles
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
 	m.input = textinput.New()
+	// Its ctrl+v runs xclip or the like to read the clipboard of the
+	// machine the explorer runs on: a served explorer's would be the
+	// server's. A terminal's own paste arrives as keys anyway.
+	m.input.KeyMap.Paste.SetEnabled(false)
 	m.input.Cursor.SetMode(cursor.CursorStatic)
 	m.input.Cursor.Style = st.Selected
 	m.input.PromptStyle = st.Prompt
@@ -185,12 +191,12 @@ func (m *Model) closeProfile() tea.Cmd {
 	m.jobs.seq = seq
 	m.opts, m.target, m.history = opts, opts, nil
 	m.selected, m.search, m.mode, m.showHelp = "", nil, inputNone, false
-	m.note, m.noteErr = "", false
+	m.note, m.noteErr = views.Text{}, false
 	m.labelKeys, m.labelValues, m.helpText, m.comp = nil, nil, nil, completion{}
 	m.sources = format.Sources{}
 	m.phase = phasePicking
-	m.picker.chdir(m.picker.dir, m.source)
-	m.source = ""
+	m.picker.chdir(m.picker.dir, m.picked)
+	m.source, m.picked = views.Text{}, ""
 	m.resize()
 	return func() tea.Msg {
 		debug.FreeOSMemory() // give the profile's memory back now
@@ -241,7 +247,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.tick(msg)
 	case pickedMsg:
 		m.phase = phaseLoading
-		m.source = msg.name
+		m.source, m.picked = views.Safe(msg.name), msg.name
 		m.sources = format.Sources{Sources: msg.sources}
 		return m, tea.Batch(m.load.start(m.ctx, format.Sources{Sources: msg.sources}, msg.data), m.startSpin())
 	case loadedMsg:
@@ -343,7 +349,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.showHelp {
 		return m.helpKey(msg)
 	}
-	m.note = ""
+	m.note = views.Text{}
 	if !key.Matches(msg, k.SampleType) {
 		m.streak = 0 // a cycle of s presses ends
 	}
@@ -461,8 +467,8 @@ func (m *Model) syncSelection() bool {
 // Selected returns the shared selection: the selected function's name.
 func (m *Model) Selected() string { return m.selected }
 
-func (m *Model) setNote(s string, isErr bool) {
-	m.note, m.noteErr = views.SafeText(s), isErr // it may quote the profile
+func (m *Model) setNote(t views.Text, isErr bool) {
+	m.note, m.noteErr = t, isErr
 }
 
 func (m *Model) setSearch(re *regexp.Regexp) {

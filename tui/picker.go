@@ -30,6 +30,9 @@ type picker struct {
 	entries []pickEntry
 	shown   []int // the entries the filter keeps, in order
 	listErr error // reading dir failed
+	// regular is how many files dir holds, of which the first
+	// maxPickerFiles (by name) were sniffed.
+	regular int
 
 	cursor, offset int // into shown
 	filter         string
@@ -55,8 +58,8 @@ type pickedMsg struct {
 }
 
 // maxPickerFiles bounds the files of one directory the picker sniffs:
-// each costs an open and a 4 KiB read.
-const maxPickerFiles = 5000
+// each costs an open and a 4 KiB read. (A variable for the tests.)
+var maxPickerFiles = 5000
 
 func newPicker(files Files, dir string, c *views.Common) *picker {
 	p := &picker{c: c, files: files, now: time.Now, label: dir}
@@ -76,7 +79,7 @@ func (p *picker) chdir(dir, at string) {
 		dir = abs
 	}
 	p.dir = dir
-	p.entries, p.listErr = p.listDir(dir)
+	p.entries, p.regular, p.listErr = p.listDir(dir)
 	p.filter, p.filtering, p.err = "", false, nil
 	p.refilter()
 	for i, e := range p.shown {
@@ -87,15 +90,16 @@ func (p *picker) chdir(dir, at string) {
 }
 
 // listDir returns the demo, the parent and the subdirectories of dir by
-// name, then its profiles newest first. Hidden files are left out.
-func (p *picker) listDir(dir string) ([]pickEntry, error) {
+// name, then its profiles newest first, and how many files it holds.
+// Hidden files are left out.
+func (p *picker) listDir(dir string) ([]pickEntry, int, error) {
 	out := []pickEntry{{name: DemoName, kind: "demo", size: int64(len(demoProfile))}}
 	if parent := p.parent(dir); parent != dir {
 		out = append(out, pickEntry{name: "..", path: parent, kind: "directory", dir: true})
 	}
 	des, join, err := readDir(p.files, dir)
 	var dirs, files []pickEntry
-	sniffed := 0
+	regular := 0
 	for _, de := range des {
 		name := de.Name()
 		if strings.HasPrefix(name, ".") {
@@ -122,8 +126,11 @@ func (p *picker) listDir(dir string) ([]pickEntry, error) {
 		case info.IsDir():
 			e.kind, e.dir = "directory", true
 			dirs = append(dirs, e)
-		case info.Mode().IsRegular() && sniffed < maxPickerFiles:
-			sniffed++
+		case info.Mode().IsRegular():
+			regular++
+			if regular > maxPickerFiles {
+				continue
+			}
 			if e.kind = p.sniff(path); e.kind != "" {
 				files = append(files, e)
 			}
@@ -135,7 +142,7 @@ func (p *picker) listDir(dir string) ([]pickEntry, error) {
 		}
 		return files[i].name < files[j].name
 	})
-	return append(append(out, dirs...), files...), err
+	return append(append(out, dirs...), files...), regular, err
 }
 
 // readDir lists dir in files, or in the local file system when files is
@@ -338,6 +345,9 @@ func (p *picker) view() string {
 		lines = append(lines, st.Dim.Render("nothing matches "+views.SafeText(p.filter)+" (esc clears)"))
 	case p.filter != "":
 		lines = append(lines, st.Dim.Render("filter: "+views.SafeText(p.filter)+" (esc clears)"))
+	case p.regular > maxPickerFiles:
+		// Not silently: a profile may be among the files not looked at.
+		lines = append(lines, st.Dim.Render(fitLeft(fmt.Sprintf("profiles among the first %s of %s files, by name", thousands(maxPickerFiles), thousands(p.regular)), p.width)))
 	case nprof == 0:
 		lines = append(lines, st.Dim.Render("no profiles in this directory: enter one, or pass a file or URL (pprof-tui cpu.pb.gz)"))
 	default:
@@ -372,7 +382,7 @@ func (p *picker) view() string {
 		var b strings.Builder
 		b.WriteString("  " + padTo(fitLeft(name, nameW), nameW))
 		if typeW > 0 {
-			b.WriteString(" " + padTo(fitLeft(e.kind, typeW), typeW))
+			b.WriteString(" " + padTo(fitLeft(views.SafeText(e.kind), typeW), typeW))
 		}
 		b.WriteString(" " + fmt.Sprintf("%*s", sizeW, size))
 		if ageW > 0 {
@@ -427,15 +437,22 @@ func padTo(s string, w int) string {
 	return s
 }
 
+// fitLeft cuts s to w columns (not runes: a wide name would wrap the
+// row).
 func fitLeft(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	r := []rune(s)
-	if len(r) <= w {
-		return s
+	return ansi.Truncate(s, w, "…")
+}
+
+// thousands writes n with thousands separators: 5,000.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
-	return string(r[:w-1]) + "…"
+	return s
 }
 
 func oneLine(s string) string {

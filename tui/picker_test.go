@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,5 +196,39 @@ func TestPickerReturn(t *testing.T) {
 	h2.do(func(m *Model) { phase = m.phase })
 	if phase != phaseReady {
 		t.Errorf("P without a picker: phase %v", phase)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 5000: "5,000", 1234567: "1,234,567"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// A directory of more files than the picker looks into says so.
+func TestPickerSaysWhenCapped(t *testing.T) {
+	defer func(n int) { maxPickerFiles = n }(maxPickerFiles)
+	maxPickerFiles = 20
+	dir := t.TempDir()
+	for i := range maxPickerFiles + 2 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := start(t, pickerConfig(dir))
+	if s := h.screen(); !strings.Contains(s, "first 20 of 22 files") {
+		t.Errorf("the picker does not say it looked at the first 20 files only:\n%s", s)
+	}
+	if err := os.Remove(filepath.Join(dir, "f00000")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "f00001")); err != nil {
+		t.Fatal(err)
+	}
+	h.do(func(m *Model) { m.picker.chdir(dir, "") })
+	if s := h.screen(); strings.Contains(s, "first") {
+		t.Errorf("the picker says it is capped at 20 files of 20:\n%s", s)
 	}
 }

@@ -11,9 +11,15 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// evilProfile writes a profile whose function, file, label and sample
-// type names carry escape sequences and other control characters.
+// evilProfile writes a profile whose function, file, label, comment and
+// sample type names carry escape sequences and other control characters.
 func evilProfile(t *testing.T) string {
+	t.Helper()
+	return evilProfileAt(t, t.TempDir(), "evil.pb.gz")
+}
+
+// evilProfileAt writes evilProfile's profile as dir/name.
+func evilProfileAt(t *testing.T, dir, name string) string {
 	t.Helper()
 	msg := func(b []byte, num protowire.Number, m []byte) []byte {
 		return protowire.AppendBytes(protowire.AppendTag(b, num, protowire.BytesType), m)
@@ -22,7 +28,8 @@ func evilProfile(t *testing.T) string {
 		return protowire.AppendVarint(protowire.AppendTag(b, n, protowire.VarintType), v)
 	}
 	strs := []string{"", "samples\x1b[5m", "count", "main.ok",
-		"evil\x1b[2J\x1b[31mRED\x1b]0;pwned\x07\rX\x08tail", "file\x1b[5m.go", "key\x1b[1m", "val\r\x1b[K"}
+		"evil\x1b[2J\x1b[31mRED\x1b]0;pwned\x07\rX\x08tail", "file\x1b[5m.go", "key\x1b[1m", "val\r\x1b[K",
+		"note\x1b]52;c;Zm5hbWU=\x07\x1bP+q\x1b\\\u009d0;t\u009c\u00ad"}
 	var p []byte
 	p = msg(p, 1, num(num(nil, 1, 1), 2, 2))
 	label := num(num(nil, 1, 6), 2, 7)
@@ -36,11 +43,12 @@ func evilProfile(t *testing.T) string {
 	for _, s := range strs {
 		p = msg(p, 6, []byte(s))
 	}
+	p = num(p, 13, 8) // a comment
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	zw.Write(p)
 	zw.Close()
-	path := filepath.Join(t.TempDir(), "evil.pb.gz")
+	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}

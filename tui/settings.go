@@ -113,12 +113,12 @@ func (m *Model) panel() []string {
 			lines = append(lines, st.Dim.Render(padRight(more, m.width)))
 		}
 	}
-	if m.note != "" {
+	if !m.note.IsEmpty() {
 		style := st.Info
 		if m.noteErr {
 			style = st.Error
 		}
-		for _, l := range wrap(m.note, m.width) {
+		for _, l := range wrap(m.note.String(), m.width) {
 			lines = append(lines, style.Render(padRight(l, m.width)))
 		}
 	}

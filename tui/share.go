@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/analysis/report"
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // What leaves the explorer: :save writes what the settings select,
@@ -58,7 +60,7 @@ func (m *Model) save(path string, force bool) (tea.Cmd, error) {
 		n, err := writeSaved(path, kind, e, opt)
 		return savedMsg{path, n, err}
 	}
-	m.setNote("saving "+path+"…", false)
+	m.setNote(views.Safe("saving "+path+"…"), false)
 	return guard(write), nil
 }
 
@@ -106,10 +108,10 @@ func writeSaved(path, kind string, e *analysis.Engine, opt analysis.Options) (in
 
 func (m *Model) saved(msg savedMsg) {
 	if msg.err != nil {
-		m.setNote("save: "+msg.err.Error(), true)
+		m.setNote(views.Safe("save: "+msg.err.Error()), true)
 		return
 	}
-	m.setNote(fmt.Sprintf("saved %s (%s)", msg.path, analysis.ScaledLabel(msg.bytes, "bytes", "auto")), false)
+	m.setNote(views.Textf("saved %s (%s)", msg.path, analysis.ScaledLabel(msg.bytes, "bytes", "auto")), false)
 }
 
 // commandLines returns the pprof-tui command line that reopens the
@@ -164,12 +166,36 @@ func flagArg(s analysis.Setting, v string) string {
 	return "-" + s.Name + "=" + shellQuote(v)
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
+// shellQuote quotes s for a POSIX shell when it needs it. A name that
+// SafeText would change (a control character, invisible or not UTF-8)
+// is quoted as $'...' with its bytes escaped, which bash, zsh and ksh
+// read back as the same name: the line then shows as it is and pastes
+// safely, escape sequences included.
 func shellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:@%+") == "" {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if views.SafeText(s) == s {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteString(`\` + string(r))
+		case r == utf8.RuneError && n == 1 || views.SafeText(s[i:i+n]) != s[i:i+n]:
+			for _, c := range []byte(s[i : i+n]) {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			}
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	b.WriteString("'")
+	return b.String()
 }
 
 // showCommand is :cmd: the command lines in the help overlay; y there
@@ -178,11 +204,13 @@ func (m *Model) showCommand() {
 	st := m.c.Styles
 	ours, pprof := m.commandLines()
 	lines := []string{st.HelpTitle.Render("Reopen this view")}
-	for _, l := range wrap(ours, m.width-4) {
+	// shellQuote leaves nothing for Safe to change; it is the type that
+	// says so.
+	for _, l := range wrap(views.Safe(ours).String(), m.width-4) {
 		lines = append(lines, "  "+st.HelpKey.Render(l))
 	}
 	lines = append(lines, "", st.HelpTitle.Render("The same settings in go tool pprof"))
-	for _, l := range wrap(pprof, m.width-4) {
+	for _, l := range wrap(views.Safe(pprof).String(), m.width-4) {
 		lines = append(lines, "  "+st.HelpDesc.Render(l))
 	}
 	lines = append(lines, "", st.Dim.Render("  y copies the pprof-tui line to the clipboard (OSC 52) · any other key closes"))
@@ -195,7 +223,7 @@ func (m *Model) showCommand() {
 // clipboard. The sequence goes out in one write, between frames.
 func (m *Model) copyText(s, what string) tea.Cmd {
 	out := m.cfg.Output
-	m.setNote("copied "+what, false)
+	m.setNote(views.Safe("copied "+what), false)
 	if out == nil {
 		return nil
 	}

@@ -77,9 +77,16 @@ type binaries struct {
 	cache *symbolize.Cache
 	dis   map[string]*symbolize.Disassembler
 	files *analysis.SourceFiles
+	// served refuses every binary (see Common.Served).
+	served bool
 }
 
+var errServedBinaries = errors.New("binaries are not read here: the explorer is served, and a profile's paths name files on the server")
+
 func (b *binaries) open(path string) (*symbolize.Disassembler, error) {
+	if b.served {
+		return nil, errServedBinaries
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if d, ok := b.dis[path]; ok {
@@ -99,7 +106,11 @@ func (b *binaries) open(path string) (*symbolize.Disassembler, error) {
 
 // NewDisasm makes the Disassembly view.
 func NewDisasm(c *Common) *Disasm {
-	return &Disasm{c: c, bins: &binaries{cache: symbolize.NewCache(), dis: map[string]*symbolize.Disassembler{}, files: analysis.NewSourceFiles()}}
+	files := c.SourceFiles
+	if files == nil {
+		files = analysis.NewSourceFiles()
+	}
+	return &Disasm{c: c, bins: &binaries{cache: symbolize.NewCache(), dis: map[string]*symbolize.Disassembler{}, files: files, served: c.Served}}
 }
 
 func (v *Disasm) Title() string { return "Disasm" }

@@ -31,6 +31,10 @@ type Common struct {
 	// SourceFiles, when set, is where the Source view reads files
 	// (analysis.SourceFilesIn when served); nil: the file system.
 	SourceFiles *analysis.SourceFiles
+	// Served is set when the explorer is served to others: a profile's
+	// mappings name paths on the server, so no binary is opened for
+	// them.
+	Served bool
 }
 
 // View is one tab of the explorer. The root program routes keys and
