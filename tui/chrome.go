@@ -49,7 +49,7 @@ func (m *Model) frame() string {
 	if m.showHelp {
 		body = m.fullHelp(m.height - 3)
 	}
-	if m.mode != inputNone {
+	if m.line.isOpen() {
 		body = overlay(body, m.panel())
 	}
 	return strings.Join([]string{m.tabBar(), body, m.statusBar(), m.footer()}, "\n")
@@ -225,9 +225,9 @@ func (m *Model) statusLine(level int) string {
 
 func (m *Model) footer() string {
 	st := m.c.Styles
-	if m.mode != inputNone {
+	if m.line.isOpen() {
 		// The note and the completions show above the line (panel).
-		return ansi.Truncate(m.input.View(), m.width, "…")
+		return m.line.view()
 	}
 	if !m.note.IsEmpty() {
 		if m.noteErr {

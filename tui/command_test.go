@@ -120,7 +120,7 @@ func TestCompletionByValues(t *testing.T) {
 		{"nodecount=", nil},
 	} {
 		var got []string
-		h.do(func(m *Model) { got = m.completions(tc.word) })
+		h.do(func(m *Model) { got = m.line.completions(tc.word, m.prof) })
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("completions(%q) = %q, want %q", tc.word, got, tc.want)
 		}

@@ -292,7 +292,6 @@ func (m *Model) showSnapshot(msg snapshotMsg) tea.Cmd {
 	}
 	m.prof, m.engine = msg.p, msg.engine
 	m.gen++
-	m.labelKeys, m.labelValues = nil, nil
 	if m.views.active != viewTop { // Top too, for the trend and the snapshots [ ] step through
 		return tea.Batch(m.ensure(m.views.active, false), m.ensure(viewTop, false))
 	}

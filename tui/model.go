@@ -6,11 +6,9 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -29,14 +27,6 @@ const (
 	phaseOpening               // computing the first view, still off the alt screen
 	phaseEntering              // erasing the loading line before the alt screen
 	phaseReady
-)
-
-type inputMode int
-
-const (
-	inputNone inputMode = iota
-	inputCommand
-	inputSearch
 )
 
 // Model is the root of the explorer: it owns the profile, the options
@@ -76,8 +66,7 @@ type Model struct {
 	// pushedStreak is the last run that saved a step (see inStreak).
 	streak, streaks, pushedStreak int
 
-	mode       inputMode
-	input      textinput.Model
+	line       cmdline // the command and search line
 	search     *regexp.Regexp
 	note       views.Text // one-line message in the footer
 	noteErr    bool
@@ -88,12 +77,6 @@ type Model struct {
 	helpCopy   string   // what y copies while helpText shows (:cmd)
 	helpStep   bool     // helpText is a live snapshot: [ and ] step
 	help       help.Model
-
-	comp          completion // the command line's tab list
-	cmdHistory    []string   // earlier command lines, oldest first
-	cmdHistoryPos int        // the one ↑/↓ shows (len: the new line)
-	labelKeys     []string   // the profile's label keys, for completion
-	labelValues   map[string][]string
 }
 
 // NewModel returns the root model for cfg.
@@ -119,16 +102,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	}
 	st := c.Styles
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
-	m.input = textinput.New()
-	// Its ctrl+v runs xclip or the like to read the clipboard of the
-	// machine the explorer runs on: a served explorer's would be the
-	// server's. A terminal's own paste arrives as keys anyway.
-	m.input.KeyMap.Paste.SetEnabled(false)
-	m.input.Cursor.SetMode(cursor.CursorStatic)
-	m.input.Cursor.Style = st.Selected
-	m.input.PromptStyle = st.Prompt
-	m.input.TextStyle = st.Plain
-	m.input.PlaceholderStyle = st.Dim
+	m.line = newCmdline(st)
 	m.help = help.New()
 	m.help.Styles.ShortKey = st.HelpKey
 	m.help.Styles.ShortDesc = st.HelpDesc
@@ -190,9 +164,10 @@ func (m *Model) closeProfile() tea.Cmd {
 	m.jobs = newJobs()
 	m.jobs.seq = seq
 	m.opts, m.target, m.history = opts, opts, nil
-	m.selected, m.search, m.mode, m.showHelp = "", nil, inputNone, false
+	m.selected, m.search, m.showHelp = "", nil, false
+	m.line.close()
 	m.note, m.noteErr = views.Text{}, false
-	m.labelKeys, m.labelValues, m.helpText, m.comp = nil, nil, nil, completion{}
+	m.helpText = nil
 	m.sources = format.Sources{}
 	m.phase = phasePicking
 	m.picker.chdir(m.picker.dir, m.picked)
@@ -304,7 +279,7 @@ func (m *Model) resize() {
 		m.picker.setSize(m.width, m.height)
 	}
 	m.help.Width = m.width
-	m.input.Width = max(1, m.width-4)
+	m.line.setSize(m.width, m.height)
 	m.load.setWidth(m.width)
 }
 
@@ -313,13 +288,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
 	}
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && m.mode == inputNone {
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !m.line.isOpen() {
 		// Keys typed fast (or sent by a script) can arrive as one message:
 		// take them one by one, so ":" then "focus=x" opens the command
 		// line and types into it.
 		var cmds []tea.Cmd
 		for i, r := range msg.Runes {
-			if m.mode != inputNone {
+			if m.line.isOpen() {
 				rest := msg
 				rest.Runes = msg.Runes[i:]
 				cmds = append(cmds, m.handleKey(rest))
@@ -340,7 +315,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.mode != inputNone {
+	if m.line.isOpen() {
 		return m.inputKey(msg)
 	}
 	if kc, ok := m.ActiveView().(views.KeyClaimer); ok && !m.showHelp && kc.Claims(msg) {
@@ -395,7 +370,7 @@ func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.phase != phaseReady || m.showHelp || m.mode != inputNone {
+	if m.phase != phaseReady || m.showHelp || m.line.isOpen() {
 		return nil
 	}
 	if msg.Y == 0 {

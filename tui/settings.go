@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -96,23 +95,7 @@ func (m *Model) settingHelp(name string) ([]string, error) {
 // and the note (an error, or what the completions are of).
 func (m *Model) panel() []string {
 	st := m.c.Styles
-	var lines []string
-	if len(m.comp.shown) > 0 {
-		colW, perRow, rows, pages := compLayout(m.comp.shown, m.width, m.height)
-		from := m.comp.page * perRow * rows
-		cands := m.comp.shown[from:min(len(m.comp.shown), from+perRow*rows)]
-		for r := 0; r*perRow < len(cands); r++ {
-			var b strings.Builder
-			for _, c := range cands[r*perRow : min(len(cands), (r+1)*perRow)] {
-				b.WriteString(padRight(ansi.Truncate(c, colW-2, "…"), colW))
-			}
-			lines = append(lines, st.Info.Render(padRight(strings.TrimRight(b.String(), " "), m.width)))
-		}
-		if pages > 1 {
-			more := fmt.Sprintf("%d of %d candidates · page %d/%d · tab for the next", len(cands), len(m.comp.shown), m.comp.page+1, pages)
-			lines = append(lines, st.Dim.Render(padRight(more, m.width)))
-		}
-	}
+	lines := m.line.completionLines(st)
 	if !m.note.IsEmpty() {
 		style := st.Info
 		if m.noteErr {
@@ -123,24 +106,6 @@ func (m *Model) panel() []string {
 		}
 	}
 	return lines
-}
-
-// compLayout lays candidates out in columns: their width, how many per
-// row, rows per page, and pages, in a panel of at most a third of the
-// window.
-func compLayout(cands []string, width, height int) (colW, perRow, rows, pages int) {
-	for _, c := range cands {
-		colW = max(colW, ansi.StringWidth(c)+2)
-	}
-	colW = min(colW, width)
-	perRow = max(1, width/colW)
-	rows = max(1, min(8, height/3))
-	total := (len(cands) + perRow - 1) / perRow
-	if total > rows {
-		rows = max(1, rows-1) // a line for "page 1/3"
-	}
-	pages = (len(cands) + perRow*rows - 1) / (perRow * rows)
-	return colW, perRow, rows, pages
 }
 
 // overlay puts lines over the last lines of body.

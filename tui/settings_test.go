@@ -18,7 +18,7 @@ func (h *harness) options() analysis.Options {
 
 func (h *harness) inputLine() string {
 	var v string
-	h.do(func(m *Model) { v = m.input.Value() })
+	h.do(func(m *Model) { v = m.line.input.Value() })
 	return v
 }
 
@@ -163,7 +163,7 @@ func TestCompletionPages(t *testing.T) {
 		t.Errorf("tab did not turn the page:\n%s", s2)
 	}
 	var names []string
-	h.do(func(m *Model) { names = m.comp.shown })
+	h.do(func(m *Model) { names = m.line.comp.shown })
 	for _, l := range strings.Split(s, "\n") {
 		for _, f := range strings.Fields(l) {
 			if strings.HasSuffix(f, "…") {

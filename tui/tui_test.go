@@ -372,7 +372,7 @@ func TestBadRegexpChangesNothing(t *testing.T) {
 	}
 	// The line stays open with the text for editing.
 	var line string
-	h.do(func(m *Model) { line = m.input.Value() })
+	h.do(func(m *Model) { line = m.line.input.Value() })
 	if line != "focus=main.(fib" {
 		t.Errorf("the command line holds %q after the error", line)
 	}
@@ -450,12 +450,12 @@ func TestSearch(t *testing.T) {
 	h.keys("/")
 	h.typeText("q?s")
 	var mode inputMode
-	h.do(func(m *Model) { mode = m.mode })
+	h.do(func(m *Model) { mode = m.line.mode })
 	if mode != inputSearch {
 		t.Fatalf("q or ? left the search line")
 	}
 	h.keys("<esc>")
-	h.do(func(m *Model) { mode = m.mode })
+	h.do(func(m *Model) { mode = m.line.mode })
 	if mode != inputNone {
 		t.Fatal("esc did not close the search line")
 	}
@@ -631,7 +631,7 @@ func TestCompletion(t *testing.T) {
 	h.keys("<tab>")
 	value := func() string {
 		var v string
-		h.do(func(m *Model) { v = m.input.Value() })
+		h.do(func(m *Model) { v = m.line.input.Value() })
 		return v
 	}
 	if v := value(); v != "sample_index=" {
@@ -766,7 +766,7 @@ func TestQuit(t *testing.T) {
 	h.keys(":")
 	h.typeText("q")
 	var v string
-	h.do(func(m *Model) { v = m.input.Value() })
+	h.do(func(m *Model) { v = m.line.input.Value() })
 	if v != "q" {
 		t.Fatalf("command line %q", v)
 	}
