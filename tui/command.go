@@ -85,8 +85,8 @@ func (m *Model) searchInput(value string, final bool) {
 
 // command runs one command line: settings as name=value (several on a
 // line, quoted when they hold spaces), a choice or boolean by its name
-// alone, a sample type by its name, reset (clear the filters) and help.
-// A bare line clears the filters. Nothing changes unless every part is
+// alone, a sample type by its name, or one of the verbs (verbs.go). A
+// bare line clears the filters. Nothing changes unless every part is
 // right; the error says what is wrong.
 func (m *Model) command(line string) (tea.Cmd, error) {
 	words, err := splitCommand(line)
@@ -94,32 +94,10 @@ func (m *Model) command(line string) (tea.Cmd, error) {
 		return nil, err
 	}
 	if len(words) == 0 {
-		words = []string{"reset"}
+		words = []string{verbReset}
 	}
-	switch words[0] {
-	case "save", "save!":
-		if len(words) > 2 {
-			return nil, fmt.Errorf("save takes one file name (quote it if it has spaces)")
-		}
-		return m.save(strings.Join(words[1:], ""), words[0] == "save!")
-	case "cmd":
-		m.showCommand()
-		return nil, nil
-	}
-	if words[0] == "help" {
-		if len(words) > 2 {
-			return nil, fmt.Errorf("help takes one setting name")
-		}
-		if len(words) == 2 {
-			lines, err := m.settingHelp(words[1])
-			if err != nil {
-				return nil, err
-			}
-			m.openHelp(lines)
-		} else {
-			m.openHelp(m.settingsHelp())
-		}
-		return nil, nil
+	if v, bang, ok := lookupVerb(words[0]); ok && v.run != nil {
+		return v.run(m, words[1:], bang)
 	}
 	next := m.target
 	sorted := false
@@ -135,7 +113,7 @@ func (m *Model) command(line string) (tea.Cmd, error) {
 		top.SortBy(next.Sort) // the Top view was sorted by o: :sort= sorts it back
 	}
 	if next == m.target {
-		if len(words) == 1 && words[0] == "reset" {
+		if len(words) == 1 && words[0] == verbReset {
 			m.setNote(views.Safe("no filters to clear"), false)
 		}
 		return nil, nil
@@ -145,7 +123,7 @@ func (m *Model) command(line string) (tea.Cmd, error) {
 
 // apply applies one word of a command line to o.
 func (m *Model) apply(o *analysis.Options, word string) error {
-	if word == "reset" {
+	if word == verbReset {
 		*o = o.ClearFilters()
 		return nil
 	}

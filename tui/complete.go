@@ -27,7 +27,7 @@ func (c *cmdline) completions(word string, prof *format.Profile) []string {
 	s, known := analysis.LookupSetting(name)
 	switch {
 	case !hasValue:
-		values = append([]string{"reset", "help", "save", "cmd"}, analysis.SettingNames()...)
+		values = append(verbNames(), analysis.SettingNames()...)
 		for _, st := range prof.SampleTypes {
 			values = append(values, st.Type)
 		}

@@ -56,6 +56,9 @@ func (m *Model) settingsHelp() []string {
 // settingHelp is `:help NAME`: one setting in full.
 func (m *Model) settingHelp(name string) ([]string, error) {
 	s, ok := analysis.LookupSetting(name)
+	if v, _, isVerb := lookupVerb(name); isVerb && !ok {
+		return m.verbHelp(v), nil
+	}
 	if !ok {
 		return nil, (&analysis.Options{}).Set(name, "") // the unknown-setting error
 	}

@@ -240,3 +240,22 @@ func TestDrillAndFocus(t *testing.T) {
 		t.Fatalf("enter: focus %q", o.Focus)
 	}
 }
+
+// TestHelpVerb: :help explains the : line's own commands from their
+// table, and tab completes their names.
+func TestHelpVerb(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.command("help save")
+	if s := h.screen(); !strings.Contains(s, ":save FILE") || !strings.Contains(s, ".pb.gz profile") {
+		t.Errorf(":help save:\n%s", s)
+	}
+	h.keys("x")
+	h.keys(":")
+	h.typeText("cm")
+	h.keys("<tab>")
+	var line string
+	h.do(func(m *Model) { line = m.line.input.Value() })
+	if line != "cmd" {
+		t.Errorf("completed cm to %q", line)
+	}
+}
