@@ -46,8 +46,8 @@ func (m *Model) frame() string {
 		return m.picker.view()
 	}
 	body := m.ActiveView().View()
-	if m.showHelp {
-		body = m.fullHelp(m.height - 3)
+	if m.help.shown {
+		body = m.help.view()
 	}
 	if m.line.isOpen() {
 		body = overlay(body, m.panel())
@@ -238,7 +238,7 @@ func (m *Model) footer() string {
 	bindings := append(m.ActiveView().ShortHelp(), hints(m.keys)...)
 	// help truncates with an ellipsis, but not when the ellipsis itself
 	// does not fit.
-	return ansi.Truncate(m.help.ShortHelpView(shortened(bindings)), m.width, "…")
+	return ansi.Truncate(m.hint.ShortHelpView(shortened(bindings)), m.width, "…")
 }
 
 // shortened drops the explanations from bindings for the one-line hint:
@@ -252,91 +252,6 @@ func shortened(bs []key.Binding) []key.Binding {
 		out[i] = b
 	}
 	return out
-}
-
-// fullHelp renders every key group in h lines, scrolled to helpOffset.
-func (m *Model) fullHelp(h int) string {
-	st := m.c.Styles
-	lines := m.helpLines()
-	// Scrolled by the moving keys when it does not fit.
-	if len(lines) > h {
-		from := min(m.helpOffset, len(lines)-h+1)
-		end := min(len(lines), from+h-1)
-		more := "  ↑↓ pgup pgdn g G scroll · any other key closes"
-		lines = append(lines[from:end:end], st.Dim.Render(ansi.Truncate(more, m.width, "…")))
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// helpLines is every key group, in two columns when wide.
-func (m *Model) helpLines() []string {
-	st := m.c.Styles
-	if m.helpText != nil {
-		lines := make([]string, len(m.helpText))
-		for i, l := range m.helpText {
-			lines[i] = ansi.Truncate(l, m.width, "…")
-		}
-		return lines
-	}
-	var blocks [][]string
-	groups := keyGroups(m.keys, m.c.Keys)
-	for i, g := range groups {
-		lines := []string{st.HelpTitle.Render(g.Title)}
-		for _, b := range g.Bindings {
-			lines = append(lines, "  "+st.HelpKey.Render(padRight(b.Help().Key, 10))+" "+st.HelpDesc.Render(b.Help().Desc))
-		}
-		if i != 1 && i != len(groups)-1 {
-			lines = append(lines, "") // no blank line at the foot of a column
-		}
-		blocks = append(blocks, lines)
-	}
-	// The glyphs on screen that are not keys.
-	glyphs := []string{"", st.HelpTitle.Render("On screen")}
-	for _, g := range [][2]string{
-		{"│", "status bar: source │ sample type (unit) │ total │ granularity │ filters"},
-		{"›", "between the active filters; all of them apply (:reset clears them)"},
-		{"X of T", "what the rows account for of the total, when filters trim it"},
-		{"⌫ back (N)", "N option changes that backspace undoes, newest first"},
-		{"↓", "in the headings: the column the table is sorted by"},
-		{"▶", "the selected row, the same function in every view"},
-		{"(inline)", "a function inlined into its caller, as pprof marks it"},
-	} {
-		glyphs = append(glyphs, "  "+st.HelpKey.Render(padRight(g[0], 10))+" "+st.HelpDesc.Render(g[1]))
-	}
-	blocks[1] = append(blocks[1], glyphs...)
-	var lines []string
-	if m.width >= 120 {
-		// Two columns: the general keys left, the row and view keys right.
-		var left, right []string
-		for i, b := range blocks {
-			if i < 2 {
-				left = append(left, b...)
-			} else {
-				right = append(right, b...)
-			}
-		}
-		colW := m.width / 2
-		for i := 0; i < max(len(left), len(right)); i++ {
-			var l, r string
-			if i < len(left) {
-				l = left[i]
-			}
-			if i < len(right) {
-				r = right[i]
-			}
-			lines = append(lines, padRight(ansi.Truncate(l, colW-1, "…"), colW)+ansi.Truncate(r, m.width-colW, "…"))
-		}
-	} else {
-		for _, b := range blocks {
-			for _, l := range b {
-				lines = append(lines, ansi.Truncate(l, m.width, "…"))
-			}
-		}
-	}
-	return lines
 }
 
 func padRight(s string, w int) string {

@@ -60,7 +60,7 @@ func rootKeys(k *views.KeyMap) []keyRow {
 	return []keyRow{
 		{group: groupGeneral, key: k.Quit, hint: 6, do: quit},
 		{group: groupGeneral, key: k.Help, hint: 5, do: func(m *Model, _ tea.KeyMsg) tea.Cmd {
-			m.openHelp(nil)
+			m.help.open(nil)
 			return nil
 		}},
 		{group: groupGeneral, key: k.Views, do: func(m *Model, msg tea.KeyMsg) tea.Cmd {

@@ -570,7 +570,7 @@ func (m *Model) stepSnapshot(dir int) {
 		m.setNote(views.Safe("no snapshot kept yet"), false)
 		return
 	}
-	if !m.showHelp || l.step < 0 {
+	if !m.help.shown || l.step < 0 {
 		l.step = len(l.snaps) - 1 // the latest: what the views show
 		if dir > 0 {
 			m.setNote(views.Safe("already on the latest snapshot ([ steps back)"), false)
@@ -583,12 +583,11 @@ func (m *Model) stepSnapshot(dir int) {
 	}
 	if l.step >= len(l.snaps) {
 		l.step = -1
-		m.showHelp = false
+		m.help.close()
 		return
 	}
 	l.paused = true
-	m.openHelp(m.snapshotLines(l.step))
-	m.helpStep = true
+	m.help.openStep(m.snapshotLines(l.step))
 }
 
 // snapshotLines renders snapshot i: when it was taken, its total, and

@@ -299,7 +299,7 @@ func TestLiveStepping(t *testing.T) {
 		h.keys("]")
 	}
 	h.do(func(m *Model) {
-		if m.showHelp {
+		if m.help.shown {
 			t.Error("] past the latest snapshot did not close it")
 		}
 		if !m.live.paused {

@@ -66,17 +66,13 @@ type Model struct {
 	// pushedStreak is the last run that saved a step (see inStreak).
 	streak, streaks, pushedStreak int
 
-	line       cmdline // the command and search line
-	search     *regexp.Regexp
-	note       views.Text // one-line message in the footer
-	noteErr    bool
-	click      views.DoubleClick // for the views that leave double clicks to the root
-	showHelp   bool
-	helpOffset int      // the help's scroll position
-	helpText   []string // what :help shows in the help's place; nil: the keys
-	helpCopy   string   // what y copies while helpText shows (:cmd)
-	helpStep   bool     // helpText is a live snapshot: [ and ] step
-	help       help.Model
+	line    cmdline // the command and search line
+	search  *regexp.Regexp
+	note    views.Text // one-line message in the footer
+	noteErr bool
+	click   views.DoubleClick // for the views that leave double clicks to the root
+	help    helpPanel         // in the view's place: ?, :help, I, :cmd
+	hint    help.Model        // the footer's key hint line
 }
 
 // NewModel returns the root model for cfg.
@@ -103,11 +99,12 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	st := c.Styles
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
 	m.line = newCmdline(st)
-	m.help = help.New()
-	m.help.Styles.ShortKey = st.HelpKey
-	m.help.Styles.ShortDesc = st.HelpDesc
-	m.help.Styles.ShortSeparator = st.HelpSep
-	m.help.Styles.Ellipsis = st.HelpSep
+	m.hint = help.New()
+	m.hint.Styles.ShortKey = st.HelpKey
+	m.hint.Styles.ShortDesc = st.HelpDesc
+	m.hint.Styles.ShortSeparator = st.HelpSep
+	m.hint.Styles.Ellipsis = st.HelpSep
+	m.help = newHelpPanel(st, c.Keys, keyGroups(m.keys, c.Keys))
 	m.load = newLoader(cfg, st)
 	if len(cfg.Sources.Sources) == 0 {
 		m.picker = newPicker(cfg.Files, cfg.Dir, c)
@@ -164,10 +161,10 @@ func (m *Model) closeProfile() tea.Cmd {
 	m.jobs = newJobs()
 	m.jobs.seq = seq
 	m.opts, m.target, m.history = opts, opts, nil
-	m.selected, m.search, m.showHelp = "", nil, false
+	m.selected, m.search = "", nil
+	m.help.reset()
 	m.line.close()
 	m.note, m.noteErr = views.Text{}, false
-	m.helpText = nil
 	m.sources = format.Sources{}
 	m.phase = phasePicking
 	m.picker.chdir(m.picker.dir, m.picked)
@@ -250,7 +247,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case infoMsg:
 		if m.phase == phaseReady {
-			m.openHelp(m.infoLines(msg))
+			m.help.open(m.infoLines(msg))
 		}
 		return m, nil
 	case crashMsg:
@@ -278,7 +275,8 @@ func (m *Model) resize() {
 	if m.picker != nil {
 		m.picker.setSize(m.width, m.height)
 	}
-	m.help.Width = m.width
+	m.hint.Width = m.width
+	m.help.setSize(m.width, m.height-3)
 	m.line.setSize(m.width, m.height)
 	m.load.setWidth(m.width)
 }
@@ -318,10 +316,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.line.isOpen() {
 		return m.inputKey(msg)
 	}
-	if kc, ok := m.ActiveView().(views.KeyClaimer); ok && !m.showHelp && kc.Claims(msg) {
+	if kc, ok := m.ActiveView().(views.KeyClaimer); ok && !m.help.shown && kc.Claims(msg) {
 		return m.ActiveView().Update(msg)
 	}
-	if m.showHelp {
+	if m.help.shown {
 		return m.helpKey(msg)
 	}
 	m.note = views.Text{}
@@ -334,43 +332,23 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	return m.ActiveView().Update(msg)
 }
 
-// helpKey scrolls the help, steps through the snapshots it shows, or
-// closes it.
+// helpKey passes a key to the help panel and does what it asks.
 func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.c.Keys
-	switch {
-	case key.Matches(msg, k.Down):
-		m.helpOffset++
-	case key.Matches(msg, k.Up):
-		m.helpOffset = max(0, m.helpOffset-1)
-	case key.Matches(msg, k.PageDown):
-		m.helpOffset += m.height / 2
-	case key.Matches(msg, k.PageUp):
-		m.helpOffset = max(0, m.helpOffset-m.height/2)
-	case key.Matches(msg, k.Home):
-		m.helpOffset = 0
-	case key.Matches(msg, k.End):
-		m.helpOffset = len(m.helpLines())
-	case key.Matches(msg, k.Quit):
+	switch act, dir := m.help.update(msg); act {
+	case helpQuit:
 		return tea.Quit
-	case key.Matches(msg, k.Command):
-		m.showHelp = false
+	case helpCommand:
 		return m.openInput(inputCommand, "")
-	case m.helpStep && (key.Matches(msg, k.StepBack) || key.Matches(msg, k.StepForward)):
-		m.stepSnapshot(stepDir(msg, k))
-		return nil
-	case key.Matches(msg, k.Copy) && m.helpCopy != "":
-		m.showHelp = false
-		return m.copyText(m.helpCopy, "the command line")
-	default:
-		m.showHelp = false
+	case helpStep:
+		m.stepSnapshot(dir)
+	case helpCopy:
+		return m.copyText(m.help.copy, "the command line")
 	}
-	m.helpOffset = max(0, min(m.helpOffset, len(m.helpLines())-(m.height-3)+1))
 	return nil
 }
 
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.phase != phaseReady || m.showHelp || m.line.isOpen() {
+	if m.phase != phaseReady || m.help.shown || m.line.isOpen() {
 		return nil
 	}
 	if msg.Y == 0 {

@@ -12,11 +12,6 @@ import (
 // with its value, or one in full) in the help overlay, and the panel
 // above the line with the tab completions and the last error.
 
-// openHelp shows lines in the help overlay (nil: the key help).
-func (m *Model) openHelp(lines []string) {
-	m.showHelp, m.helpOffset, m.helpText, m.helpCopy, m.helpStep = true, 0, lines, "", false
-}
-
 // settingsHelp is `:help`: every setting by group, with its value in
 // the explorer and one line of help.
 func (m *Model) settingsHelp() []string {

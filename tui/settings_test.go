@@ -182,7 +182,7 @@ func TestHelpSettings(t *testing.T) {
 	h.command("focus=fib")
 	h.command("help")
 	var lines []string
-	h.do(func(m *Model) { lines = m.helpLines() })
+	h.do(func(m *Model) { lines = m.help.lines() })
 	text := strings.Join(lines, "\n")
 	for _, s := range analysis.Settings() {
 		if !strings.Contains(text, s.Name) {

@@ -138,9 +138,9 @@ func TestInfoPanel(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("tagfocus=worker=w1 nodefraction=0.05")
 	h.keys("I")
-	h.waitFor("the info panel", func(m *Model) bool { return m.showHelp && m.helpText != nil })
+	h.waitFor("the info panel", func(m *Model) bool { return m.help.shown && m.help.text != nil })
 	var lines []string
-	h.do(func(m *Model) { lines = m.helpLines() })
+	h.do(func(m *Model) { lines = m.help.lines() })
 	text := strings.Join(lines, "\n")
 	for _, want := range []string{
 		"File: goprof", "Build ID: 4a99b1883bd589acb0d8b84bfebcbbbc9d695ef7", "Type: cpu",
@@ -205,7 +205,7 @@ func TestInfoPanelScreens(t *testing.T) {
 		h.tm.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		h.command("tagfocus=worker=w1")
 		h.keys("I")
-		h.waitFor("the info panel", func(m *Model) bool { return m.showHelp && m.helpText != nil })
+		h.waitFor("the info panel", func(m *Model) bool { return m.help.shown && m.help.text != nil })
 		golden(t, fmt.Sprintf("cpu-info-%dx%d", size[0], size[1]), h.screen())
 	}
 }

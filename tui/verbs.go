@@ -77,13 +77,13 @@ func runSave(m *Model, args []string, force bool) (tea.Cmd, error) {
 func runHelp(m *Model, args []string, _ bool) (tea.Cmd, error) {
 	switch len(args) {
 	case 0:
-		m.openHelp(m.settingsHelp())
+		m.help.open(m.settingsHelp())
 	case 1:
 		lines, err := m.settingHelp(args[0])
 		if err != nil {
 			return nil, err
 		}
-		m.openHelp(lines)
+		m.help.open(lines)
 	default:
 		return nil, fmt.Errorf("help takes one setting name")
 	}
