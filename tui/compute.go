@@ -158,7 +158,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	// A live delta's table too: for allocs, mutex and block the delta is
 	// what is shown, so its trend is the rate's.
 	if top != nil && !top.Partial() && m.live != nil && req.key == m.dataKey(req.opts, "") {
-		m.recordTrend(top, req.opts)
+		m.live.recordTrend(top, req.opts, m.gen, m.rateOver(req.opts))
 	}
 	m.jobs.have[req.view] = req.key
 	v.Reveal(m.selected)
@@ -241,7 +241,7 @@ func (m *Model) topCompleted(msg topCompleteMsg) tea.Cmd {
 	if msg.req.view == viewTop {
 		m.views.top.Complete(msg.top)
 		if m.live != nil && msg.req.key == m.dataKey(msg.req.opts, "") {
-			m.recordTrend(msg.top, msg.req.opts)
+			m.live.recordTrend(msg.top, msg.req.opts, m.gen, m.rateOver(msg.req.opts))
 		}
 	}
 	return cmd

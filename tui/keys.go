@@ -99,11 +99,17 @@ func rootKeys(k *views.KeyMap) []keyRow {
 		filter(k.Drill, filterDrill), filter(k.Focus, filterFocus), filter(k.Ignore, filterIgnore), filter(k.Hide, filterHide),
 
 		live(k.Pause, func(m *Model, _ tea.KeyMsg) tea.Cmd {
-			m.pauseLive()
+			m.setNote(m.live.pause(), false)
 			return nil
 		}),
 		live(k.Refresh, func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.refreshNow() }),
-		live(k.Delta, func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.toggleDelta() }),
+		live(k.Delta, func(m *Model, _ tea.KeyMsg) tea.Cmd {
+			cmd, note := m.live.toggleDelta()
+			if !note.IsEmpty() {
+				m.setNote(note, false)
+			}
+			return cmd
+		}),
 		live(k.Trend, func(m *Model, _ tea.KeyMsg) tea.Cmd {
 			m.toggleTrend()
 			return nil

@@ -176,7 +176,7 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 	}
 	m.phase = phaseOpening
 	if m.live != nil {
-		return tea.Batch(m.ensure(m.views.active, false), m.liveStarted())
+		return tea.Batch(m.ensure(m.views.active, false), m.live.start(m.prof, m.c.Diff, m.opts))
 	}
 	return m.ensure(m.views.active, false)
 }

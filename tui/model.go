@@ -239,7 +239,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.onLiveTick(msg)
 	case liveLoadedMsg:
-		return m, m.liveLoaded(msg)
+		return m, m.live.loaded(msg, m.prof)
 	case snapshotMsg:
 		return m, m.showSnapshot(msg)
 	case savedMsg:
