@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -23,14 +22,14 @@ func (m *Model) frame() string {
 	switch m.phase {
 	case phaseEntering:
 		if m.picker != nil {
-			return m.load.view(m.source, m.spin) // the alt screen already
+			return m.load.view(m.source, m.spin.Model) // the alt screen already
 		}
 		return ""
 	case phaseLoading, phaseOpening:
 		if m.err != nil {
 			return ""
 		}
-		line := m.load.view(m.source, m.spin)
+		line := m.load.view(m.source, m.spin.Model)
 		if m.phase == phaseOpening {
 			line = m.spin.View() + " " + st.Prompt.Render("Opening") + " " + m.source.String()
 		}
@@ -229,29 +228,14 @@ func (m *Model) footer() string {
 		// The note and the completions show above the line (panel).
 		return m.line.view()
 	}
-	if !m.note.IsEmpty() {
-		if m.noteErr {
-			return st.Error.Render(ansi.Truncate(m.note.String(), m.width, "…"))
+	if !m.note.text.IsEmpty() {
+		if m.note.isErr {
+			return st.Error.Render(ansi.Truncate(m.note.text.String(), m.width, "…"))
 		}
-		return st.Info.Render(ansi.Truncate(m.note.String(), m.width, "…"))
+		return st.Info.Render(ansi.Truncate(m.note.text.String(), m.width, "…"))
 	}
 	bindings := append(m.ActiveView().ShortHelp(), hints(m.keys)...)
-	// help truncates with an ellipsis, but not when the ellipsis itself
-	// does not fit.
-	return ansi.Truncate(m.hint.ShortHelpView(shortened(bindings)), m.width, "…")
-}
-
-// shortened drops the explanations from bindings for the one-line hint:
-// "focus: on exactly the selected function" becomes "focus".
-func shortened(bs []key.Binding) []key.Binding {
-	out := make([]key.Binding, len(bs))
-	for i, b := range bs {
-		h := b.Help()
-		desc, _, _ := strings.Cut(h.Desc, ":")
-		b.SetHelp(h.Key, desc)
-		out[i] = b
-	}
-	return out
+	return m.help.hintLine(bindings)
 }
 
 func padRight(s string, w int) string {

@@ -17,7 +17,7 @@ import (
 
 // openInput opens the command or search line, holding value.
 func (m *Model) openInput(mode inputMode, value string) tea.Cmd {
-	m.note = views.Text{}
+	m.note = footNote{}
 	return m.line.open(mode, value)
 }
 
@@ -31,7 +31,7 @@ func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 		if mode == inputSearch {
 			m.setSearch(nil)
 		}
-		m.note = views.Text{}
+		m.note = footNote{}
 	case lineEntered:
 		if mode == inputSearch {
 			m.searchInput(value, true)
@@ -49,10 +49,10 @@ func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 		if mode == inputSearch {
 			m.searchInput(value, false)
 		} else {
-			m.note = views.Text{}
+			m.note = footNote{}
 		}
 	case lineRecalled:
-		m.note = views.Text{}
+		m.note = footNote{}
 	case lineNoCompletion:
 		m.setNote(views.Safe("no completion for "+value), true)
 	}
@@ -64,7 +64,7 @@ func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) searchInput(value string, final bool) {
 	if value == "" {
 		m.setSearch(nil)
-		m.note = views.Text{}
+		m.note = footNote{}
 		return
 	}
 	re, err := regexp.Compile(value)
@@ -74,7 +74,7 @@ func (m *Model) searchInput(value string, final bool) {
 	}
 	m.search = re
 	if m.ActiveView().SetSearch(re) {
-		m.note = views.Text{}
+		m.note = footNote{}
 		if final {
 			m.setNote(views.Safe("/"+value+"  (n next, N previous, esc clears)"), false)
 		}

@@ -141,11 +141,11 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return nil
 	}
 	if req.commit {
-		if req.push && (req.streak == 0 || req.streak != m.pushedStreak) {
+		if req.push && (req.streak == 0 || req.streak != m.streak.pushed) {
 			m.history = append(m.history, m.opts)
 		}
 		if req.streak != 0 {
-			m.pushedStreak = req.streak
+			m.streak.pushed = req.streak
 		}
 		m.opts = req.opts
 	}

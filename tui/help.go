@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -24,13 +25,42 @@ type helpPanel struct {
 	st     *views.Styles
 	keys   *views.KeyMap
 	groups []views.KeyGroup // the key help's
+	hint   help.Model       // draws the footer's one-line key hint
 }
 
 func newHelpPanel(st *views.Styles, keys *views.KeyMap, groups []views.KeyGroup) helpPanel {
-	return helpPanel{st: st, keys: keys, groups: groups}
+	hint := help.New()
+	hint.Styles.ShortKey = st.HelpKey
+	hint.Styles.ShortDesc = st.HelpDesc
+	hint.Styles.ShortSeparator = st.HelpSep
+	hint.Styles.Ellipsis = st.HelpSep
+	return helpPanel{st: st, keys: keys, groups: groups, hint: hint}
 }
 
-func (p *helpPanel) setSize(w, h int) { p.width, p.height = w, h }
+func (p *helpPanel) setSize(w, h int) {
+	p.width, p.height = w, h
+	p.hint.Width = w
+}
+
+// hintLine is the footer's key hint: bindings, shortened.
+func (p *helpPanel) hintLine(bindings []key.Binding) string {
+	// help truncates with an ellipsis, but not when the ellipsis itself
+	// does not fit.
+	return ansi.Truncate(p.hint.ShortHelpView(shortened(bindings)), p.width, "…")
+}
+
+// shortened drops the explanations from bindings for the one-line hint:
+// "focus: on exactly the selected function" becomes "focus".
+func shortened(bs []key.Binding) []key.Binding {
+	out := make([]key.Binding, len(bs))
+	for i, b := range bs {
+		h := b.Help()
+		desc, _, _ := strings.Cut(h.Desc, ":")
+		b.SetHelp(h.Key, desc)
+		out[i] = b
+	}
+	return out
+}
 
 // open shows lines (nil: the key help) from the top.
 func (p *helpPanel) open(lines []string) {

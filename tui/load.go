@@ -182,10 +182,10 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 }
 
 func (m *Model) startSpin() tea.Cmd {
-	if m.spinning {
+	if m.spin.on {
 		return nil
 	}
-	m.spinning = true
+	m.spin.on = true
 	return m.spin.Tick
 }
 
@@ -198,10 +198,10 @@ func (m *Model) tick(msg tea.Msg) tea.Cmd {
 	case spinner.TickMsg:
 		if m.phase == phaseLoading || m.jobs.busy() {
 			var cmd tea.Cmd
-			m.spin, cmd = m.spin.Update(msg)
+			m.spin.Model, cmd = m.spin.Update(msg)
 			return cmd
 		}
-		m.spinning = false
+		m.spin.on = false
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
@@ -43,36 +42,62 @@ type Model struct {
 	load   loader
 	picker *picker
 
-	source  views.Text     // the status bar's name of what was loaded
-	picked  string         // the name of the picker's entry loaded, as it is
-	sources format.Sources // what was loaded, for :cmd and live refreshes
-	gen     int            // the profile's generation: live refreshes replace it
-	live    *live          // the refresh loop of -refresh; nil without it
-	prof    *format.Profile
-	engine  *analysis.Engine
-	opts    analysis.Options   // the options the views show
-	target  analysis.Options   // opts, or the newest requested change
-	history []analysis.Options // earlier opts, for back
+	openProfile
+	live *live // the refresh loop of -refresh; nil without it
+	optionState
 
 	views    viewSet
 	keys     []keyRow // the root's key bindings
 	selected string   // the function selected in every view (see syncSelection)
 	jobs     jobs
-	spin     spinner.Model
-	spinning bool
+	spin     spin
 
-	// streak numbers the current run of consecutive s presses (0: not in
-	// one), which changes the options as one step of the history;
-	// pushedStreak is the last run that saved a step (see inStreak).
-	streak, streaks, pushedStreak int
+	line   cmdline // the command and search line
+	search *regexp.Regexp
+	note   footNote
+	click  views.DoubleClick // for the views that leave double clicks to the root
+	help   helpPanel         // in the view's place: ?, :help, I, :cmd
+}
 
-	line    cmdline // the command and search line
-	search  *regexp.Regexp
-	note    views.Text // one-line message in the footer
-	noteErr bool
-	click   views.DoubleClick // for the views that leave double clicks to the root
-	help    helpPanel         // in the view's place: ?, :help, I, :cmd
-	hint    help.Model        // the footer's key hint line
+// openProfile is what the explorer has open.
+type openProfile struct {
+	source  views.Text     // the status bar's name of what was loaded
+	picked  string         // the name of the picker's entry loaded, as it is
+	sources format.Sources // what was loaded, for :cmd and live refreshes
+	gen     int            // the profile's generation: live refreshes replace it
+	prof    *format.Profile
+	engine  *analysis.Engine
+}
+
+// optionState is the options the views show and their history.
+type optionState struct {
+	opts    analysis.Options   // the options the views show
+	target  analysis.Options   // opts, or the newest requested change
+	history []analysis.Options // earlier opts, for back
+	streak  streak             // a run of s presses, one step of history
+}
+
+func newOptionState(opts analysis.Options) optionState {
+	return optionState{opts: opts, target: opts}
+}
+
+// spin is the spinner of the status bar and the loading line; on: it
+// turns.
+type spin struct {
+	spinner.Model
+	on bool
+}
+
+// streak numbers the current run of consecutive s presses (cur; 0: not
+// in one, n: the last run's number), which changes the options as one
+// step of the history; pushed is the last run that saved a step (see
+// inStreak).
+type streak struct{ cur, n, pushed int }
+
+// footNote is the one-line message in the footer.
+type footNote struct {
+	text  views.Text
+	isErr bool
 }
 
 // NewModel returns the root model for cfg.
@@ -92,18 +117,13 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	opts := openingOptions(cfg)
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
-		opts: opts, target: opts,
-		views: newViewSet(c), keys: rootKeys(c.Keys),
+		optionState: newOptionState(opts),
+		views:       newViewSet(c), keys: rootKeys(c.Keys),
 		jobs: newJobs(),
 	}
 	st := c.Styles
-	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
+	m.spin.Model = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
 	m.line = newCmdline(st)
-	m.hint = help.New()
-	m.hint.Styles.ShortKey = st.HelpKey
-	m.hint.Styles.ShortDesc = st.HelpDesc
-	m.hint.Styles.ShortSeparator = st.HelpSep
-	m.hint.Styles.Ellipsis = st.HelpSep
 	m.help = newHelpPanel(st, c.Keys, keyGroups(m.keys, c.Keys))
 	m.load = newLoader(cfg, st)
 	if len(cfg.Sources.Sources) == 0 {
@@ -126,12 +146,12 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 // that takes effect saves the options before the cycle, the others save
 // nothing (result).
 func (m *Model) inStreak() {
-	if m.streak == 0 {
-		m.streaks++
-		m.streak = m.streaks
+	if m.streak.cur == 0 {
+		m.streak.n++
+		m.streak.cur = m.streak.n
 	}
 	if req, ok := m.jobs.pending[m.jobs.seq]; ok && req.commit {
-		req.streak = m.streak
+		req.streak = m.streak.cur
 		m.jobs.pending[m.jobs.seq] = req
 	}
 }
@@ -154,21 +174,20 @@ func openingOptions(cfg Config) analysis.Options {
 // on their way are dropped when they arrive (their sequence numbers are
 // no longer pending).
 func (m *Model) closeProfile() tea.Cmd {
-	opts := openingOptions(m.cfg)
 	seq := m.jobs.seq
-	m.prof, m.engine = nil, nil
+	m.picker.chdir(m.picker.dir, m.picked)
+	// The generations go on counting, as the sequence numbers do: no
+	// late result about the closed profile passes for the next one's.
+	m.openProfile = openProfile{gen: m.gen}
 	m.views = newViewSet(m.c)
 	m.jobs = newJobs()
 	m.jobs.seq = seq
-	m.opts, m.target, m.history = opts, opts, nil
+	m.optionState = newOptionState(openingOptions(m.cfg))
 	m.selected, m.search = "", nil
 	m.help.reset()
 	m.line.close()
-	m.note, m.noteErr = views.Text{}, false
-	m.sources = format.Sources{}
+	m.note = footNote{}
 	m.phase = phasePicking
-	m.picker.chdir(m.picker.dir, m.picked)
-	m.source, m.picked = views.Text{}, ""
 	m.resize()
 	return func() tea.Msg {
 		debug.FreeOSMemory() // give the profile's memory back now
@@ -275,7 +294,6 @@ func (m *Model) resize() {
 	if m.picker != nil {
 		m.picker.setSize(m.width, m.height)
 	}
-	m.hint.Width = m.width
 	m.help.setSize(m.width, m.height-3)
 	m.line.setSize(m.width, m.height)
 	m.load.setWidth(m.width)
@@ -322,9 +340,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.help.shown {
 		return m.helpKey(msg)
 	}
-	m.note = views.Text{}
+	m.note = footNote{}
 	if !key.Matches(msg, k.SampleType) {
-		m.streak = 0 // a cycle of s presses ends
+		m.streak.cur = 0 // a cycle of s presses ends
 	}
 	if cmd, ok := m.runKey(msg); ok {
 		return cmd
@@ -421,7 +439,7 @@ func (m *Model) syncSelection() bool {
 func (m *Model) Selected() string { return m.selected }
 
 func (m *Model) setNote(t views.Text, isErr bool) {
-	m.note, m.noteErr = t, isErr
+	m.note = footNote{t, isErr}
 }
 
 func (m *Model) setSearch(re *regexp.Regexp) {

@@ -94,12 +94,12 @@ func (m *Model) settingHelp(name string) ([]string, error) {
 func (m *Model) panel() []string {
 	st := m.c.Styles
 	lines := m.line.completionLines(st)
-	if !m.note.IsEmpty() {
+	if !m.note.text.IsEmpty() {
 		style := st.Info
-		if m.noteErr {
+		if m.note.isErr {
 			style = st.Error
 		}
-		for _, l := range wrap(m.note.String(), m.width) {
+		for _, l := range wrap(m.note.text.String(), m.width) {
 			lines = append(lines, style.Render(padRight(l, m.width)))
 		}
 	}

@@ -49,7 +49,7 @@ func TestSaveProto(t *testing.T) {
 			h.command(tc.line)
 			ours := filepath.Join(dir, tc.name+".pb.gz")
 			h.command("save " + ours)
-			h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.String(), "saved ") })
+			h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.text.String(), "saved ") })
 			theirs := filepath.Join(dir, tc.name+"-pprof.pb.gz")
 			args := append([]string{"tool", "pprof", "-proto", "-symbolize=none", "-output=" + theirs}, tc.flags...)
 			if out, err := exec.Command("go", append(args, src)...).CombinedOutput(); err != nil {
@@ -72,7 +72,7 @@ func TestSaveText(t *testing.T) {
 	h.command("focus=fib")
 	txt := filepath.Join(dir, "top.txt")
 	h.command("save " + txt)
-	h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.String(), "saved ") })
+	h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.text.String(), "saved ") })
 	data, err := os.ReadFile(txt)
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestSaveText(t *testing.T) {
 	h.keys("<esc>")
 	folded := filepath.Join(dir, "f.folded")
 	h.command("save " + folded)
-	h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.String(), "saved "+folded) })
+	h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.text.String(), "saved "+folded) })
 	data, err = os.ReadFile(folded)
 	if err != nil {
 		t.Fatal(err)
