@@ -53,7 +53,7 @@ func commandFlags(c *cmdline) []commandFlag {
 		{groupSources, "normalize", "", "scale the profile to the base's total first", (*boolValue)(&c.sources.Normalize)},
 		{groupSources, "seconds", "N", "CPU profile duration for http(s):// sources", (*intValue)(&c.load.Seconds)},
 		{groupSources, "timeout", "N", "give up on http(s):// sources after N seconds", (*intValue)(&c.load.Timeout)},
-		{groupSources, "max_bytes", "N", "refuse a profile larger than N bytes decompressed, or perf script output of a perf.data larger than N (default 4 GiB)", (*int64Value)(&c.load.MaxBytes)},
+		{groupSources, "max_bytes", "N", "refuse a profile larger than N bytes decompressed, or perf script output of a perf.data larger than N; decoding holds at most 2N (default 4 GiB)", (*int64Value)(&c.load.MaxBytes)},
 
 		{groupSymbolize, "symbolize", "MODE", "none, local (default), fastlocal, force, demangle=none|full|templates", (*stringValue)(&c.symbolize)},
 		{groupSymbolize, "binary", "FILE", "the profiled binary (or give it before the profile)", (*stringValue)(&c.binary)},

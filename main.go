@@ -141,7 +141,8 @@ func isExecutable(path string) bool {
 // live; each recomputation leaves ~90 MB of per-stack arrays behind, and
 // at Go's default the process grew to 3.2 GB before collecting them. The
 // live heap is mostly pointer-free arrays, so the extra collections are
-// cheap (issue 11's walk: no slower at 1M or 10M samples).
+// cheap (timed through the explorer's first screens: no slower at 1M or
+// 10M samples).
 const gcPercent = 50
 
 func main() {

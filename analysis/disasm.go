@@ -114,62 +114,99 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 	if err != nil {
 		return nil, err
 	}
-	p := e.p
 	out := &Disasm{SampleType: top.SampleType, Total: top.Total}
 	var address *uint64
 	if a, err := strconv.ParseUint(re.String(), 0, 64); err == nil {
 		address = &a
 	}
+	raw, div, err := e.undividedSums(opt)
+	if err != nil {
+		return nil, err
+	}
+	matchNode, matchSym := e.disasmMatchers(top, re, do.Function)
+	nodes, mappings, matched := e.disasmNodes(top, raw, div, matchNode)
+	syms := e.disasmSymbols(do, matchSym, address, nodes, mappings, matched, &out.Errors)
+	if len(syms) == 0 {
+		if do.Function != "" {
+			return out, &DisasmMissing{Function: do.Function, Mappings: mappings, Errors: out.Errors}
+		}
+		if address == nil {
+			return out, fmt.Errorf("no matches found for regexp %s", re)
+		}
+		return out, fmt.Errorf("no matches found for address 0x%x", *address)
+	}
+	for _, s := range syms {
+		r, err := e.routine(s, nodes, opt.Mean, do.Syntax, do.Frames)
+		if err != nil {
+			return out, err
+		}
+		out.Routines = append(out.Routines, r)
+	}
+	return out, nil
+}
 
-	// The mappings whose file has a node re matches.
-	type node struct {
-		addr      uint64
-		flat, cum int64
-		info      NodeInfo
-		// Under mean, pprof sums the undivided values and their
-		// divisors (the first sample value) and divides per
-		// instruction; its routine totals are the undivided sums.
-		rawFlat, rawCum int64
-		divFlat, divCum int64
+// asmNode is a node of the -disasm table: an address and its values.
+type asmNode struct {
+	addr      uint64
+	flat, cum int64
+	info      NodeInfo
+	// Under mean, pprof sums the undivided values and their divisors
+	// (the first sample value) and divides per instruction; its routine
+	// totals are the undivided sums.
+	rawFlat, rawCum int64
+	divFlat, divCum int64
+}
+
+// undividedSums are, under mean, each node's flat and cum undivided
+// (raw) and their divisors (div); nil maps otherwise.
+func (e *Engine) undividedSums(opt Options) (raw, div map[int32][2]int64, err error) {
+	raw, div = map[int32][2]int64{}, map[int32][2]int64{}
+	if !opt.Mean {
+		return raw, div, nil
 	}
-	raw, div := map[int32][2]int64{}, map[int32][2]int64{}
-	if opt.Mean {
-		o := opt
-		o.Mean = false
-		for _, t := range []struct {
-			index string
-			into  map[int32][2]int64
-		}{{opt.SampleIndex, raw}, {"0", div}} {
-			o.SampleIndex = t.index
-			rt, err := e.Top(disasmOptions(o))
-			if err != nil {
-				return nil, err
-			}
-			for _, r := range rt.Rows {
-				t.into[r.Node] = [2]int64{r.Flat, r.Cum}
-			}
+	o := opt
+	o.Mean = false
+	for _, t := range []struct {
+		index string
+		into  map[int32][2]int64
+	}{{opt.SampleIndex, raw}, {"0", div}} {
+		o.SampleIndex = t.index
+		rt, err := e.Top(disasmOptions(o))
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, r := range rt.Rows {
+			t.into[r.Node] = [2]int64{r.Flat, r.Cum}
 		}
 	}
-	nodes := make([]node, 0, len(top.Rows))
-	matched := map[string]bool{}
-	var mappings []string
-	matchNode := func(r Row, info NodeInfo) bool { return re.MatchString(top.Nodes.Name(r.Node)) }
-	matchSym := re
-	if do.Function != "" {
-		matchNode = func(r Row, info NodeInfo) bool { return info.Name == do.Function }
-		// The symbol is the function's system name where the profile
-		// has one (C++: mangled).
-		names := []string{regexp.QuoteMeta(do.Function)}
-		for _, f := range p.Functions {
-			if f.Name == do.Function && f.SystemName != "" && f.SystemName != f.Name {
-				names = append(names, regexp.QuoteMeta(f.SystemName))
-			}
-		}
-		matchSym = regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")
+	return raw, div, nil
+}
+
+// disasmMatchers are what picks the nodes whose mappings are read and
+// the symbols disassembled: re, or the function named so (its symbol is
+// its system name where the profile has one: C++'s mangled name).
+func (e *Engine) disasmMatchers(top *Top, re *regexp.Regexp, function string) (matchNode func(r Row, info NodeInfo) bool, matchSym *regexp.Regexp) {
+	if function == "" {
+		return func(r Row, info NodeInfo) bool { return re.MatchString(top.Nodes.Name(r.Node)) }, re
 	}
+	names := []string{regexp.QuoteMeta(function)}
+	for _, f := range e.p.Functions {
+		if f.Name == function && f.SystemName != "" && f.SystemName != f.Name {
+			names = append(names, regexp.QuoteMeta(f.SystemName))
+		}
+	}
+	return func(r Row, info NodeInfo) bool { return info.Name == function },
+		regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")
+}
+
+// disasmNodes are top's rows as asmNodes, and the files of the mappings
+// with a node matchNode accepts, in order (mappings) and as a set.
+func (e *Engine) disasmNodes(top *Top, raw, div map[int32][2]int64, matchNode func(Row, NodeInfo) bool) (nodes []asmNode, mappings []string, matched map[string]bool) {
+	nodes = make([]asmNode, 0, len(top.Rows))
+	matched = map[string]bool{}
 	for _, r := range top.Rows {
 		info := top.Nodes.Info(r.Node)
-		n := node{addr: info.Address, flat: r.Flat, cum: r.Cum, info: info, rawFlat: r.Flat, rawCum: r.Cum}
+		n := asmNode{addr: info.Address, flat: r.Flat, cum: r.Cum, info: info, rawFlat: r.Flat, rawCum: r.Cum}
 		if v, ok := raw[r.Node]; ok {
 			n.rawFlat, n.rawCum = v[0], v[1]
 			n.divFlat, n.divCum = div[r.Node][0], div[r.Node][1]
@@ -185,13 +222,22 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 			matched[m.File] = true
 		}
 	}
+	return nodes, mappings, matched
+}
 
-	type objSym struct {
-		sym    symbolize.Sym
-		d      *symbolize.Disassembler
-		offset uint64
-		nodes  []int
-	}
+// objSym is a symbol to disassemble and the nodes at its addresses.
+type objSym struct {
+	sym    symbolize.Sym
+	d      *symbolize.Disassembler
+	offset uint64
+	nodes  []int
+}
+
+// disasmSymbols finds the symbols matchSym accepts (holding address, if
+// not nil) in the matched binaries, by name then start; it appends to
+// errs the binaries that could not be opened.
+func (e *Engine) disasmSymbols(do DisasmOptions, matchSym *regexp.Regexp, address *uint64, nodes []asmNode, mappings []string, matched map[string]bool, errs *[]string) []*objSym {
+	p := e.p
 	// A function without samples (a callee the Disasm view follows) is
 	// looked for in every binary, and shown without values.
 	anyBinary := do.Function != "" && len(mappings) == 0
@@ -209,7 +255,7 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 		d, err := do.Open(m.File)
 		if err != nil {
 			if !anyBinary {
-				out.Errors = append(out.Errors, err.Error())
+				*errs = append(*errs, err.Error())
 			}
 			continue
 		}
@@ -240,91 +286,99 @@ func (e *Engine) Disasm(opt Options, re *regexp.Regexp, do DisasmOptions) (*Disa
 		}
 		return syms[i].sym.Start < syms[j].sym.Start
 	})
-	if len(syms) == 0 {
-		if do.Function != "" {
-			return out, &DisasmMissing{Function: do.Function, Mappings: mappings, Errors: out.Errors}
-		}
-		if address == nil {
-			return out, fmt.Errorf("no matches found for regexp %s", re)
-		}
-		return out, fmt.Errorf("no matches found for address 0x%x", *address)
-	}
+	return syms
+}
 
-	for _, s := range syms {
-		insts, err := s.d.Decode(s.sym.Start, s.sym.End, do.Syntax)
-		if err != nil {
-			return out, err
-		}
-		r := Routine{Name: s.sym.Name, Binary: s.d.Path(), Start: s.sym.Start, End: s.sym.End, Offset: s.offset}
-		// The samples by address, summed until the next instruction
-		// (a sample may land inside one), as pprof's annotateAssembly.
-		ns := make([]node, len(s.nodes))
-		for k, i := range s.nodes {
-			ns[k] = nodes[i]
-			r.Flat += nodes[i].rawFlat
-			r.Cum += nodes[i].rawCum
-		}
-		sort.SliceStable(ns, func(i, j int) bool { return ns[i].addr < ns[j].addr })
-		k := 0
-		for i, in := range insts {
-			a := AsmInst{Inst: in, Line: in.Line}
-			if in.File != "" {
-				a.File = filepath.Base(in.File)
-			}
-			next := ^uint64(0)
-			if i+1 < len(insts) {
-				next = insts[i+1].Addr
-			}
-			var rawFlat, rawCum, divFlat, divCum int64
-			for ; k < len(ns) && ns[k].addr-s.offset < next; k++ {
-				n := ns[k]
-				a.Flat += n.flat
-				a.Cum += n.cum
-				rawFlat, rawCum, divFlat, divCum = rawFlat+n.rawFlat, rawCum+n.rawCum, divFlat+n.divFlat, divCum+n.divCum
-				if n.info.File != "" && a.File == "" {
-					a.File = filepath.Base(n.info.File)
-				}
-				if n.info.Line != 0 && a.Line == 0 {
-					a.Line = int(n.info.Line)
-				}
-				// A name without a file or line came from the ELF
-				// symbol table, which go tool pprof does not read: it
-				// has no name there, and neither has its annotation.
-				if n.info.Name != "" && a.Function == "" && (n.info.File != "" || n.info.Line != 0) {
-					a.Function = n.info.Name
-				}
-			}
-			if opt.Mean {
-				a.Flat, a.Cum = rawFlat, rawCum
-				if divFlat != 0 {
-					a.Flat = rawFlat / divFlat
-				}
-				if divCum != 0 {
-					a.Cum = rawCum / divCum
-				}
-			}
-			r.Insts = append(r.Insts, a)
-		}
-		if do.Frames {
-			addrs := make([]uint64, len(r.Insts))
-			for i, in := range r.Insts {
-				addrs[i] = in.Addr
-			}
-			frames, _ := s.d.Frames(addrs)
-			for i := range r.Insts {
-				in := &r.Insts[i]
-				if i < len(frames) {
-					in.Frames = frames[i]
-				}
-				if in.Target != 0 {
-					in.TargetName, _ = s.d.SymbolAt(in.Target)
-					in.TargetName = e.functionNamed(in.TargetName)
-				}
-			}
-		}
-		out.Routines = append(out.Routines, r)
+// routine decodes s and annotates its instructions with the samples by
+// address, summed until the next instruction (a sample may land inside
+// one), as pprof's annotateAssembly; with frames, also with their source
+// frames and call targets' names.
+func (e *Engine) routine(s *objSym, nodes []asmNode, mean bool, syntax symbolize.Syntax, frames bool) (Routine, error) {
+	insts, err := s.d.Decode(s.sym.Start, s.sym.End, syntax)
+	if err != nil {
+		return Routine{}, err
 	}
-	return out, nil
+	r := Routine{Name: s.sym.Name, Binary: s.d.Path(), Start: s.sym.Start, End: s.sym.End, Offset: s.offset}
+	ns := make([]asmNode, len(s.nodes))
+	for k, i := range s.nodes {
+		ns[k] = nodes[i]
+		r.Flat += nodes[i].rawFlat
+		r.Cum += nodes[i].rawCum
+	}
+	sort.SliceStable(ns, func(i, j int) bool { return ns[i].addr < ns[j].addr })
+	k := 0
+	for i, in := range insts {
+		next := ^uint64(0)
+		if i+1 < len(insts) {
+			next = insts[i+1].Addr
+		}
+		a, used := annotate(in, ns[k:], s.offset, next, mean)
+		k += used
+		r.Insts = append(r.Insts, a)
+	}
+	if frames {
+		e.addFrames(r.Insts, s.d)
+	}
+	return r, nil
+}
+
+// annotate is instruction in with the samples of ns (by address, from
+// in's) below next, the next instruction's address; it returns how many
+// of ns it took.
+func annotate(in symbolize.Inst, ns []asmNode, offset, next uint64, mean bool) (a AsmInst, used int) {
+	a = AsmInst{Inst: in, Line: in.Line}
+	if in.File != "" {
+		a.File = filepath.Base(in.File)
+	}
+	var rawFlat, rawCum, divFlat, divCum int64
+	for ; used < len(ns) && ns[used].addr-offset < next; used++ {
+		n := ns[used]
+		a.Flat += n.flat
+		a.Cum += n.cum
+		rawFlat, rawCum, divFlat, divCum = rawFlat+n.rawFlat, rawCum+n.rawCum, divFlat+n.divFlat, divCum+n.divCum
+		if n.info.File != "" && a.File == "" {
+			a.File = filepath.Base(n.info.File)
+		}
+		if n.info.Line != 0 && a.Line == 0 {
+			a.Line = int(n.info.Line)
+		}
+		// A name without a file or line came from the ELF symbol table,
+		// which go tool pprof does not read: it has no name there, and
+		// neither has its annotation.
+		if n.info.Name != "" && a.Function == "" && (n.info.File != "" || n.info.Line != 0) {
+			a.Function = n.info.Name
+		}
+	}
+	if mean {
+		a.Flat, a.Cum = rawFlat, rawCum
+		if divFlat != 0 {
+			a.Flat = rawFlat / divFlat
+		}
+		if divCum != 0 {
+			a.Cum = rawCum / divCum
+		}
+	}
+	return a, used
+}
+
+// addFrames gives each instruction its source frames, and the name of
+// the function its call or jump goes to.
+func (e *Engine) addFrames(insts []AsmInst, d *symbolize.Disassembler) {
+	addrs := make([]uint64, len(insts))
+	for i, in := range insts {
+		addrs[i] = in.Addr
+	}
+	frames, _ := d.Frames(addrs)
+	for i := range insts {
+		in := &insts[i]
+		if i < len(frames) {
+			in.Frames = frames[i]
+		}
+		if in.Target != 0 {
+			in.TargetName, _ = d.SymbolAt(in.Target)
+			in.TargetName = e.functionNamed(in.TargetName)
+		}
+	}
 }
 
 // functionNamed returns the profile's name of the function whose

@@ -3,7 +3,7 @@ package analysis
 // edgeIndex numbers call edges in the order they are first seen, with
 // an open-addressing index from edge to id: on profiles with mostly
 // distinct stacks a Go map keyed by edge, with a pointer per value, took
-// most of the time of the explorer's first screen (issue 11).
+// most of the time of the explorer's first screen.
 type edgeIndex struct {
 	keys  []edgeKey // by id
 	slots []int32   // id+1, 0 for empty; len is a power of two

@@ -39,7 +39,15 @@ func (e *Engine) Filtered(opt Options) (*format.Profile, error) {
 		Strings:           append([]string(nil), p.Strings...),
 	}
 	// The profile's drop_frames have been applied; do not apply them twice.
-	v := q.view
+	filteredLocations(out, p, q.view)
+	stackOf := filteredStacks(out, q)
+	setOf := filteredLabelSets(out, p, keyOK)
+	filteredSamples(out, q, stackOf, setOf, keyOK)
+	return out, nil
+}
+
+// filteredLocations sets out's locations: p's, keeping the lines v keeps.
+func filteredLocations(out, p *format.Profile, v *locView) {
 	out.Locations = make([]format.Location, len(p.Locations))
 	var lines []format.Line
 	for l, loc := range p.Locations {
@@ -51,10 +59,16 @@ func (e *Engine) Filtered(opt Options) (*format.Profile, error) {
 		loc.Lines = out.AddLines(lines...)
 		out.Locations[l] = loc
 	}
+}
 
+// filteredStacks sets out's stacks: the parts of the profile's stacks
+// that survive q's filters, without hidden locations, each once. It
+// returns each profile stack's in out, or -1 where it is filtered out.
+func filteredStacks(out *format.Profile, q *query) (stackOf []int32) {
+	p, v := q.e.p, q.view
 	stackIndex := map[string]int32{}
 	out.Stacks.Off = []int32{0}
-	stackOf := make([]int32, p.Stacks.Len()) // -1: filtered out
+	stackOf = make([]int32, p.Stacks.Len())
 	var kept []int32
 	for s := range stackOf {
 		locs := p.Stacks.At(int32(s))
@@ -83,9 +97,14 @@ func (e *Engine) Filtered(opt Options) (*format.Profile, error) {
 		stackIndex[string([]byte(key))] = i
 		stackOf[s] = i
 	}
+	return stackOf
+}
 
-	// Label sets without the keys tagshow/taghide drop.
-	setOf := make([]int32, p.LabelSets.Len())
+// filteredLabelSets sets out's label sets: p's without the keys
+// tagshow/taghide drop (keyOK), each once. It returns each of p's sets'
+// in out.
+func filteredLabelSets(out, p *format.Profile, keyOK func(string) bool) (setOf []int32) {
+	setOf = make([]int32, p.LabelSets.Len())
 	out.LabelSets.Off = []int32{0, 0}
 	setIndex := map[string]int32{"": 0}
 	var pairs []format.StrLabel
@@ -107,7 +126,14 @@ func (e *Engine) Filtered(opt Options) (*format.Profile, error) {
 		setIndex[string([]byte(key))] = i
 		setOf[set] = i
 	}
+	return setOf
+}
 
+// filteredSamples sets out's samples: those of surviving stacks that
+// pass the tag filters, with their stacks and label sets in out, and the
+// numeric labels keyOK keeps.
+func filteredSamples(out *format.Profile, q *query, stackOf, setOf []int32, keyOK func(string) bool) {
+	p := q.e.p
 	s := &p.Samples
 	o := &out.Samples
 	o.Values = make([][]int64, len(s.Values))
@@ -135,5 +161,4 @@ func (e *Engine) Filtered(opt Options) (*format.Profile, error) {
 			o.NumOff = append(o.NumOff, uint32(len(o.NumValue)))
 		}
 	}
-	return out, nil
 }

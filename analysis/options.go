@@ -153,8 +153,5 @@ func parseBool(s string) (bool, error) {
 // LabelKeyFilter compiles tagshow and taghide into a predicate over
 // label keys (nil when both are empty), for reports that print labels.
 func LabelKeyFilter(opt Options) (func(key string) bool, error) {
-	if opt.TagShow == "" && opt.TagHide == "" {
-		return nil, nil
-	}
-	return labelKeyFilter(opt.TagShow, opt.TagHide)
+	return labelKeyFilter(&opt)
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,6 +45,23 @@ const (
 	ValuesLabelKeys                 // the profile's label keys, comma-separated
 )
 
+// filterUse is what a filter setting is matched against, and so what
+// depends on its value.
+type filterUse int8
+
+const (
+	notFilter filterUse = iota
+	// flagsFrames: a regexp over frames that selects samples (focus,
+	// ignore); only the location view's flags depend on it, not which
+	// lines of a location remain.
+	flagsFrames
+	// cutsFrames: a regexp over frames that removes lines or cuts
+	// stacks; the location view's lines depend on it.
+	cutsFrames
+	selectsSamples // a tag filter over the samples' labels
+	keysLabels     // a regexp over label keys, for reports that print labels
+)
+
 // Groups of settings, in the order -h and :help list them.
 const (
 	GroupSample  = "Sample type and values"
@@ -67,7 +85,7 @@ type Setting struct {
 	Choices []string // KindChoice: the values, each also a boolean setting
 	// Values is what the values are drawn from; when ValuesFree it
 	// follows from Kind (a boolean, a choice, a function regexp or a
-	// label filter).
+	// label filter) and, for a regexp over label keys, from its use.
 	Values Values
 	// Placeholder names the value in usage text ("NAME|N"); when empty
 	// it follows from Kind.
@@ -81,6 +99,12 @@ type Setting struct {
 
 	get func(*Options) string
 	set func(*Options, string) error // the error names no setting; Set adds it
+	// use is, for a filter, what it is matched against. A regexp filter
+	// compiles into the field of compiled that rx returns, a tag filter
+	// into that of tagFilters that tag returns.
+	use filterUse
+	rx  func(*compiled) **regexp.Regexp
+	tag func(*tagFilters) *sampleFilter
 }
 
 // Value returns the setting's value in o, spelled as Set takes it.
@@ -208,6 +232,9 @@ func (a accessors) in(s Setting) Setting {
 	if s.Values == ValuesFree {
 		s.Values = map[Kind]Values{KindBool: ValuesBool, KindChoice: ValuesChoice,
 			KindRegexp: ValuesFunction, KindTagFilter: ValuesLabelFilter}[s.Kind]
+		if s.use == keysLabels {
+			s.Values = ValuesLabelKey // tagshow, taghide: regexps over keys, not functions
+		}
 	}
 	return s
 }
@@ -219,18 +246,13 @@ var table = sync.OnceValue(settingTable)
 
 // settingTable builds the table.
 func settingTable() []Setting {
-	regexpFilter := func(name string, field func(*Options) *string, listed bool, help, more string) Setting {
+	regexpFilter := func(name string, field func(*Options) *string, use filterUse, rx func(*compiled) **regexp.Regexp, listed bool, help string) Setting {
 		return text(field, checkRegexp).in(Setting{Name: name, Kind: KindRegexp, Group: GroupFilters,
-			Filter: true, Listed: listed, Help: help, More: more})
+			Filter: true, Listed: listed, Help: help, use: use, rx: rx})
 	}
-	// tagshow and taghide are regexps over label keys, not functions.
-	overKeys := func(s Setting) Setting {
-		s.Values = ValuesLabelKey
-		return s
-	}
-	tagFilter := func(name string, field func(*Options) *string, help string) Setting {
+	tagFilter := func(name string, field func(*Options) *string, tag func(*tagFilters) *sampleFilter, help string) Setting {
 		return text(field, checkTagFilter).in(Setting{Name: name, Kind: KindTagFilter, Group: GroupFilters,
-			Filter: true, Listed: true, Help: help,
+			Filter: true, Listed: true, Help: help, use: selectsSamples, tag: tag,
 			More: "KEY=RE keeps (or drops) samples whose label KEY has a value matching RE; " +
 				"several REs are separated by commas; a bare RE matches any key's value. " +
 				"KEY=LO:HI, KEY=LO:, KEY=:HI and KEY=V match numeric labels, with units (64kB:1MB)."})
@@ -305,26 +327,36 @@ func settingTable() []Setting {
 		}.in(Setting{Name: "trim", Kind: KindBool, Group: GroupNodes,
 			Help: "apply nodecount, nodefraction and edgefraction (false: keep every node and edge)"}),
 
-		regexpFilter("focus", func(o *Options) *string { return &o.Focus }, true,
-			"keep only samples with a frame matching RE (function name or file)", ""),
-		regexpFilter("ignore", func(o *Options) *string { return &o.Ignore }, true,
-			"drop samples with a frame matching RE", ""),
-		regexpFilter("hide", func(o *Options) *string { return &o.Hide }, true,
-			"remove frames matching RE from the stacks; their value goes to the caller", ""),
-		regexpFilter("show", func(o *Options) *string { return &o.Show }, true,
-			"keep only frames matching RE in the stacks", ""),
-		regexpFilter("show_from", func(o *Options) *string { return &o.ShowFrom }, true,
-			"cut each stack above the outermost frame matching RE", ""),
-		regexpFilter("prune_from", func(o *Options) *string { return &o.PruneFrom }, false,
-			"cut each stack below the frames matching RE (callees dropped)", ""),
+		regexpFilter("focus", func(o *Options) *string { return &o.Focus },
+			flagsFrames, func(c *compiled) **regexp.Regexp { return &c.focus }, true,
+			"keep only samples with a frame matching RE (function name or file)"),
+		regexpFilter("ignore", func(o *Options) *string { return &o.Ignore },
+			flagsFrames, func(c *compiled) **regexp.Regexp { return &c.ignore }, true,
+			"drop samples with a frame matching RE"),
+		regexpFilter("hide", func(o *Options) *string { return &o.Hide },
+			cutsFrames, func(c *compiled) **regexp.Regexp { return &c.hide }, true,
+			"remove frames matching RE from the stacks; their value goes to the caller"),
+		regexpFilter("show", func(o *Options) *string { return &o.Show },
+			cutsFrames, func(c *compiled) **regexp.Regexp { return &c.show }, true,
+			"keep only frames matching RE in the stacks"),
+		regexpFilter("show_from", func(o *Options) *string { return &o.ShowFrom },
+			cutsFrames, func(c *compiled) **regexp.Regexp { return &c.showFrom }, true,
+			"cut each stack above the outermost frame matching RE"),
+		regexpFilter("prune_from", func(o *Options) *string { return &o.PruneFrom },
+			cutsFrames, func(c *compiled) **regexp.Regexp { return &c.pruneFrom }, false,
+			"cut each stack below the frames matching RE (callees dropped)"),
 		tagFilter("tagfocus", func(o *Options) *string { return &o.TagFocus },
+			func(f *tagFilters) *sampleFilter { return &f.focus },
 			"keep only samples whose labels match the filter (KEY=RE or KEY=LO:HI)"),
 		tagFilter("tagignore", func(o *Options) *string { return &o.TagIgnore },
+			func(f *tagFilters) *sampleFilter { return &f.ignore },
 			"drop samples whose labels match the filter"),
-		overKeys(regexpFilter("tagshow", func(o *Options) *string { return &o.TagShow }, true,
-			"show only label keys matching RE (Labels, -tags, -traces)", "")),
-		overKeys(regexpFilter("taghide", func(o *Options) *string { return &o.TagHide }, true,
-			"hide label keys matching RE", "")),
+		regexpFilter("tagshow", func(o *Options) *string { return &o.TagShow },
+			keysLabels, func(c *compiled) **regexp.Regexp { return &c.tagShow }, true,
+			"show only label keys matching RE (Labels, -tags, -traces)"),
+		regexpFilter("taghide", func(o *Options) *string { return &o.TagHide },
+			keysLabels, func(c *compiled) **regexp.Regexp { return &c.tagHide }, true,
+			"hide label keys matching RE"),
 
 		text(func(o *Options) *string { return &o.TagRoot }, nil).in(Setting{
 			Name: "tagroot", Kind: KindString, Group: GroupLabels, Placeholder: "KEYS", Values: ValuesLabelKeys,

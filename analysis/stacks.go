@@ -24,93 +24,7 @@ type Stack struct {
 // lines, one a key, as "key:v1 v2" (keyOK choosing the keys). With
 // match, only the stacks with a frame whose node it accepts are kept.
 func Stacks(p *format.Profile, tr *Traces, keyOK func(string) bool, match func(node int32) bool) []Stack {
-	// Traces of one profile stack share their frame slice; different
-	// stacks can still give the same frames (other addresses of the
-	// same functions), so frames are interned by content, once a slice.
-	var framesOf [][]Frame
-	var keep []bool
-	byContent := map[string]int32{}
-	bySlice := map[*Frame]int32{}
-	var key []byte
-	// byStack caches bySlice by the profile's stack id: most lookups.
-	byStack := make([]int32, p.Stacks.Len())
-	for i := range byStack {
-		byStack[i] = -1
-	}
-	intern := func(sample int, f []Frame) int32 {
-		st := p.Samples.Stack[sample]
-		if id := byStack[st]; id >= 0 && &framesOf[id][0] == &f[0] {
-			return id
-		}
-		if id, ok := bySlice[&f[0]]; ok {
-			byStack[st] = id
-			return id
-		}
-		key = key[:0]
-		for _, fr := range f {
-			key = binary.LittleEndian.AppendUint32(key, uint32(fr.Node))
-			if fr.Inlined {
-				key = append(key, 1)
-			} else {
-				key = append(key, 0)
-			}
-		}
-		id, ok := byContent[string(key)]
-		if !ok {
-			id = int32(len(framesOf))
-			framesOf = append(framesOf, f)
-			byContent[string(key)] = id
-			ok := match == nil
-			for _, fr := range f {
-				if ok {
-					break
-				}
-				ok = match(fr.Node)
-			}
-			keep = append(keep, ok)
-		}
-		bySlice[&f[0]] = id
-		byStack[st] = id
-		return id
-	}
-	// Labels are interned by identity, cheaply: the string set's id and
-	// the numeric labels' kinds and values; each set is formatted once.
-	var labelsOf [][]string
-	labelIDs := map[string]int32{}
-	// Samples without numeric labels: by the string set's id alone.
-	bySet := make([]int32, p.LabelSets.Len())
-	for i := range bySet {
-		bySet[i] = -1
-	}
-	labelID := func(i int) int32 {
-		set := p.Samples.Labels[i]
-		plain := p.Samples.NumOff == nil || p.Samples.NumOff[i] == p.Samples.NumOff[i+1]
-		if plain && bySet[set] >= 0 {
-			return bySet[set]
-		}
-		key = binary.LittleEndian.AppendUint32(key[:0], uint32(set))
-		for j := range p.Samples.NumLabels(i) {
-			key = binary.LittleEndian.AppendUint16(key, p.Samples.NumKind[j])
-			key = binary.LittleEndian.AppendUint64(key, uint64(p.Samples.NumValue[j]))
-		}
-		if id, ok := labelIDs[string(key)]; ok {
-			if plain {
-				bySet[set] = id
-			}
-			return id
-		}
-		id := int32(len(labelsOf))
-		labelIDs[string(key)] = id
-		var labels []string
-		for _, l := range SampleLabels(p, i, tr.LabelUnits, keyOK, nil) {
-			labels = append(labels, strings.Replace(strings.TrimSuffix(strings.TrimLeft(l, " "), "\n"), ":  ", ":", 1))
-		}
-		labelsOf = append(labelsOf, labels)
-		if plain {
-			bySet[set] = id
-		}
-		return id
-	}
+	in := newTraceInterner(p, tr, keyOK, match)
 	type group struct{ frames, labels int32 }
 	index := map[group]int32{}
 	var groups []group
@@ -120,11 +34,11 @@ func Stacks(p *format.Profile, tr *Traces, keyOK func(string) bool, match func(n
 		if len(t.Frames) == 0 {
 			continue
 		}
-		id := intern(t.Sample, t.Frames)
-		if !keep[id] {
+		id := in.frames(t.Sample, t.Frames)
+		if !in.keep[id] {
 			continue
 		}
-		g := group{id, labelID(t.Sample)}
+		g := group{id, in.labels(t.Sample)}
 		k, ok := index[g]
 		if !ok {
 			k = int32(len(groups))
@@ -157,9 +71,124 @@ func Stacks(p *format.Profile, tr *Traces, keyOK func(string) bool, match func(n
 	out := make([]Stack, len(order))
 	for i, k := range order {
 		g := groups[k]
-		out[i] = Stack{Frames: framesOf[g.frames], Labels: labelsOf[g.labels], Value: values[k], Samples: counts[k]}
+		out[i] = Stack{Frames: in.framesOf[g.frames], Labels: in.labelsOf[g.labels], Value: values[k], Samples: counts[k]}
 	}
 	return out
+}
+
+// traceInterner numbers Stacks' distinct frame lists and label sets.
+//
+// Traces of one profile stack share their frame slice; different stacks
+// can still give the same frames (other addresses of the same
+// functions), so frames are interned by content, once a slice. Labels
+// are interned by identity, cheaply: the string set's id and the numeric
+// labels' kinds and values; each set is formatted once.
+type traceInterner struct {
+	p     *format.Profile
+	tr    *Traces
+	keyOK func(string) bool
+	match func(node int32) bool
+
+	framesOf  [][]Frame
+	keep      []bool // per frame list: match accepts a frame's node
+	byContent map[string]int32
+	bySlice   map[*Frame]int32
+	// byStack caches bySlice by the profile's stack id: most lookups.
+	byStack []int32
+	key     []byte
+
+	labelsOf [][]string
+	labelIDs map[string]int32
+	// bySet is, for samples without numeric labels, the id by the
+	// string set's id alone.
+	bySet []int32
+}
+
+func newTraceInterner(p *format.Profile, tr *Traces, keyOK func(string) bool, match func(node int32) bool) *traceInterner {
+	in := &traceInterner{
+		p: p, tr: tr, keyOK: keyOK, match: match,
+		byContent: map[string]int32{}, bySlice: map[*Frame]int32{}, byStack: make([]int32, p.Stacks.Len()),
+		labelIDs: map[string]int32{}, bySet: make([]int32, p.LabelSets.Len()),
+	}
+	for i := range in.byStack {
+		in.byStack[i] = -1
+	}
+	for i := range in.bySet {
+		in.bySet[i] = -1
+	}
+	return in
+}
+
+// frames returns the id of frame list f, sample's.
+func (in *traceInterner) frames(sample int, f []Frame) int32 {
+	st := in.p.Samples.Stack[sample]
+	if id := in.byStack[st]; id >= 0 && &in.framesOf[id][0] == &f[0] {
+		return id
+	}
+	if id, ok := in.bySlice[&f[0]]; ok {
+		in.byStack[st] = id
+		return id
+	}
+	key := in.key[:0]
+	for _, fr := range f {
+		key = binary.LittleEndian.AppendUint32(key, uint32(fr.Node))
+		if fr.Inlined {
+			key = append(key, 1)
+		} else {
+			key = append(key, 0)
+		}
+	}
+	in.key = key
+	id, ok := in.byContent[string(key)]
+	if !ok {
+		id = int32(len(in.framesOf))
+		in.framesOf = append(in.framesOf, f)
+		in.byContent[string(key)] = id
+		ok := in.match == nil
+		for _, fr := range f {
+			if ok {
+				break
+			}
+			ok = in.match(fr.Node)
+		}
+		in.keep = append(in.keep, ok)
+	}
+	in.bySlice[&f[0]] = id
+	in.byStack[st] = id
+	return id
+}
+
+// labels returns the id of sample i's labels.
+func (in *traceInterner) labels(i int) int32 {
+	p := in.p
+	set := p.Samples.Labels[i]
+	plain := p.Samples.NumOff == nil || p.Samples.NumOff[i] == p.Samples.NumOff[i+1]
+	if plain && in.bySet[set] >= 0 {
+		return in.bySet[set]
+	}
+	key := binary.LittleEndian.AppendUint32(in.key[:0], uint32(set))
+	for j := range p.Samples.NumLabels(i) {
+		key = binary.LittleEndian.AppendUint16(key, p.Samples.NumKind[j])
+		key = binary.LittleEndian.AppendUint64(key, uint64(p.Samples.NumValue[j]))
+	}
+	in.key = key
+	if id, ok := in.labelIDs[string(key)]; ok {
+		if plain {
+			in.bySet[set] = id
+		}
+		return id
+	}
+	id := int32(len(in.labelsOf))
+	in.labelIDs[string(key)] = id
+	var labels []string
+	for _, l := range SampleLabels(p, i, in.tr.LabelUnits, in.keyOK, nil) {
+		labels = append(labels, strings.Replace(strings.TrimSuffix(strings.TrimLeft(l, " "), "\n"), ":  ", ":", 1))
+	}
+	in.labelsOf = append(in.labelsOf, labels)
+	if plain {
+		in.bySet[set] = id
+	}
+	return id
 }
 
 // SampleLabels appends to dst sample i's labels as -traces prints them:

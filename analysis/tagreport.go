@@ -23,7 +23,7 @@ func (e *Engine) Tags(opt Options) (*TagReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	keyOK, err := labelKeyFilter(opt.TagShow, opt.TagHide)
+	keyOK, err := labelKeyFilter(&opt)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,9 @@
 package analysis
 
-// Labels (pprof calls them tags): the -tagfocus/-tagignore sample filters,
-// the -tagshow/-taghide key filters and the -tags report, with pprof's
-// rules, which were worked out by running `go tool pprof` (the goldens in
-// testdata/tags pin them):
+// Labels (pprof calls them tags): the -tags report here, the
+// -tagfocus/-tagignore sample filters and the -tagshow/-taghide key
+// filters in tagfilter.go, with pprof's rules, which were worked out by
+// running `go tool pprof` (the goldens in testdata/tags pin them):
 //
 //   - A numeric label's unit is the first non-empty unit any sample gives
 //     its key; a key that never has one gets "bytes" if it is "request" or
@@ -28,19 +28,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/pprof-tui/pprof-tui/format"
 	"github.com/pprof-tui/pprof-tui/internal/radix"
 )
-
-// sampleFilter reports whether sample i passes.
-type sampleFilter func(i int) bool
 
 // TagValue is one value of a label key in the -tags report.
 type TagValue struct {
@@ -82,237 +76,6 @@ func numLabelUnits(p *format.Profile) map[string]string {
 		}
 	}
 	return units
-}
-
-// tagRangeRx finds the numbers of a numeric tag filter, each with its unit.
-var tagRangeRx = regexp.MustCompile(`([+-]?[0-9]+)([A-Za-z]*)`)
-
-// tagRange is a parsed numeric tag filter: values in [lo, hi] of unit.
-type tagRange struct {
-	lo, hi float64
-	unit   string
-}
-
-// parseTagRange parses value as a numeric range. ok is false when value is
-// not one, and then it is a regexp; err is set only for a number too large
-// for int64 (where pprof panics).
-func parseTagRange(value string) (r tagRange, ok bool, err error) {
-	m := tagRangeRx.FindAllStringSubmatch(value, 2)
-	if len(m) == 0 {
-		return r, false, nil
-	}
-	n, err := strconv.ParseInt(m[0][1], 10, 64)
-	if err != nil {
-		return r, false, fmt.Errorf("%s is out of range", m[0][1])
-	}
-	v, unit := ScaleValue(n, m[0][2], m[0][2])
-	r = tagRange{lo: math.Inf(-1), hi: math.Inf(1), unit: unit}
-	if len(m) == 1 {
-		switch value {
-		case m[0][0]:
-			r.lo, r.hi = v, v
-		case m[0][0] + ":":
-			r.lo = v
-		case ":" + m[0][0]:
-			r.hi = v
-		default:
-			return r, false, nil
-		}
-		return r, true, nil
-	}
-	if value != m[0][0]+":"+m[1][0] {
-		return r, false, nil
-	}
-	n2, err := strconv.ParseInt(m[1][1], 10, 64)
-	if err != nil {
-		return r, false, fmt.Errorf("%s is out of range", m[1][1])
-	}
-	v2, unit2 := ScaleValue(n2, m[1][2], unit)
-	if unit2 != unit {
-		return r, false, nil
-	}
-	r.lo, r.hi = v, v2
-	return r, true, nil
-}
-
-// tagFilterSpec is a parsed -tagfocus or -tagignore value: a key ("" for
-// any key) and either a numeric range or regexps over string values.
-type tagFilterSpec struct {
-	key     string
-	isRange bool
-	r       tagRange
-	rxs     []*regexp.Regexp
-}
-
-// parseTagFilter parses a -tagfocus or -tagignore value (name is the
-// option, for errors). It needs no profile, so values are checked when
-// they are set.
-func parseTagFilter(name, value string) (tagFilterSpec, error) {
-	var spec tagFilterSpec
-	// As pprof, the key ends at the first "="; an empty key is no key.
-	wantKey, expr, hasKey := strings.Cut(value, "=")
-	if !hasKey {
-		wantKey, expr = "", value
-	}
-	spec.key = wantKey
-	r, isRange, err := parseTagRange(expr)
-	if err != nil {
-		return spec, optErr(name, "invalid range %q: %v", expr, err)
-	}
-	if isRange {
-		spec.isRange, spec.r = true, r
-		return spec, nil
-	}
-	for _, part := range strings.Split(expr, ",") {
-		rx, err := regexp.Compile(part)
-		if err != nil {
-			return spec, optErr(name, "invalid regexp %q: %v", part, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
-		}
-		spec.rxs = append(spec.rxs, rx)
-	}
-	return spec, nil
-}
-
-// compileTagFilter compiles a -tagfocus or -tagignore value (name is the
-// option, for errors) into a filter; "" gives a nil filter. units is
-// numLabelUnits(p).
-func compileTagFilter(p *format.Profile, name, value string, units map[string]string) (sampleFilter, error) {
-	if value == "" {
-		return nil, nil
-	}
-	spec, err := parseTagFilter(name, value)
-	if err != nil {
-		return nil, err
-	}
-	if spec.isRange {
-		return numTagFilter(p, spec.key, spec.r, units), nil
-	}
-	return strTagFilter(p, spec.key, spec.rxs), nil
-}
-
-// numTagFilter keeps the samples with a numeric label of key wantKey (any
-// key if "") in range r.
-func numTagFilter(p *format.Profile, wantKey string, r tagRange, units map[string]string) sampleFilter {
-	// The conversion into the filter's unit of each key that can match.
-	type conv struct{ mul, div float64 }
-	convs := map[int32]conv{}
-	seen := map[int32]bool{}
-	for _, l := range p.Samples.NumKinds {
-		if seen[l.Key] {
-			continue
-		}
-		seen[l.Key] = true
-		key := p.Strings[l.Key]
-		if wantKey != "" && key != wantKey {
-			continue
-		}
-		if mul, div, unit := unitConversion(units[key], r.unit); unit == r.unit {
-			convs[l.Key] = conv{mul, div}
-		}
-	}
-	s := &p.Samples
-	return func(i int) bool {
-		for _, l := range s.NumLabels(i) {
-			c, ok := convs[l.Key]
-			if !ok {
-				continue
-			}
-			if v := float64(l.Value) * c.mul / c.div; v >= r.lo && v <= r.hi {
-				return true
-			}
-		}
-		return false
-	}
-}
-
-// strTagFilter keeps the samples whose string labels match: with a key,
-// any regexp matching any value of that key; without, every regexp
-// matching some "key:value" of the sample.
-func strTagFilter(p *format.Profile, wantKey string, rxs []*regexp.Regexp) sampleFilter {
-	// Decide once per label set, through a per-pair cache of which regexps
-	// match: sets share pairs, and regexps are the cost.
-	words := (len(rxs) + 63) / 64
-	pairBits := map[format.StrLabel][]uint64{}
-	bitsOf := func(l format.StrLabel) []uint64 {
-		if b, ok := pairBits[l]; ok {
-			return b
-		}
-		b := make([]uint64, words)
-		key, val := p.Strings[l.Key], p.Strings[l.Value]
-		subject := val
-		if wantKey == "" {
-			subject = key + ":" + val
-		}
-		if wantKey == "" || key == wantKey {
-			for j, rx := range rxs {
-				if rx.MatchString(subject) {
-					b[j/64] |= 1 << (j % 64)
-				}
-			}
-		}
-		pairBits[l] = b
-		return b
-	}
-	sets := &p.LabelSets
-	pass := make([]bool, sets.Len())
-	got := make([]uint64, words)
-	for s := range pass {
-		clear(got)
-		for _, l := range sets.At(int32(s)) {
-			for w, b := range bitsOf(l) {
-				got[w] |= b
-			}
-		}
-		if wantKey != "" {
-			pass[s] = slices.ContainsFunc(got, func(w uint64) bool { return w != 0 })
-			continue
-		}
-		pass[s] = true
-		for j := range rxs {
-			if got[j/64]&(1<<(j%64)) == 0 {
-				pass[s] = false
-				break
-			}
-		}
-	}
-	labels := p.Samples.Labels
-	return func(i int) bool { return pass[labels[i]] }
-}
-
-// tagFilterSamples combines -tagfocus and -tagignore: a sample passes if
-// focus (when set) matches it and ignore (when set) does not. It returns
-// nil when both are nil.
-func tagFilterSamples(focus, ignore sampleFilter) sampleFilter {
-	switch {
-	case focus == nil && ignore == nil:
-		return nil
-	case ignore == nil:
-		return focus
-	case focus == nil:
-		return func(i int) bool { return !ignore(i) }
-	}
-	return func(i int) bool { return focus(i) && !ignore(i) }
-}
-
-// labelKeyFilter compiles -tagshow and -taghide, each one regexp over
-// label keys (commas are literal). A key is kept if show (when set)
-// matches it and hide (when set) does not. It returns nil when both are
-// empty.
-func labelKeyFilter(show, hide string) (func(key string) bool, error) {
-	s, err := compileRegexp("tagshow", show)
-	if err != nil {
-		return nil, err
-	}
-	h, err := compileRegexp("taghide", hide)
-	if err != nil {
-		return nil, err
-	}
-	if s == nil && h == nil {
-		return nil, nil
-	}
-	return func(key string) bool {
-		return (s == nil || s.MatchString(key)) && (h == nil || !h.MatchString(key))
-	}, nil
 }
 
 // Tags computes pprof's -tags report over value vi of the samples keep
@@ -649,4 +412,16 @@ func LabelValues(p *format.Profile, limit int) (keys []string, values map[string
 		slices.Sort(v)
 	}
 	return keys, values
+}
+
+// NumLabelUnits returns the unit of each numeric label key as pprof
+// infers it (the first explicit unit; else bytes for "request" and
+// "alignment"; else the key itself). The map is shared: do not modify.
+func (e *Engine) NumLabelUnits() map[string]string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.units == nil {
+		e.units = numLabelUnits(e.p)
+	}
+	return e.units
 }

@@ -221,7 +221,7 @@ func tagReport(t *testing.T, c tagCase) (text string, totals []int64) {
 		t.Fatal(err)
 	}
 	keep := tagFilterSamples(focus, ignore)
-	keyOK, err := labelKeyFilter(c.flags["tagshow"], c.flags["taghide"])
+	keyOK, err := labelKeyFilter(&Options{TagShow: c.flags["tagshow"], TagHide: c.flags["taghide"]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,9 +318,9 @@ func TestTagFilterErrors(t *testing.T) {
 		case "tagfocus", "tagignore":
 			_, err = compileTagFilter(p, option, value, units)
 		case "tagshow":
-			_, err = labelKeyFilter(value, "")
+			_, err = labelKeyFilter(&Options{TagShow: value})
 		case "taghide":
-			_, err = labelKeyFilter("", value)
+			_, err = labelKeyFilter(&Options{TagHide: value})
 		default:
 			t.Fatalf("unknown option %q", option)
 		}
@@ -349,9 +349,9 @@ func TestTagFilterNil(t *testing.T) {
 	if tagFilterSamples(nil, nil) != nil {
 		t.Error("tagFilterSamples(nil, nil) != nil")
 	}
-	k, err := labelKeyFilter("", "")
+	k, err := labelKeyFilter(&Options{})
 	if k != nil || err != nil {
-		t.Errorf(`labelKeyFilter("", "") = %v, %v; want nil, nil`, k != nil, err)
+		t.Errorf(`labelKeyFilter(no key filter) = %v, %v; want nil, nil`, k != nil, err)
 	}
 }
 

@@ -17,6 +17,14 @@ type builder struct {
 	strIndex map[string]int32 // for decoders that produce strings, not indices
 	anyNum   bool
 	kinds    numKinds
+
+	// mem, if set, is charged for what the builder stores; err keeps
+	// the first charge that failed where no error can be returned (str).
+	mem *meter
+	err error
+	// sums, if set, are the running totals of each value column, so a
+	// decoder can refuse values whose total would wrap around.
+	sums []int64
 }
 
 func newBuilder(p *Profile) *builder {
@@ -106,6 +114,9 @@ func (b *builder) stack(locs []int32) (int32, error) {
 	if n >= math.MaxInt32-1 || len(st.Locs)+len(locs) >= math.MaxInt32 {
 		return 0, fmt.Errorf("too many distinct stacks")
 	}
+	if err := b.mem.charge(4*int64(len(locs)) + 4 + 16); err != nil {
+		return 0, err
+	}
 	st.Locs = append(st.Locs, locs...)
 	st.Off = append(st.Off, int32(len(st.Locs)))
 	t.slots[j] = uint64(h)<<32 | uint64(n+1)
@@ -139,6 +150,9 @@ func (b *builder) labelSet(pairs []StrLabel) (int32, error) {
 	if len(ls.Pairs)+len(pairs) >= math.MaxInt32 {
 		return 0, fmt.Errorf("too many distinct label sets")
 	}
+	if err := b.mem.charge(8*int64(len(pairs)) + 4 + 16); err != nil {
+		return 0, err
+	}
 	ls.Pairs = append(ls.Pairs, pairs...)
 	ls.Off = append(ls.Off, int32(len(ls.Pairs)))
 	t.slots[j] = uint64(h)<<32 | uint64(n+1)
@@ -150,8 +164,19 @@ func (b *builder) labelSet(pairs []StrLabel) (int32, error) {
 // p.Samples.Values (the caller sizes the columns).
 func (b *builder) sample(stack int32, values []int64, labels int32, num []NumLabel) error {
 	s := &b.p.Samples
+	if b.err != nil {
+		return b.err
+	}
 	if len(s.Stack) >= math.MaxInt32-1 {
 		return fmt.Errorf("too many samples")
+	}
+	if err := b.mem.charge(8 + 8*int64(len(values)) + 10*int64(len(num))); err != nil {
+		return err
+	}
+	if b.sums != nil {
+		if err := b.addSums(values); err != nil {
+			return err
+		}
 	}
 	s.Stack = append(s.Stack, stack)
 	for t, v := range values {
@@ -227,8 +252,36 @@ func (b *builder) str(s string) int32 {
 	if i, ok := b.strIndex[s]; ok {
 		return i
 	}
+	if err := b.mem.charge(stringCost + int64(len(s))); err != nil && b.err == nil {
+		b.err = err
+	}
 	i := int32(len(b.p.Strings))
 	b.p.Strings = append(b.p.Strings, s)
 	b.strIndex[s] = i
 	return i
+}
+
+// countSums makes sample refuse values whose column total would pass
+// the int64 range, which would show as a negative total (or a small one)
+// for counts that are all positive.
+func (b *builder) countSums() {
+	b.sums = make([]int64, len(b.p.Samples.Values))
+}
+
+func (b *builder) addSums(values []int64) error {
+	if len(b.sums) < len(values) {
+		b.sums = append(b.sums, make([]int64, len(values)-len(b.sums))...)
+	}
+	for t, v := range values {
+		s := b.sums[t]
+		if v > 0 && s > math.MaxInt64-v || v < 0 && s < math.MinInt64-v {
+			name := fmt.Sprintf("column %d", t)
+			if t < len(b.p.SampleTypes) {
+				name = b.p.SampleTypes[t].Type
+			}
+			return fmt.Errorf("the %s values add up past the int64 range (%d + %d)", name, s, v)
+		}
+		b.sums[t] = s + v
+	}
+	return nil
 }

@@ -27,19 +27,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 )
 
 type v8Profile struct {
-	Nodes      []v8Node `json:"nodes"`
-	StartTime  *int64   `json:"startTime"`
-	EndTime    *int64   `json:"endTime"`
-	Samples    []int64  `json:"samples"`
-	TimeDeltas []int64  `json:"timeDeltas"`
+	Nodes      []v8Node
+	StartTime  *int64
+	EndTime    *int64
+	Samples    []int64
+	TimeDeltas []int64
 }
 
+// v8Node is a node as decoded; the profile keeps its fields in v8Tree.
 type v8Node struct {
 	ID        *int64      `json:"id"`
 	CallFrame v8CallFrame `json:"callFrame"`
@@ -54,6 +57,145 @@ type v8CallFrame struct {
 	ColumnNumber int64  `json:"columnNumber"`
 }
 
+// v8NodeCost is what a node takes once decoded: its v8Node (the
+// children's ids apart), its entry in the id index and its parent, depth,
+// location and stack.
+const v8NodeCost = 120 + 48 + 16
+
+// decodeV8 decodes the JSON one node at a time, charging m for each, so
+// that a file of millions of empty nodes fails at its first node and
+// one of millions of valid nodes stops at the budget, instead of being
+// decoded whole first.
+func decodeV8(data []byte, m *meter) (*v8Profile, error) {
+	var v v8Profile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := v8Delim(dec, '{'); err != nil {
+		return nil, jsonError(data, err)
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, jsonError(data, err)
+		}
+		key, _ := t.(string)
+		if seen[key] {
+			return nil, fmt.Errorf("%s: appears twice", key)
+		}
+		seen[key] = true
+		switch key {
+		case "nodes":
+			err = v8Array(dec, func(i int) error {
+				var n v8Node
+				if err := v8Decode(dec, &n, "nodes"); err != nil {
+					return err
+				}
+				if n.ID == nil {
+					return fmt.Errorf("nodes[%d]: no id", i)
+				}
+				cost := v8NodeCost + 8*int64(len(n.Children)) + int64(len(n.CallFrame.FunctionName)+len(n.CallFrame.URL))
+				if err := m.charge(cost); err != nil {
+					return fmt.Errorf("nodes[%d]: %w", i, err)
+				}
+				v.Nodes = append(v.Nodes, n)
+				return nil
+			})
+		case "samples", "timeDeltas":
+			// Numbers of a few bytes each: charged by their count, then
+			// decoded in one go.
+			var raw json.RawMessage
+			if err = v8Decode(dec, &raw, key); err != nil {
+				break
+			}
+			n := int64(bytes.Count(raw, []byte{','}) + 1)
+			if err = m.charge(8 * n); err != nil {
+				err = fmt.Errorf("%s: %w", key, err)
+				break
+			}
+			xs := make([]int64, 0, n)
+			if err = json.Unmarshal(raw, &xs); err != nil {
+				err = v8Error(err, dec.InputOffset()-int64(len(raw)), key)
+			}
+			if key == "samples" {
+				v.Samples = xs
+			} else {
+				v.TimeDeltas = xs
+			}
+		case "startTime":
+			err = v8Decode(dec, &v.StartTime, key)
+		case "endTime":
+			err = v8Decode(dec, &v.EndTime, key)
+		default:
+			var skip json.RawMessage
+			err = v8Decode(dec, &skip, key)
+		}
+		if err != nil {
+			return nil, jsonError(data, err)
+		}
+	}
+	if err := v8Delim(dec, '}'); err != nil {
+		return nil, jsonError(data, err)
+	}
+	return &v, nil
+}
+
+// v8Delim reads the delimiter want.
+func v8Delim(dec *json.Decoder, want json.Delim) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := t.(json.Delim); !ok || d != want {
+		return &json.SyntaxError{Offset: dec.InputOffset()}
+	}
+	return nil
+}
+
+// v8Array calls fn for each element of the array that comes next (null
+// is none).
+func v8Array(dec *json.Decoder, fn func(i int) error) error {
+	t, err := dec.Token()
+	if err != nil || t == nil {
+		return err
+	}
+	if d, ok := t.(json.Delim); !ok || d != '[' {
+		return &json.UnmarshalTypeError{Value: "non-array", Type: reflect.TypeFor[[]v8Node](), Offset: dec.InputOffset(), Field: "nodes"}
+	}
+	for i := 0; dec.More(); i++ {
+		if i == 1<<31-1 {
+			return fmt.Errorf("nodes: too many")
+		}
+		if err := fn(i); err != nil {
+			return err
+		}
+	}
+	_, err = dec.Token()
+	return err
+}
+
+// v8Decode decodes the next value into x, naming it in type errors as
+// the field of the whole profile it is.
+func v8Decode(dec *json.Decoder, x any, field string) error {
+	start := dec.InputOffset()
+	err := dec.Decode(x)
+	return v8Error(err, start, field)
+}
+
+func v8Error(err error, start int64, field string) error {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		e := *typ
+		e.Offset += start
+		if e.Field == "" {
+			e.Field = field
+		} else {
+			e.Field = field + "." + e.Field
+		}
+		return &e
+	}
+	return err
+}
+
 // isCPUProfile recognises the JSON of a V8 CPU profile by its first keys.
 func isCPUProfile(head []byte) bool {
 	h := bytes.TrimLeft(head, " \t\r\n\ufeff")
@@ -64,11 +206,10 @@ func isCPUProfile(head []byte) bool {
 }
 
 // parseCPUProfile reads a V8 CPU profile.
-func parseCPUProfile(data []byte) (*Profile, error) {
-	var v v8Profile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&v); err != nil {
-		return nil, jsonError(data, err)
+func parseCPUProfile(data []byte, m *meter) (*Profile, error) {
+	v, err := decodeV8(data, m)
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case len(v.Nodes) == 0:
@@ -86,14 +227,8 @@ func parseCPUProfile(data []byte) (*Profile, error) {
 	// The tree: each node's index and parent index.
 	index := make(map[int64]int32, len(v.Nodes))
 	for i, n := range v.Nodes {
-		if n.ID == nil {
-			return nil, fmt.Errorf("nodes[%d]: no id", i)
-		}
 		if _, dup := index[*n.ID]; dup {
 			return nil, fmt.Errorf("nodes[%d]: id %d appears twice", i, *n.ID)
-		}
-		if i == 1<<31-1 {
-			return nil, fmt.Errorf("nodes: too many")
 		}
 		index[*n.ID] = int32(i)
 	}
@@ -159,7 +294,11 @@ func parseCPUProfile(data []byte) (*Profile, error) {
 		if !ok {
 			return nil, fmt.Errorf("samples[%d]: no node %d", i, id)
 		}
-		at += v.TimeDeltas[i]
+		d := v.TimeDeltas[i]
+		if d > 0 && at > math.MaxInt64-d || d < 0 && at < math.MinInt64-d {
+			return nil, fmt.Errorf("timeDeltas[%d]: the sample's time, %d + %d µs, is past the int64 range", i, at, d)
+		}
+		at += d
 		sorted = sorted && v.TimeDeltas[i] >= 0
 		samples[i] = sample{n, at}
 	}
@@ -167,15 +306,21 @@ func parseCPUProfile(data []byte) (*Profile, error) {
 		slices.SortStableFunc(samples, func(a, b sample) int { return cmp.Compare(a.at, b.at) })
 	}
 
+	duration, ok := sub64(*v.EndTime, *v.StartTime)
+	if !ok || duration > math.MaxInt64/1000 || duration < math.MinInt64/1000 {
+		return nil, fmt.Errorf("endTime: %d µs after startTime %d is past the int64 range", *v.EndTime, *v.StartTime)
+	}
 	p := &Profile{
 		SampleTypes:   []ValueType{{"samples", "count"}, {"cpu", "microseconds"}},
 		PeriodType:    ValueType{"cpu", "microseconds"},
-		DurationNanos: (*v.EndTime - *v.StartTime) * 1000,
+		DurationNanos: duration * 1000,
 	}
 	if len(samples) > 1 {
 		p.Period = (samples[len(samples)-1].at - samples[0].at) / int64(len(samples)-1)
 	}
 	b := newTypedBuilder(p)
+	b.mem = m
+	b.countSums()
 
 	// A location per distinct frame, numbered in order of first use.
 	type frameKey struct {
@@ -188,9 +333,9 @@ func parseCPUProfile(data []byte) (*Profile, error) {
 	for i := range nodeLoc {
 		nodeLoc[i] = -1
 	}
-	location := func(n int32) int32 {
+	location := func(n int32) (int32, error) {
 		if l := nodeLoc[n]; l >= 0 {
-			return l
+			return l, nil
 		}
 		cf := v.Nodes[n].CallFrame
 		name := cf.FunctionName
@@ -206,33 +351,57 @@ func parseCPUProfile(data []byte) (*Profile, error) {
 			}
 			f, ok := fnOf[fk]
 			if !ok {
+				if err := m.charge(functionCost); err != nil {
+					return 0, err
+				}
 				f = int32(len(p.Functions))
 				p.Functions = append(p.Functions, Function{ID: uint64(f) + 1, Name: k.name, SystemName: k.name, Filename: k.file, StartLine: fk.line})
 				fnOf[fk] = f
+			}
+			if err := m.charge(locationCost); err != nil {
+				return 0, err
 			}
 			l = int32(len(p.Locations))
 			p.Locations = append(p.Locations, Location{ID: uint64(l) + 1, Mapping: -1, Lines: p.AddLines(Line{Function: f, Line: fk.line, Column: max(k.col, 0)})})
 			locOf[k] = l
 		}
 		nodeLoc[n] = l
-		return l
+		return l, nil
 	}
 
+	// A node's stack is walked once, however many samples name it: a
+	// deep tree makes each walk long.
+	nodeStack := make([]int32, len(v.Nodes))
+	for i := range nodeStack {
+		nodeStack[i] = -1
+	}
 	var locs []int32
 	for i, s := range samples {
 		next := *v.EndTime
 		if i+1 < len(samples) {
 			next = samples[i+1].at
 		}
-		locs = locs[:0]
-		for n := s.node; n >= 0 && parent[n] >= 0; n = parent[n] {
-			locs = append(locs, location(n)) // the root is no frame
+		st := nodeStack[s.node]
+		if st < 0 {
+			locs = locs[:0]
+			for n := s.node; n >= 0 && parent[n] >= 0; n = parent[n] {
+				l, err := location(n) // the root is no frame
+				if err != nil {
+					return nil, fmt.Errorf("samples[%d]: %w", i, err)
+				}
+				locs = append(locs, l)
+			}
+			var err error
+			if st, err = b.stack(locs); err != nil {
+				return nil, fmt.Errorf("samples[%d]: %w", i, err)
+			}
+			nodeStack[s.node] = st
 		}
-		st, err := b.stack(locs)
-		if err != nil {
-			return nil, fmt.Errorf("samples[%d]: %w", i, err)
+		cpu, ok := sub64(next, s.at)
+		if !ok {
+			return nil, fmt.Errorf("samples[%d]: its time, %d µs to %d, is past the int64 range", i, s.at, next)
 		}
-		if err := b.sample(st, []int64{1, max(next-s.at, 0)}, 0, nil); err != nil {
+		if err := b.sample(st, []int64{1, max(cpu, 0)}, 0, nil); err != nil {
 			return nil, fmt.Errorf("samples[%d]: %w", i, err)
 		}
 	}
@@ -240,7 +409,16 @@ func parseCPUProfile(data []byte) (*Profile, error) {
 		b.str(p.Functions[i].Name)
 		b.str(p.Functions[i].Filename)
 	}
+	if b.err != nil {
+		return nil, b.err
+	}
 	return p, nil
+}
+
+// sub64 returns a-b and whether it is in the int64 range.
+func sub64(a, b int64) (int64, bool) {
+	d := a - b
+	return d, (d < a) == (b > 0)
 }
 
 // v8File is the file name of a script URL: file:// URLs as paths, other

@@ -125,6 +125,15 @@ func TestDecodeErrors(t *testing.T) {
 		{"truncated gzip", gz(cat(st, sample(1), loc, fn, strs))[:30], Options{}, "gzip"},
 		{"bad wire type", cat(st, pb(nil).varint(2, 5), loc, fn, strs), Options{}, "sample at byte"},
 		{"zip bomb", gz(cat(st, pb(nil).str(string(zeros)))), Options{MaxBytes: 1 << 20}, "exceeds the size limit"},
+		{"gzip CRC", flip(gz(cat(st, sample(1), loc, fn, strs)), -8), Options{}, "gzip: the data does not match its CRC-32 or length"},
+		{"gzip length", flip(gz(cat(st, sample(1), loc, fn, strs)), -1), Options{}, "gzip: the data does not match its CRC-32 or length"},
+		{"gzip trailing garbage", append(gz(cat(st, sample(1), loc, fn, strs)), "garbage!"...), Options{}, "gzip: trailing garbage after the compressed data"},
+		{"gzip trailing zeros", append(gz(cat(st, sample(1), loc, fn, strs)), 0, 0, 0, 0), Options{}, "gzip: trailing garbage"},
+		{"gzip text CRC", flip(gz([]byte("main;a 1\n")), -8), Options{}, "gzip: the data does not match its CRC-32 or length"},
+		{"short folded, negative", []byte("a;b -5\n"), Options{}, "folded stacks: line 1: negative count -5"},
+		{"short folded, too large", []byte("a 99999999999999999999"), Options{}, "folded stacks: line 1: count 99999999999999999999 is past the int64 range"},
+		{"short text", []byte("hello\n"), Options{}, "unrecognized profile format"},
+		{"short words", []byte("a b"), Options{}, "folded stacks: line 1: want"},
 	} {
 		_, err := Parse(bytes.NewReader(c.data), c.opt)
 		if err == nil {
@@ -138,4 +147,14 @@ func TestDecodeErrors(t *testing.T) {
 			t.Errorf("zip bomb: %v is not ErrTooLarge", err)
 		}
 	}
+}
+
+// flip returns data with the byte at i (from the end if negative) inverted.
+func flip(data []byte, i int) []byte {
+	data = bytes.Clone(data)
+	if i < 0 {
+		i += len(data)
+	}
+	data[i] ^= 0xff
+	return data
 }

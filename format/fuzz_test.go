@@ -2,10 +2,14 @@ package format
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -46,7 +50,9 @@ func FuzzParse(f *testing.F) {
 	// A perf.data file would be read by running perf: not here.
 	perfCommand = "pprof-tui-fuzz-no-perf"
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := Parse(bytes.NewReader(data), Options{MaxBytes: 16 << 20})
+		var p *Profile
+		var err error
+		checkBounded(t, data, func() { p, err = Parse(bytes.NewReader(data), Options{MaxBytes: 16 << 20}) })
 		if err != nil {
 			return
 		}
@@ -146,4 +152,85 @@ func checkInvariants(t *testing.T, p *Profile) {
 	if p.DefaultSampleType != "" && p.SampleTypeIndex(p.DefaultSampleType) < 0 {
 		fail("default sample type %q names no type", p.DefaultSampleType)
 	}
+}
+
+// Fuzzed decodes must stay within these: an input that makes a decoder
+// allocate more than fuzzAllocPerByte times its size plus fuzzAllocSlack,
+// or run past fuzzTime, is the kind of input that took gigabytes (or
+// minutes) from a few kilobytes, and fails.
+const (
+	fuzzAllocPerByte = 4 * maxExpansion
+	fuzzAllocSlack   = 4 * expansionSlack
+	fuzzTime         = 2 * time.Second
+)
+
+// checkBounded runs decode on data and fails if it allocated or took
+// more than an input of its size may.
+func checkBounded(t *testing.T, data []byte, decode func()) {
+	t.Helper()
+	// An input that hangs never gets to the time check below: the
+	// watchdog crashes the worker, with every goroutine's stack, so that
+	// the fuzzer keeps the input.
+	debug.SetTraceback("all")
+	watchdog := time.AfterFunc(30*fuzzTime, func() { panic(fmt.Sprintf("a %d-byte input ran past %v", len(data), 30*fuzzTime)) })
+	defer watchdog.Stop()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	decode()
+	took := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if alloc, bound := after.TotalAlloc-before.TotalAlloc, uint64(fuzzAllocPerByte*len(data)+fuzzAllocSlack); alloc > bound {
+		t.Fatalf("a %d-byte input allocated %d bytes, more than %d", len(data), alloc, bound)
+	}
+	if took > fuzzTime {
+		t.Fatalf("a %d-byte input took %v", len(data), took)
+	}
+}
+
+// fuzzFormat fuzzes one in-memory decoder on its own, as Parse calls it.
+func fuzzFormat(f *testing.F, parse func([]byte, *meter) (*Profile, error), seeds ...[]byte) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var p *Profile
+		var err error
+		checkBounded(t, data, func() {
+			m := newMeter(NewBudget(BudgetPerMaxByte * 16 << 20))
+			m.bound(int64(len(data)))
+			p, err = parse(data, m)
+		})
+		if err == nil {
+			checkInvariants(t, p)
+		}
+	})
+}
+
+// FuzzPerfScript, FuzzCPUProfile and FuzzFolded fuzz one text decoder
+// each, where FuzzParse spreads its time over every format:
+//
+//	go test ./format -run XXX -fuzz FuzzFolded -fuzztime 3m -parallel 1
+//
+// One worker (-parallel 1) keeps the allocation measured the input's own.
+func FuzzPerfScript(f *testing.F) {
+	seeds := [][]byte{[]byte(perfScriptQuirks), []byte("x 1 1.0: 3 a:\n\t1 f (/x)\n\nx 1 1.0: 3 b:\n\t1 f (/x)\n")}
+	if data, err := os.ReadFile("../testdata/producers/perf/perfwork.script.gz"); err == nil {
+		if raw, err := gunzip(data); err == nil {
+			seeds = append(seeds, raw[:min(len(raw), 4<<10)])
+		}
+	}
+	fuzzFormat(f, parsePerfScript, seeds...)
+}
+
+func FuzzCPUProfile(f *testing.F) {
+	seeds := [][]byte{[]byte(cpuProfileQuirks)}
+	if data, err := os.ReadFile("../testdata/producers/v8/work.cpuprofile"); err == nil && len(data) < 64<<10 {
+		seeds = append(seeds, data)
+	}
+	fuzzFormat(f, parseCPUProfile, seeds...)
+}
+
+func FuzzFolded(f *testing.F) {
+	fuzzFormat(f, parseFolded, []byte("main;foo;bar 10\nmain;baz 3\n"), []byte("a;b -5\n"), []byte("a;;b 1\r\n# c\n\na 9223372036854775807\n"))
 }

@@ -177,7 +177,7 @@ type legacyRecord struct {
 }
 
 // parseLegacyCPU decodes a whole legacy CPU profile held in memory.
-func parseLegacyCPU(data []byte) (*Profile, error) {
+func parseLegacyCPU(data []byte, m *meter) (*Profile, error) {
 	h, err := readLegacyHeader(data)
 	if err != nil {
 		return nil, err
@@ -214,6 +214,8 @@ func parseLegacyCPU(data []byte) (*Profile, error) {
 		DropFrames:  cpuProfilerFrames,
 	}
 	b := newTypedBuilder(p)
+	b.mem = m
+	b.countSums()
 
 	// Locations are numbered in order of first use, as pprof numbers them.
 	locOf := make(map[uint64]int32)

@@ -57,7 +57,7 @@ func readLegacy(t testing.TB, name string) []byte {
 
 func parseLegacyFile(t testing.TB, name string) *Profile {
 	t.Helper()
-	p, err := parseLegacyCPU(readLegacy(t, name))
+	p, err := parseLegacyCPU(readLegacy(t, name), nil)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -411,7 +411,7 @@ func TestLegacyCPUPprofBehaviour(t *testing.T) {
 		// The leaf PC repeated as frame 1 (0x51, adjusted to 0x50) is
 		// dropped; like pprof we keep its location, unused.
 		recs := []legacyRec{{1, []uint64{0x51, 0x51, 0x91}}, {1, []uint64{0x61, 0x71}}, {1, []uint64{0x81, 0x91, 0xa1}}}
-		p, err := parseLegacyCPU(legacyFile(8, binary.LittleEndian, stdHeader, recs, true, ""))
+		p, err := parseLegacyCPU(legacyFile(8, binary.LittleEndian, stdHeader, recs, true, ""), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -564,7 +564,7 @@ func TestLegacyCPUErrors(t *testing.T) {
 			"symbol at byte 59: address 0x123456789abcdef01: strconv.ParseUint"},
 	}
 	for _, tc := range tests {
-		p, err := parseLegacyCPU(tc.data)
+		p, err := parseLegacyCPU(tc.data, nil)
 		if err == nil {
 			t.Errorf("%s: no error, %d samples", tc.name, p.Samples.Len())
 			continue
@@ -585,7 +585,7 @@ func TestLegacyCPUHugeDepth(t *testing.T) {
 	data = binary.LittleEndian.AppendUint64(data, 0x5000)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := parseLegacyCPU(data)
+	_, err := parseLegacyCPU(data, nil)
 	runtime.ReadMemStats(&after)
 	want := "legacy CPU profile: record at byte 40: depth 1152921504606846976 exceeds the 16 bytes left"
 	if err == nil || err.Error() != want {
@@ -635,7 +635,7 @@ func TestLegacyCPUTruncated(t *testing.T) {
 	for _, f := range files {
 		data := readLegacy(t, f.file)
 		starts, textAt := legacyBoundaries(data, f.word, f.order)
-		full, err := parseLegacyCPU(data)
+		full, err := parseLegacyCPU(data, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -654,7 +654,7 @@ func TestLegacyCPUTruncated(t *testing.T) {
 			cuts[s] = true
 		}
 		for c := range cuts {
-			p, err := parseLegacyCPU(data[:c])
+			p, err := parseLegacyCPU(data[:c], nil)
 			rec := -1 // the record the cut falls in
 			for i, s := range starts {
 				if s <= c {
@@ -806,7 +806,7 @@ func TestLegacySignalFrames(t *testing.T) {
 		}
 		recs = append(recs, legacyRec{1, []uint64{0x100 + uint64(i), pc1, 0x501 + uint64(i)}})
 	}
-	p, err := parseLegacyCPU(legacyFile(8, le, stdHeader, recs, true, ""))
+	p, err := parseLegacyCPU(legacyFile(8, le, stdHeader, recs, true, ""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -819,7 +819,7 @@ func TestLegacySignalFrames(t *testing.T) {
 
 	// Three differing samples are too many.
 	recs[2].pcs[1] = 0x701
-	p, err = parseLegacyCPU(legacyFile(8, le, stdHeader, recs, true, ""))
+	p, err = parseLegacyCPU(legacyFile(8, le, stdHeader, recs, true, ""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -828,7 +828,7 @@ func TestLegacySignalFrames(t *testing.T) {
 	}
 
 	// A single sample loses frames 1 and 2, as in pprof.
-	p, err = parseLegacyCPU(legacyFile(4, le, stdHeader, []legacyRec{{2, []uint64{0x10, 0x21, 0x31, 0x41}}}, true, ""))
+	p, err = parseLegacyCPU(legacyFile(4, le, stdHeader, []legacyRec{{2, []uint64{0x10, 0x21, 0x31, 0x41}}}, true, ""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -837,7 +837,7 @@ func TestLegacySignalFrames(t *testing.T) {
 	}
 
 	// Extra header words are skipped.
-	p, err = parseLegacyCPU(legacyFile(8, le, []uint64{0, 5, 0, 100, 0, 0xdead, 0xbeef}, []legacyRec{{2, []uint64{0x10}}}, true, ""))
+	p, err = parseLegacyCPU(legacyFile(8, le, []uint64{0, 5, 0, 100, 0, 0xdead, 0xbeef}, []legacyRec{{2, []uint64{0x10}}}, true, ""), nil)
 	if err != nil || p.Samples.Len() != 1 || p.Locations[0].Address != 0x10 || p.Period != 100_000 {
 		t.Errorf("5 header words: %v", err)
 	}
@@ -853,7 +853,7 @@ func FuzzLegacyCPU(f *testing.F) {
 	f.Add(legacyFile(4, le, stdHeader, []legacyRec{{1, []uint64{1, 2}}}, true, "1000-2000 r-xp 0 0:0 0 /x\n"))
 	f.Add(legacyFile(4, le, []uint64{0, 3, 1, 100, 0}, []legacyRec{{0, []uint64{1}}, {1, []uint64{1, 2}}}, true, "\n 0x1 GC\n 0x2 a.b (f.java:3)\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := parseLegacyCPU(data)
+		p, err := parseLegacyCPU(data, nil)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "legacy CPU profile: ") {
 				t.Fatalf("error without prefix: %v", err)
@@ -1044,7 +1044,7 @@ func TestMappingIndex(t *testing.T) {
 	for i := range pcs {
 		pcs[i] = 0x10000 + uint64(i)
 	}
-	_, err := parseLegacyCPU(legacyFile(8, binary.LittleEndian, stdHeader, []legacyRec{{1, pcs}, {1, []uint64{5}}}, true, maps.String()))
+	_, err := parseLegacyCPU(legacyFile(8, binary.LittleEndian, stdHeader, []legacyRec{{1, pcs}, {1, []uint64{5}}}, true, maps.String()), nil)
 	if want := "legacy CPU profile: maps: 5000 overlapping executable mappings are too many to match with 30000 addresses"; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
@@ -1057,7 +1057,7 @@ func BenchmarkParseLegacyCPU(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := parseLegacyCPU(data); err != nil {
+		if _, err := parseLegacyCPU(data, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

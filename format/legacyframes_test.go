@@ -28,7 +28,7 @@ func TestLegacyFrameInfo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := parseLegacyText(data)
+		p, err := parseLegacyText(data, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}

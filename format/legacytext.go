@@ -72,8 +72,11 @@ func isLegacyText(head []byte) bool {
 }
 
 // parseLegacyText decodes a whole legacy text profile held in memory and
-// gives it pprof's built-in drop_frames and keep_frames.
-func parseLegacyText(data []byte) (*Profile, error) {
+// gives it pprof's built-in drop_frames and keep_frames. It charges no
+// meter: each of its samples is a line of the input and each location an
+// address written in it, so what it decodes to stays within a small
+// multiple of the input, which Parse has charged.
+func parseLegacyText(data []byte, _ *meter) (*Profile, error) {
 	p, err := parseLegacyTextFrames(data)
 	if err != nil {
 		return nil, err
@@ -158,6 +161,11 @@ func (r *ltReader) mapsAfter(l string) []byte {
 
 func (r *ltReader) errorf(format string, args ...any) error {
 	return fmt.Errorf("line %d: %s", r.line, fmt.Sprintf(format, args...))
+}
+
+// lineError prefixes err with the current line, keeping it for errors.Is.
+func (r *ltReader) lineError(err error) error {
+	return fmt.Errorf("line %d: %w", r.line, err)
 }
 
 // ltQuote quotes a line for an error message, shortened.

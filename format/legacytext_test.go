@@ -70,7 +70,7 @@ func TestLegacyTextFiles(t *testing.T) {
 			if !isLegacyText(data[:min(len(data), 4096)]) {
 				t.Errorf("isLegacyText = false")
 			}
-			p, err := parseLegacyText(data)
+			p, err := parseLegacyText(data, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -371,7 +371,7 @@ func TestLegacyTextRejected(t *testing.T) {
 	}
 	for _, e := range errs {
 		name := strings.TrimSuffix(filepath.Base(e), ".err.txt")
-		if _, err := parseLegacyText(ltRead(t, name)); err == nil {
+		if _, err := parseLegacyText(ltRead(t, name), nil); err == nil {
 			pprofErr, _ := os.ReadFile(e)
 			t.Errorf("%s: no error; pprof says %s", name, bytes.TrimSpace(pprofErr))
 		}
@@ -407,7 +407,7 @@ func TestLegacyTextErrors(t *testing.T) {
 		{"java period", "--- contentionz 1 ---\nresolution = us\nsampling period = -3\n", "line 3: attribute \"sampling period\": \"-3\" is not a non-negative 64-bit integer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := parseLegacyText([]byte(tc.in))
+			p, err := parseLegacyText([]byte(tc.in), nil)
 			if err == nil {
 				t.Fatalf("no error; %d samples", p.Samples.Len())
 			}
@@ -427,7 +427,7 @@ func TestLegacyTextTruncated(t *testing.T) {
 	for _, tc := range ltFiles {
 		data := ltRead(t, tc.name)
 		for n := 0; n < len(data); n += 1 + n/64 {
-			p, err := parseLegacyText(data[:n])
+			p, err := parseLegacyText(data[:n], nil)
 			if err == nil {
 				if err := ltCheck(p); err != nil {
 					t.Fatalf("%s cut at %d: %v", tc.name, n, err)
@@ -483,7 +483,7 @@ func FuzzLegacyText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		head := data[:min(len(data), 4096)]
 		isText := isLegacyText(head)
-		p, err := parseLegacyText(data)
+		p, err := parseLegacyText(data, nil)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error spans lines: %q", err)
@@ -535,7 +535,7 @@ func TestLegacyTextMatchesPprof(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			pprofErr := cmd.Run()
-			p, err := parseLegacyText(data)
+			p, err := parseLegacyText(data, nil)
 			if strings.Contains(stderr.String(), "panic:") || ltLoneHexMaps(data) {
 				continue // pprof crashes, or reads maps lines we read differently on purpose
 			}
@@ -647,7 +647,7 @@ func TestLegacyTextDump(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := parseLegacyText(data)
+	p, err := parseLegacyText(data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -662,7 +662,7 @@ func BenchmarkParseLegacyText(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := parseLegacyText(data); err != nil {
+				if _, err := parseLegacyText(data, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -19,6 +20,10 @@ import (
 type Options struct {
 	// MaxBytes caps the decompressed size; 0 means DefaultMaxBytes.
 	MaxBytes int64
+	// Budget is charged for the memory the decoded profile takes (see
+	// Budget); nil means a budget of its own for each source, of
+	// BudgetPerMaxByte times MaxBytes.
+	Budget *Budget
 	// Progress, if set, is called now and then with the number of (possibly
 	// compressed) input bytes consumed so far.
 	Progress func(read int64)
@@ -62,6 +67,17 @@ func (o *Options) maxBytes() int64 {
 	return DefaultMaxBytes
 }
 
+func (o *Options) budget() *Budget {
+	if o.Budget != nil {
+		return o.Budget
+	}
+	limit := int64(math.MaxInt64)
+	if m := o.maxBytes(); m <= math.MaxInt64/BudgetPerMaxByte {
+		limit = m * BudgetPerMaxByte
+	}
+	return NewBudget(limit)
+}
+
 // Formats lists the input formats Parse recognises, for error messages.
 const Formats = "gzip, profile.proto, legacy gperftools CPU, pprof legacy text (heap, contention, thread, goroutine), perf.data and perf script, V8 .cpuprofile, folded stacks"
 
@@ -75,7 +91,7 @@ var memoryFormats = []struct {
 	name  string // prefixes its parse errors ("" when they name it already)
 	label string // what Sniff calls it
 	sniff func(head []byte) bool
-	parse func(data []byte) (*Profile, error)
+	parse func(data []byte, m *meter) (*Profile, error)
 }{
 	{"", "gperftools CPU", isLegacyCPU, parseLegacyCPU},
 	{"legacy text profile", "legacy text", isLegacyText, parseLegacyText},
@@ -86,7 +102,19 @@ var memoryFormats = []struct {
 }
 
 // Parse reads one profile in any supported format, gzipped or not.
+// What it decodes is charged to opt's budget; a failed load releases its
+// charges, a successful one leaves charged what the profile holds.
 func Parse(r io.Reader, opt Options) (*Profile, error) {
+	m := newMeter(opt.budget())
+	p, err := parse(r, opt, m)
+	if err != nil {
+		m.release(m.charged)
+		return nil, err
+	}
+	return p, nil
+}
+
+func parse(r io.Reader, opt Options, m *meter) (*Profile, error) {
 	sizeHint := decompressedSize(r)
 	if opt.Progress != nil {
 		r = &progressReader{r: r, fn: opt.Progress}
@@ -99,7 +127,8 @@ func Parse(r io.Reader, opt Options) (*Profile, error) {
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		pipe := newPipeReader(&gzipErrReader{gz}, opt.maxBytes())
+		gz.Multistream(false)
+		pipe := newPipeReader(&gzipErrReader{gz: gz, src: br}, opt.maxBytes())
 		defer pipe.Close()
 		src = pipe
 	} else {
@@ -120,16 +149,18 @@ func Parse(r io.Reader, opt Options) (*Profile, error) {
 		if f.parse == nil && opt.NoPrograms {
 			return nil, errNoPerf
 		}
-		data, err := s.readAll()
+		data, err := s.readAll(m, sizeHint)
 		if err != nil {
 			return nil, err
 		}
+		m.bound(int64(len(data)))
 		var p *Profile
 		if f.parse == nil {
-			p, err = parsePerfData(data, opt.maxBytes())
+			p, err = parsePerfData(data, opt.maxBytes(), m)
 		} else {
-			p, err = f.parse(data)
+			p, err = f.parse(data, m)
 		}
+		m.release(int64(len(data))) // the copy is garbage now
 		if err != nil && f.name != "" {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
@@ -141,7 +172,7 @@ func Parse(r io.Reader, opt Options) (*Profile, error) {
 	if !looksLikeProto(head) || looksLikeText(head) {
 		return nil, fmt.Errorf("%w: tried %s (input starts with %q)", ErrUnknownFormat, Formats, firstBytes(head))
 	}
-	p, err := decodeProto(s, sizeHint)
+	p, err := decodeProto(s, sizeHint, m)
 	if err != nil {
 		return nil, fmt.Errorf("profile.proto: %w", err)
 	}
@@ -208,7 +239,16 @@ func looksLikeProto(head []byte) bool {
 // varints are binary) but a mistaken source file or log does.
 func looksLikeText(head []byte) bool {
 	n := min(len(head), 256)
-	if n < 16 || !utf8.Valid(head[:n-utf8.UTFMax]) {
+	switch {
+	case n < 16:
+		// A whole input this short (head is the input's first 4 KB)
+		// is text when it is a line or has words: a profile.proto of
+		// a few printable bytes sets a field or two and holds no
+		// sample.
+		if !utf8.Valid(head) || !bytes.ContainsAny(head, " \n") {
+			return false
+		}
+	case !utf8.Valid(head[:n-utf8.UTFMax]):
 		return false
 	}
 	for _, c := range head[:n] {
@@ -226,19 +266,48 @@ func firstBytes(b []byte) string {
 	return string(b)
 }
 
-// gzipErrReader prefixes decompression errors so they are recognisable.
-type gzipErrReader struct{ r io.Reader }
+// gzipErrReader reads the members of a gzip stream, each checked against
+// its CRC-32 and length, and names decompression errors. As gzip -t and
+// go tool pprof do, it refuses bytes after the last member that do not
+// start another one.
+type gzipErrReader struct {
+	gz  *gzip.Reader
+	src *bufio.Reader
+}
 
 func (g *gzipErrReader) Read(b []byte) (int, error) {
-	n, err := g.r.Read(b)
+	n, err := g.gz.Read(b)
+	if err == io.EOF {
+		err = g.nextMember()
+	}
 	if err != nil && err != io.EOF {
-		if errors.Is(err, io.ErrUnexpectedEOF) {
+		switch {
+		case errors.Is(err, io.ErrUnexpectedEOF):
 			err = errors.New("gzip: unexpected end of compressed data (truncated file?)")
-		} else {
+		case errors.Is(err, gzip.ErrChecksum):
+			err = errors.New("gzip: the data does not match its CRC-32 or length (corrupt file?)")
+		case !strings.HasPrefix(err.Error(), "gzip: "):
 			err = fmt.Errorf("gzip: %w", err)
 		}
 	}
 	return n, err
+}
+
+// nextMember starts the next member after one ended (concatenated gzip
+// files make one stream), or returns io.EOF at the end of the input.
+func (g *gzipErrReader) nextMember() error {
+	magic, err := g.src.Peek(2)
+	if len(magic) == 0 && err == io.EOF {
+		return io.EOF
+	}
+	if len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+		return errors.New("gzip: trailing garbage after the compressed data")
+	}
+	if err := g.gz.Reset(g.src); err != nil {
+		return err
+	}
+	g.gz.Multistream(false)
+	return nil
 }
 
 type progressReader struct {
@@ -299,7 +368,7 @@ func isFolded(head []byte) bool {
 		// count cannot be told yet, so take printable text with a space.
 		return bytes.IndexByte(line, ' ') > 0
 	}
-	_, _, ok := splitFoldedLine(string(line))
+	_, _, _, ok := splitFoldedLine(string(line))
 	return ok
 }
 

@@ -157,7 +157,7 @@ type perfLocKey struct {
 }
 
 // parsePerfScript reads perf script text.
-func parsePerfScript(data []byte) (*Profile, error) {
+func parsePerfScript(data []byte, m *meter) (*Profile, error) {
 	pp := &perfParser{
 		p:      &Profile{},
 		events: map[string]int{},
@@ -167,6 +167,8 @@ func parsePerfScript(data []byte) (*Profile, error) {
 	}
 	pp.b = newBuilder(pp.p)
 	b := pp.b
+	b.mem = m
+	b.countSums()
 	b.str("")
 	pp.firstComm = -1
 	pp.keys.comm, pp.keys.pid, pp.keys.tid, pp.keys.cpu = b.str("comm"), b.str("pid"), b.str("tid"), b.str("cpu")
@@ -208,7 +210,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 		}
 		if strings.TrimSpace(l) == "" {
 			if err := flush(); err != nil {
-				return nil, r.errorf("%v", err)
+				return nil, r.lineError(err)
 			}
 			continue
 		}
@@ -220,7 +222,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 				if perfSrclineRE.MatchString(l) {
 					continue // perf script -F +srcline
 				}
-				return nil, r.errorf("%v", err)
+				return nil, r.lineError(err)
 			}
 			continue
 		}
@@ -232,7 +234,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 			return nil, r.errorf("not a perf script sample header (want COMM PID/TID [CPU] TIME: PERIOD EVENT:): %s", ltQuote(l))
 		}
 		if err := flush(); err != nil {
-			return nil, r.errorf("%v", err)
+			return nil, r.lineError(err)
 		}
 		inSamp = true
 		locs = locs[:0]
@@ -242,7 +244,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 		}
 		var err error
 		if col, err = pp.event(m[7]); err != nil {
-			return nil, r.errorf("%v", err)
+			return nil, r.lineError(err)
 		}
 		period = 1
 		if m[6] != "" {
@@ -258,7 +260,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 			pp.firstComm = comm
 		}
 		if labels, err = b.labelSet([]StrLabel{{Key: pp.keys.comm, Value: comm}}); err != nil {
-			return nil, r.errorf("%v", err)
+			return nil, r.lineError(err)
 		}
 		num = num[:0]
 		// One number is the thread id; "pid/tid" gives both.
@@ -281,7 +283,7 @@ func parsePerfScript(data []byte) (*Profile, error) {
 		}
 	}
 	if err := flush(); err != nil {
-		return nil, r.errorf("%v", err)
+		return nil, r.lineError(err)
 	}
 	if pp.p.Samples.Len() == 0 {
 		return nil, fmt.Errorf("no samples")
@@ -292,6 +294,9 @@ func parsePerfScript(data []byte) (*Profile, error) {
 	}
 	for i := range pp.p.Mappings {
 		b.str(pp.p.Mappings[i].File)
+	}
+	if b.err != nil {
+		return nil, b.err
 	}
 	return pp.p, nil
 }
@@ -323,7 +328,12 @@ func (pp *perfParser) event(printed string) (int, error) {
 		p.DefaultSampleType = name
 		p.PeriodType = ValueType{Type: name, Unit: unit}
 	}
+	// Every sample, those before and those to come, has a value in the
+	// two new columns: many event names make every sample large.
 	n := p.Samples.Len()
+	if err := pp.b.mem.charge(16 * int64(n)); err != nil {
+		return 0, fmt.Errorf("event %s: %w", name, err)
+	}
 	p.Samples.Values = append(p.Samples.Values, make([]int64, n), make([]int64, n))
 	pp.events[printed] = col
 	return col, nil
@@ -347,6 +357,9 @@ func (pp *perfParser) frame(l string, locs *[]int32) error {
 		p := pp.p
 		if len(p.Locations) == 1<<31-1 {
 			return fmt.Errorf("too many distinct frames")
+		}
+		if err := pp.b.mem.charge(locationCost + functionCost + int64(len(sym)) + mappingCost + int64(len(module))); err != nil {
+			return err
 		}
 		li = int32(len(p.Locations))
 		loc := Location{ID: uint64(li) + 1, Mapping: -1, Address: addr}
@@ -395,10 +408,10 @@ var errNoPerf = errors.New("perf.data: reading it runs Linux perf, which is not 
 // parsePerfData runs the installed `perf script` on a perf.data file and
 // reads its text: perf.data's records and its symbolization (build-id
 // cache, kallsyms) are perf's own business. perf's output is held in
-// memory, so it is capped at maxBytes like any decompressed input; perf
-// runs in a process group of its own, killed whole when it takes longer
-// than perfTimeout or writes too much.
-func parsePerfData(data []byte, maxBytes int64) (*Profile, error) {
+// memory: it is charged to the budget as it comes and capped at maxBytes
+// like any decompressed input; perf runs in a process group of its own,
+// killed whole when it takes longer than perfTimeout or writes too much.
+func parsePerfData(data []byte, maxBytes int64, m *meter) (*Profile, error) {
 	path, err := exec.LookPath(perfCommand)
 	if err != nil {
 		return nil, fmt.Errorf("perf.data: reading it needs Linux perf (`perf script`), which is not installed: %w", err)
@@ -421,11 +434,17 @@ func parsePerfData(data []byte, maxBytes int64) (*Profile, error) {
 	ownProcessGroup(cmd)
 	// perf's children may hold its pipes open after it is killed.
 	cmd.WaitDelay = 5 * time.Second
-	stdout := &cappedBuffer{max: maxBytes, full: cancel}
+	// perf's text is several times the size of its perf.data: it is held
+	// to the budget as it comes, and its decode to its own size.
+	m.unbound()
+	stdout := &cappedBuffer{max: maxBytes, full: cancel, m: m}
 	stderr := &cappedBuffer{max: 64 << 10}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Run(); err != nil || stdout.err != nil {
 		switch {
+		case stdout.err != nil:
+			// perf's own error would be its broken pipe.
+			return nil, fmt.Errorf("perf.data: perf script output: %w", stdout.err)
 		case stdout.over:
 			return nil, fmt.Errorf("perf.data: perf script wrote more than %d bytes (-max_bytes); stopped", maxBytes)
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -440,7 +459,8 @@ func parsePerfData(data []byte, maxBytes int64) (*Profile, error) {
 		}
 		return nil, fmt.Errorf("perf.data: perf script: %w", err)
 	}
-	p, err := parsePerfScript(stdout.buf.Bytes())
+	m.bound(int64(stdout.buf.Len()))
+	p, err := parsePerfScript(stdout.buf.Bytes(), m)
 	if err != nil {
 		return nil, fmt.Errorf("perf.data: perf script output: %w", err)
 	}
@@ -448,13 +468,16 @@ func parsePerfData(data []byte, maxBytes int64) (*Profile, error) {
 }
 
 // cappedBuffer keeps up to max bytes; past that it fails the write and
-// calls full, once. It holds its bytes.Buffer by name: an embedded one's
-// ReadFrom would let io.Copy around Write and its cap.
+// calls full, once. With a meter it charges the buffer's growth (twice
+// over) and fails once the budget is spent. It holds its bytes.Buffer by
+// name: an embedded one's ReadFrom would let io.Copy around Write.
 type cappedBuffer struct {
 	buf  bytes.Buffer
 	max  int64
 	over bool
 	full func()
+	m    *meter
+	err  error // the meter's refusal
 }
 
 func (c *cappedBuffer) Write(b []byte) (int, error) {
@@ -464,6 +487,12 @@ func (c *cappedBuffer) Write(b []byte) (int, error) {
 		}
 		c.over = true
 		return 0, errors.New("output too large")
+	}
+	if c.m != nil && c.buf.Len()+len(b) > c.buf.Cap() {
+		if err := c.m.charge(int64(max(c.buf.Cap(), len(b)))); err != nil {
+			c.err = err
+			return 0, err
+		}
 	}
 	return c.buf.Write(b)
 }

@@ -1,6 +1,12 @@
 package format
 
-import "iter"
+import (
+	"fmt"
+	"iter"
+	"math"
+	"math/bits"
+	"strconv"
+)
 
 // Profile is a decoded, validated profile laid out for analysis: every
 // reference is a dense index into a slice of this struct, the samples are
@@ -229,6 +235,32 @@ func (p *Profile) DefaultSampleIndex() int {
 		return i
 	}
 	return len(p.SampleTypes) - 1
+}
+
+// CheckSums reports an error when the magnitudes of a column's values add
+// up past the int64 range: every sum the explorer makes of them (a total,
+// a function's cum, a diff's Σ|v|) then fits. pprof wraps such sums
+// silently; its reports keep doing so, the explorer refuses the profile.
+func (p *Profile) CheckSums() error {
+	for t, col := range p.Samples.Values {
+		var sum uint64
+		for _, v := range col {
+			a := uint64(v)
+			if v < 0 {
+				a = -a
+			}
+			var carry uint64
+			sum, carry = bits.Add64(sum, a, 0)
+			if carry != 0 || sum > math.MaxInt64 {
+				name := "sample type " + strconv.Itoa(t)
+				if t < len(p.SampleTypes) {
+					name = p.SampleTypes[t].Type
+				}
+				return fmt.Errorf("the %s values add up past the int64 range: their totals would wrap", name)
+			}
+		}
+	}
+	return nil
 }
 
 // Total returns the sum of column t over all samples.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/bits"
 	"regexp"
@@ -117,6 +118,8 @@ type protoDecoder struct {
 	lkey      []byte
 
 	sizeHint    int64 // decompressed size, or 0
+	mem         *meter
+	uncharged   int64 // decoded bytes not yet charged to mem
 	sampleBytes int64 // bytes of the samples so far
 	est         int   // estimated number of samples, once known
 }
@@ -124,10 +127,10 @@ type protoDecoder struct {
 // decodeProto decodes profile.proto from s. sizeHint is the decompressed
 // size if known (0 if not), used to size the sample columns once instead
 // of growing them.
-func decodeProto(s *byteStream, sizeHint int64) (*Profile, error) {
+func decodeProto(s *byteStream, sizeHint int64, m *meter) (*Profile, error) {
 	p := &Profile{LabelSets: LabelSets{Off: []int32{0, 0}}}
 	pipe, gzipped := s.src.(*pipeReader)
-	d := &protoDecoder{p: p, linker: newLinker(p, !gzipped), sizeHint: sizeHint, setFirst: []int32{-1}}
+	d := &protoDecoder{p: p, linker: newLinker(p, !gzipped), sizeHint: sizeHint, setFirst: []int32{-1}, mem: m}
 	if gzipped {
 		// gzip links when it would wait for the decoder, and the decoder
 		// when it would wait for gzip.
@@ -135,6 +138,15 @@ func decodeProto(s *byteStream, sizeHint int64) (*Profile, error) {
 		pipe.idle.Store(&help)
 	}
 	err := d.decode(s)
+	if err == nil && s.err != nil && s.err != io.EOF {
+		// The stream ended in an error after the last whole field: a
+		// gzip checksum or length that does not match, or bytes after
+		// the gzip stream.
+		err = s.err
+	}
+	if err == nil {
+		err = d.charge(0)
+	}
 	if gzipped {
 		pipe.idle.Store(nil)
 	}
@@ -194,6 +206,19 @@ func (d *protoDecoder) batch() (*linkBatch, error) {
 		d.cur = bt
 	}
 	return bt, nil
+}
+
+// charge adds n to what the decoder has taken and charges it to the
+// meter once enough has gathered (or when n is 0): a sample is too small
+// a step to charge one at a time on the hot path.
+func (d *protoDecoder) charge(n int64) error {
+	d.uncharged += n
+	if n > 0 && d.uncharged < 1<<18 {
+		return nil
+	}
+	err := d.mem.charge(d.uncharged)
+	d.uncharged = 0
+	return err
 }
 
 // errLinker stops the decoder when the linker has failed; decodeProto
@@ -312,12 +337,15 @@ func (d *protoDecoder) message(num protowire.Number, name string, at int64, b []
 		if err != nil {
 			return err
 		}
+		if err := d.charge(int64(len(b)) + 64); err != nil {
+			return err
+		}
 		bt.msgData = append(bt.msgData, b...)
 		bt.msgs = append(bt.msgs, linkMsg{num: num, at: at, before: int32(bt.samples()), end: int32(len(bt.msgData))})
 		return nil
 	case fProfileStringTable:
 		d.p.Strings = append(d.p.Strings, string(b))
-		return nil
+		return d.charge(int64(len(b)) + 16)
 	case fProfilePeriodType:
 		d.periodType, err = decodeValueType(b)
 	case fProfileComment:
@@ -576,6 +604,11 @@ func (d *protoDecoder) sample(b []byte) error {
 		}
 		if cache {
 			d.cacheSet(sc, len(lkey), set)
+		}
+	}
+	if d.uncharged += 8 + 8*int64(nv); d.uncharged >= 1<<18 {
+		if err := d.charge(0); err != nil {
+			return err
 		}
 	}
 	s.Labels = append(s.Labels, set)

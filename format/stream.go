@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime/debug"
+	"slices"
 	"sync/atomic"
 )
 
@@ -287,20 +289,51 @@ func (s *byteStream) peek(n int) []byte {
 	return s.buf[s.pos : s.pos+min(n, m)]
 }
 
-// readAll returns the rest of the stream (for formats parsed in memory).
-func (s *byteStream) readAll() ([]byte, error) {
-	rest := append([]byte(nil), s.buf[s.pos:s.end]...)
+// readAll returns the rest of the stream (for formats parsed in memory),
+// charging m for the copy as it grows. sizeHint, the input's size if
+// known, sizes the copy at once.
+func (s *byteStream) readAll(m *meter, sizeHint int64) ([]byte, error) {
+	have := s.end - s.pos
+	if err := m.charge(int64(have)); err != nil {
+		return nil, err
+	}
+	charged := int64(have)
+	size := have
+	if s.err == nil && sizeHint > int64(have) && sizeHint <= math.MaxInt32 && m.charge(sizeHint-int64(have)) == nil {
+		size, charged = int(sizeHint), sizeHint
+	}
+	rest := append(make([]byte, 0, size), s.buf[s.pos:s.end]...)
 	s.pos = s.end
 	if s.err != nil && s.err != io.EOF {
 		return nil, s.err
 	}
-	if s.err == nil {
-		more, err := io.ReadAll(s.src)
-		if err != nil {
+	for s.err == nil {
+		if len(rest) < cap(rest) {
+			n, err := s.src.Read(rest[len(rest):cap(rest)])
+			rest = rest[:len(rest)+n]
+			s.err = err
+			continue
+		}
+		// Full: read a little first, so that input of the hinted size
+		// ends here without growing the copy for nothing.
+		var probe [512]byte
+		n, err := s.src.Read(probe[:])
+		s.err = err
+		if n == 0 {
+			continue
+		}
+		// Grown by doubling, as append would, but charged first.
+		more := max(cap(rest), 64<<10)
+		if err := m.charge(int64(more)); err != nil {
 			return nil, err
 		}
-		rest = append(rest, more...)
-		s.err = io.EOF
+		charged += int64(more)
+		rest = append(slices.Grow(rest, more), probe[:n]...)
 	}
+	if s.err != io.EOF {
+		return nil, s.err
+	}
+	// What was charged beyond the bytes is given back.
+	m.release(charged - int64(len(rest)))
 	return rest, nil
 }

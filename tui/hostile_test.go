@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"bytes"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/pprof-tui/pprof-tui/format"
 )
 
 // hostileName is a file name that, written to a terminal as it is, sets
@@ -157,5 +161,33 @@ func TestHostileLiveError(t *testing.T) {
 	m.live.err = &os.PathError{Op: "open", Path: hostileName, Err: os.ErrNotExist}
 	if s := m.liveStatus(0).String(); strings.ContainsAny(s, "\x1b\a") || !strings.Contains(s, hostileDrawn) {
 		t.Errorf("live status %q", s)
+	}
+}
+
+// A profile.proto whose values add up past int64 (its reports wrap, as
+// pprof's do) does not open: the explorer would show a negative total
+// for non-negative input.
+func TestWrappingSumsRefused(t *testing.T) {
+	p, err := format.Load(t.Context(), format.Sources{Sources: []string{testdata("cpu_labels.pb.gz")}}, format.Options{Symbolize: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := p.Samples.Values[len(p.Samples.Values)-1]
+	col[0], col[1] = math.MaxInt64, math.MaxInt64
+	var buf bytes.Buffer
+	if err := format.Write(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "wraps.pb.gz")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(t.Context(), testConfig(path))
+	newFinished(t, m)
+	if err := m.Err(); err == nil || !strings.Contains(err.Error(), "values add up past the int64 range") {
+		t.Errorf("error %v, want the values' sum refused", err)
+	}
+	if m.phase == phaseReady {
+		t.Error("the explorer opened")
 	}
 }

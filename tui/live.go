@@ -210,6 +210,9 @@ func (m *Model) fetch() tea.Cmd {
 	return guard(func() tea.Msg {
 		defer cancel()
 		p, err := format.Load(ctx, src, opt)
+		if err == nil {
+			err = p.CheckSums()
+		}
 		if err != nil {
 			return liveLoadedMsg{err: err}
 		}

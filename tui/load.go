@@ -123,7 +123,12 @@ func (l *loader) start(ctx context.Context, src format.Sources, data []byte) tea
 			p, err = format.Load(ctx, src, opt)
 		}
 		if err == nil {
+			err = p.CheckSums()
+		}
+		if err == nil {
 			safeProfile(p)
+		} else {
+			p = nil
 		}
 		mu.Lock()
 		defer mu.Unlock()

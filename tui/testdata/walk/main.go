@@ -1,5 +1,5 @@
 // Command walk drives the built explorer in tmux through what a person
-// waits for (issue 11) and prints, per step, the time from the key press
+// waits for and prints, per step, the time from the key press
 // to the redrawn screen and the process's RSS and peak RSS. Run it through
 // tui/testdata/walk.sh, which builds the binary and writes the profile:
 //

@@ -1,0 +1,190 @@
+package analysis
+
+import "strconv"
+
+// locKey is what a query's location view and node lists depend on.
+type locKey struct {
+	granularity            string
+	noInlines, showColumns bool
+	// flags and lines are the values of the filters over frames, quoted
+	// one after the other in the settings table's order: those that
+	// only flag locations (flagsFrames) and those that change their
+	// lines (cutsFrames).
+	flags, lines string
+}
+
+func locKeyOf(opt Options) locKey {
+	// Spelled out in buffers on the stack: one string each, not one per
+	// filter.
+	var flagBuf, lineBuf [128]byte
+	flags, lines := flagBuf[:0], lineBuf[:0]
+	t := table()
+	for i := range t {
+		switch s := &t[i]; s.use {
+		case flagsFrames:
+			flags = strconv.AppendQuote(flags, s.get(&opt))
+		case cutsFrames:
+			lines = strconv.AppendQuote(lines, s.get(&opt))
+		}
+	}
+	return locKey{granularity: opt.Granularity, noInlines: opt.NoInlines, showColumns: opt.ShowColumns,
+		flags: string(flags), lines: string(lines)}
+}
+
+// locPaths is a query's location view and node lists, kept by the Engine
+// for the next queries with the same name filters and granularity (a
+// sample type or tag filter changes none of them): building them is
+// O(locations), which dominates on profiles with a million locations.
+// Never modified once built.
+type locPaths struct {
+	view          *locView
+	hidden        bool
+	off, nodes    []int32
+	inlined, cand []bool
+	anyCand       bool
+	inlinedSlots  int
+	edge          []int32
+}
+
+// recentLocSets is how many location views an Engine keeps: the current
+// one and those just before it (clearing a filter goes back to one).
+const recentLocSets = 3
+
+func (e *Engine) recentLocs(k locKey) *locPaths {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	lp, _ := e.locs.get(k)
+	return lp
+}
+
+// sameLines is a kept location view whose key differs from k at most in
+// the filters that only flag locations (focus and ignore), or nil.
+func (e *Engine) sameLines(k locKey) *locPaths {
+	return e.keptLocs(k, func(k *locKey) { k.flags = "" })
+}
+
+// sameView is a kept location view whose key differs from k at most in
+// the granularity and columns, or nil.
+func (e *Engine) sameView(k locKey) *locPaths {
+	return e.keptLocs(k, func(k *locKey) { k.granularity, k.showColumns = "", false })
+}
+
+// keptLocs is a kept location view whose key, with unset applied, is
+// k's with unset applied, or nil.
+func (e *Engine) keptLocs(k locKey, unset func(*locKey)) *locPaths {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	unset(&k)
+	for i, kk := range e.locs.keys {
+		unset(&kk)
+		if kk == k {
+			return e.locs.vals[i]
+		}
+	}
+	return nil
+}
+
+func (e *Engine) keepLocs(k locKey, lp *locPaths) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.locs.add(k, lp, recentLocSets, nil)
+}
+
+// buildLocNodes turns the location view into node lists: location l's
+// frames are locNodes[off[l]:off[l+1]], outermost first, so that walking
+// a stack is a run of array reads. A hidden location has none.
+func (q *query) buildLocNodes() {
+	v := q.view
+	slotNode := q.nodes.slotNode
+	off := q.e.lt.off
+	nl := len(v.flags)
+	q.locOff = make([]int32, nl+1)
+	// A visible location has a node per line it keeps, or one.
+	count := func(lo, hi int) int {
+		n := 0
+		for l := lo; l < hi; l++ {
+			if v.flags[l]&fHidden == 0 {
+				n += max(1, int(v.off[l+1]-v.off[l]))
+			}
+		}
+		return n
+	}
+	// Locations [lo, hi), their nodes from locNodes[at].
+	fill := func(lo, hi int, at int32) {
+		for l := lo; l < hi; l++ {
+			if v.flags[l]&fHidden == 0 {
+				lines := v.lines[v.off[l]:v.off[l+1]]
+				if len(lines) == 0 {
+					q.locNodes[at] = slotNode[off[l]]
+					at++
+				}
+				for k := len(lines) - 1; k >= 0; k-- {
+					q.locNodes[at] = slotNode[off[l]+int32(lines[k])]
+					q.locInlined[at] = k != len(lines)-1
+					at++
+				}
+			}
+			q.locOff[l+1] = at
+		}
+	}
+	h := half(nl, parallelLocations)
+	first := count(0, h)
+	n := first + count(h, nl)
+	q.locNodes, q.locInlined = make([]int32, n), make([]bool, n)
+	inHalves(nl, parallelLocations, func(part, lo, hi int) { fill(lo, hi, int32(part*first)) })
+}
+
+// buildLocEdges sets locEdge: an inlined frame's call edge is the
+// table's static edge from the next-outer line of its location, unless
+// the location view hid lines between them.
+func (q *query) buildLocEdges() {
+	v := q.view
+	edge := q.nodes.staticEdges(q.e.p, q.e.lt).slot
+	off := q.e.lt.off
+	q.locEdge = make([]int32, len(q.locNodes))
+	inHalves(len(v.flags), parallelLocations, func(_, lo, hi int) {
+		for l := lo; l < hi; l++ {
+			j := q.locOff[l]
+			if j == q.locOff[l+1] {
+				continue
+			}
+			lines := v.lines[v.off[l]:v.off[l+1]]
+			for k := len(lines) - 1; k >= 0; k-- {
+				switch {
+				case k == len(lines)-1:
+					q.locEdge[j] = -1 // the outermost frame: not inlined
+				case lines[k+1] == lines[k]+1:
+					q.locEdge[j] = edge[off[l]+int32(lines[k])]
+				default:
+					q.locEdge[j] = -2
+				}
+				j++
+			}
+			if len(lines) == 0 {
+				q.locEdge[j] = -1
+			}
+		}
+	})
+}
+
+// candidates flags the nodes that are an inlined frame somewhere: only
+// they can be marked inline.
+func (q *query) candidates() []bool {
+	if q.cand == nil {
+		q.cand = make([]bool, q.nodes.len())
+		for j, n := range q.locNodes {
+			if q.locInlined[j] {
+				q.cand[n] = true
+				q.anyCand = true
+				q.inlinedSlots++
+			}
+		}
+		if q.anyCand {
+			q.buildLocEdges()
+		}
+	}
+	if !q.anyCand {
+		return nil
+	}
+	return q.cand
+}

@@ -1,0 +1,154 @@
+package analysis
+
+import (
+	"slices"
+)
+
+// query is one set of options resolved against a profile: the selected
+// value, the compiled filters and the location view. Top, trees, peek and
+// traces all start from one.
+type query struct {
+	e     *Engine
+	opt   Options
+	vi    int // value index
+	mean  bool
+	c     *compiled
+	nodes *nodeTable
+	view  *locView
+	// locNodes[locOff[l]:locOff[l+1]] are location l's frames as nodes,
+	// outermost first (see buildLocNodes).
+	locOff, locNodes []int32
+	locInlined       []bool // per locNodes slot: an inlined frame (not its location's outermost)
+	// locEdge is, per locNodes slot of an inlined frame, the id of its
+	// call edge among the table's static edges (nodeTable.staticEdges):
+	// -1 where the caller is the same node, -2 where lines between them
+	// are hidden (the edge is looked up per walk). Built with candidates.
+	locEdge      []int32
+	cand         []bool // per node: an inlined frame somewhere (see candidates)
+	anyCand      bool
+	inlinedSlots int              // locInlined's true slots: about the inline edges
+	filtering    bool             // any filter can change or drop a stack
+	keep         func(i int) bool // tag filters; nil keeps every sample
+	hidden       bool             // some location is hidden
+	names        bool             // focus/ignore/hide/show in use
+	drop         bool             // drop_frames in use
+	pause        func()           // called now and then by a background walk (TopBackground)
+	noMarkers    bool             // for a report without inline markers: no call edges summed
+}
+
+func (e *Engine) newQuery(opt Options) (*query, error) {
+	e = e.tagNodes(&opt)
+	p := e.p
+	if opt.Granularity == "" {
+		opt.Granularity = "functions"
+	}
+	if err := opt.check("granularity", "sort"); err != nil {
+		return nil, err
+	}
+	opt = opt.Trimmed()
+	vi, err := SampleIndex(p, opt.SampleIndex)
+	if err != nil {
+		return nil, err
+	}
+	c, err := compileOptions(&opt)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := e.sampleFilter(&opt)
+	if err != nil {
+		return nil, err
+	}
+	q := &query{
+		e: e, opt: opt, vi: vi, mean: opt.Mean, c: c, keep: keep,
+		nodes: e.nodeTable(opt.Granularity, opt.NoInlines, opt.ShowColumns),
+		names: c.focus != nil || c.ignore != nil || c.hide != nil || c.show != nil,
+	}
+	q.drop = e.dropFrames() != nil
+	q.filtering = c.frames || q.drop
+	key := locKeyOf(opt)
+	if lp := e.recentLocs(key); lp != nil {
+		q.view, q.hidden, q.locOff, q.locNodes, q.locInlined = lp.view, lp.hidden, lp.off, lp.nodes, lp.inlined
+		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edge
+		return q, nil
+	}
+	switch lines, view := e.sameLines(key), e.sameView(key); {
+	case lines != nil:
+		// Focus and ignore only flag locations: the lines and node lists
+		// of a kept view that differs in them alone serve.
+		q.view = e.buildLocView(c, opt.NoInlines, lines.view)
+		q.hidden, q.locOff, q.locNodes, q.locInlined = lines.hidden, lines.off, lines.nodes, lines.inlined
+		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lines.cand, lines.anyCand, lines.inlinedSlots, lines.edge
+	case view != nil:
+		// The view does not depend on the granularity: a kept one at
+		// another serves (the lines after the functions).
+		q.view, q.hidden = view.view, view.hidden
+		q.buildLocNodes()
+		q.candidates()
+	default:
+		q.view = e.buildLocView(c, opt.NoInlines, nil)
+		q.hidden = slices.ContainsFunc(q.view.flags, func(fl uint8) bool { return fl&fHidden != 0 })
+		q.buildLocNodes()
+		q.candidates()
+	}
+	e.keepLocs(key, &locPaths{q.view, q.hidden, q.locOff, q.locNodes, q.locInlined, q.cand, q.anyCand, q.inlinedSlots, q.locEdge})
+	return q, nil
+}
+
+// pathRange is the part of stack locs that survives the filters, and
+// whether the stack survives at all.
+func (q *query) pathRange(locs []int32) (lo, hi int, ok bool) {
+	if !q.filtering {
+		return 0, len(locs), true
+	}
+	return q.view.stackRange(locs, q.c, q.hidden, q.names, q.drop)
+}
+
+// appendPath appends the nodes of stack locs that survive the filters to
+// buf, root first, and reports whether the stack survives at all. With
+// inl non-nil it also appends, per node, whether it is an inlined frame
+// (not the outermost line of its location).
+func (q *query) appendPath(buf []int32, inl *[]bool, locs []int32) ([]int32, bool) {
+	lo, hi, ok := q.pathRange(locs)
+	if !ok {
+		return buf, false
+	}
+	off, nodes := q.locOff, q.locNodes
+	for i := hi - 1; i >= lo; i-- {
+		l := locs[i]
+		// Element by element: most locations have one frame, and a
+		// slice append would call memmove for each.
+		for j := off[l]; j < off[l+1]; j++ {
+			buf = append(buf, nodes[j])
+			if inl != nil {
+				*inl = append(*inl, j > off[l])
+			}
+		}
+	}
+	return buf, true
+}
+
+// leafLoc is the leaf-most location of path (leaf first) with a frame in
+// the location view, or -1: its innermost frame is the path's leaf.
+func (q *query) leafLoc(path []int32) int32 {
+	for _, l := range path {
+		if q.locOff[l+1] > q.locOff[l] {
+			return l
+		}
+	}
+	return -1
+}
+
+// caller is the frame that calls path[i]'s outermost frame: the innermost
+// frame of the next location towards the root with a frame, or -1.
+func (q *query) caller(path []int32, i int) int32 {
+	if l := q.leafLoc(path[i+1:]); l >= 0 {
+		return q.locNodes[q.locOff[l+1]-1]
+	}
+	return -1
+}
+
+// filtersPass reports whether a stack survives the filters.
+func (q *query) filtersPass(locs []int32) bool {
+	_, _, ok := q.view.stackRange(locs, q.c, q.hidden, q.names, q.drop)
+	return ok
+}

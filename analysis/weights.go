@@ -1,0 +1,113 @@
+package analysis
+
+import (
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// stackWeights sums the selected value (and the count, for mean) of the
+// samples that pass the tag filters, per distinct stack, and the
+// percentage denominator over all samples.
+func (q *query) stackWeights() (w, dw []int64, total, totalDiv int64) {
+	p := q.e.p
+	n := p.Stacks.Len()
+	w = make([]int64, n)
+	if q.mean {
+		dw = make([]int64, n)
+	}
+	vals := p.Samples.Values[q.vi]
+	var counts []int64
+	if q.mean {
+		counts = p.Samples.Values[0]
+	}
+	base := q.e.baseSets()
+	var baseTotal, baseDiv int64
+	for i, s := range p.Samples.Stack {
+		v := vals[i]
+		total += abs64(v)
+		if q.mean {
+			totalDiv += counts[i]
+		}
+		if base != nil && base[p.Samples.Labels[i]] {
+			baseTotal += abs64(v)
+			if q.mean {
+				baseDiv += counts[i]
+			}
+		}
+		if q.keep != nil && !q.keep(i) {
+			continue
+		}
+		w[s] += v
+		if q.mean {
+			dw[s] += counts[i]
+		}
+	}
+	if baseTotal > 0 {
+		// With -diff_base the base profile's total is the denominator.
+		total, totalDiv = baseTotal, baseDiv
+	}
+	return w, dw, total, totalDiv
+}
+
+// baseSets flags the label sets that mark -diff_base samples, or returns
+// nil when the profile has none.
+func (e *Engine) baseSets() []bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.base != nil {
+		if len(e.base) == 0 {
+			return nil
+		}
+		return e.base
+	}
+	p := e.p
+	flags := make([]bool, p.LabelSets.Len())
+	any := false
+	for set := range flags {
+		for _, kv := range p.LabelSets.At(int32(set)) {
+			if p.Strings[kv.Key] == format.BaseLabel && p.Strings[kv.Value] == "true" {
+				flags[set], any = true, true
+			}
+		}
+	}
+	if !any {
+		e.base = []bool{}
+		return nil
+	}
+	e.base = flags
+	return flags
+}
+
+// survivingTotal is Σ|v| (and the count sum) over samples that pass every
+// filter: the denominator under relative_percentages.
+func (a *aggregate) survivingTotal() (total, div int64) {
+	p := a.q.e.p
+	vals := p.Samples.Values[a.q.vi]
+	base := a.q.e.baseSets()
+	var baseTotal, baseDiv int64
+	for i, s := range p.Samples.Stack {
+		if !a.kept[s] || (a.q.keep != nil && !a.q.keep(i)) {
+			continue
+		}
+		total += abs64(vals[i])
+		if a.q.mean {
+			div += p.Samples.Values[0][i]
+		}
+		if base != nil && base[p.Samples.Labels[i]] {
+			baseTotal += abs64(vals[i])
+			if a.q.mean {
+				baseDiv += p.Samples.Values[0][i]
+			}
+		}
+	}
+	if baseTotal > 0 {
+		return baseTotal, baseDiv
+	}
+	return total, div
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
