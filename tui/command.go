@@ -328,11 +328,10 @@ func (m *Model) nextSampleType() tea.Cmd {
 
 // back returns to the options before the last change.
 func (m *Model) back() tea.Cmd {
-	if len(m.history) == 0 {
+	prev, ok := m.optionState.pop()
+	if !ok {
 		m.setNote(views.Safe("nothing to go back to"), false)
 		return nil
 	}
-	prev := m.history[len(m.history)-1]
-	m.history = m.history[:len(m.history)-1]
 	return m.change(prev, false)
 }

@@ -131,7 +131,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	m.jobs.lastTook = msg.took
 	if msg.err != nil {
 		if req.commit {
-			m.target = m.opts
+			m.optionState.failed()
 		}
 		if m.phase == phaseOpening {
 			m.err = msg.err
@@ -141,13 +141,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return nil
 	}
 	if req.commit {
-		if req.push && (req.streak == 0 || req.streak != m.streak.pushed) {
-			m.history = append(m.history, m.opts)
-		}
-		if req.streak != 0 {
-			m.streak.pushed = req.streak
-		}
-		m.opts = req.opts
+		m.optionState.commit(req)
 	}
 	v := m.views.get(req.view)
 	msg.show()

@@ -81,6 +81,45 @@ func newOptionState(opts analysis.Options) optionState {
 	return optionState{opts: opts, target: opts}
 }
 
+// commit makes the options a computation asked for (req.commit) current
+// now that it succeeded, saving the ones before on the history when req
+// says to push, except that a run of s presses saves only its first.
+func (o *optionState) commit(req request) {
+	if req.push && (req.streak == 0 || req.streak != o.streak.pushed) {
+		o.history = append(o.history, o.opts)
+	}
+	if req.streak != 0 {
+		o.streak.pushed = req.streak
+	}
+	o.opts = req.opts
+}
+
+// failed gives up the target after its computation failed.
+func (o *optionState) failed() { o.target = o.opts }
+
+// pop takes the newest options off the history, if any.
+func (o *optionState) pop() (analysis.Options, bool) {
+	if len(o.history) == 0 {
+		return analysis.Options{}, false
+	}
+	prev := o.history[len(o.history)-1]
+	o.history = o.history[:len(o.history)-1]
+	return prev, true
+}
+
+// inStreak counts an s press into the current run, starting one if
+// none is on, and returns the run's number.
+func (o *optionState) inStreak() int {
+	if o.streak.cur == 0 {
+		o.streak.n++
+		o.streak.cur = o.streak.n
+	}
+	return o.streak.cur
+}
+
+// endStreak ends a run of s presses: the next starts a new one.
+func (o *optionState) endStreak() { o.streak.cur = 0 }
+
 // spin is the spinner of the status bar and the loading line; on: it
 // turns.
 type spin struct {
@@ -146,12 +185,9 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 // that takes effect saves the options before the cycle, the others save
 // nothing (result).
 func (m *Model) inStreak() {
-	if m.streak.cur == 0 {
-		m.streak.n++
-		m.streak.cur = m.streak.n
-	}
+	n := m.optionState.inStreak()
 	if req, ok := m.jobs.pending[m.jobs.seq]; ok && req.commit {
-		req.streak = m.streak.cur
+		req.streak = n
 		m.jobs.pending[m.jobs.seq] = req
 	}
 }
@@ -342,7 +378,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	m.note = footNote{}
 	if !key.Matches(msg, k.SampleType) {
-		m.streak.cur = 0 // a cycle of s presses ends
+		m.optionState.endStreak()
 	}
 	if cmd, ok := m.runKey(msg); ok {
 		return cmd
