@@ -234,14 +234,8 @@ func (m *Model) closeProfile() tea.Cmd {
 // Err is the error that ended the program, if any.
 func (m *Model) Err() error { return m.err }
 
-// Options returns the options the views show.
-func (m *Model) Options() analysis.Options { return m.opts }
-
 // ActiveView returns the focused view.
 func (m *Model) ActiveView() views.View { return m.views.focused() }
-
-// History returns the depth of the back history.
-func (m *Model) History() int { return len(m.history) }
 
 func (m *Model) Init() tea.Cmd {
 	if m.phase == phasePicking {
@@ -470,9 +464,6 @@ func (m *Model) syncSelection() bool {
 	m.selected = sel.Name
 	return true
 }
-
-// Selected returns the shared selection: the selected function's name.
-func (m *Model) Selected() string { return m.selected }
 
 func (m *Model) setNote(t views.Text, isErr bool) {
 	m.note = footNote{t, isErr}
