@@ -29,6 +29,22 @@ const (
 	KindChoice                // one of Choices; each choice is also a boolean setting
 )
 
+// Values is what a setting's values are drawn from, which the explorer's
+// `:` line completes from.
+type Values int
+
+const (
+	ValuesFree        Values = iota // anything: numbers, paths; nothing to offer
+	ValuesBool                      // true or false
+	ValuesChoice                    // the setting's Choices
+	ValuesSampleType                // the profile's sample types
+	ValuesUnit                      // UnitNames
+	ValuesFunction                  // the profile's function names, as regexps
+	ValuesLabelFilter               // KEY=VALUE of the profile's labels
+	ValuesLabelKey                  // one of the profile's label keys
+	ValuesLabelKeys                 // the profile's label keys, comma-separated
+)
+
 // filterUse is what a filter setting is matched against, and so what
 // depends on its value.
 type filterUse int8
@@ -67,6 +83,10 @@ type Setting struct {
 	Kind    Kind
 	Group   string
 	Choices []string // KindChoice: the values, each also a boolean setting
+	// Values is what the values are drawn from; when ValuesFree it
+	// follows from Kind (a boolean, a choice, a function regexp or a
+	// label filter) and, for a regexp over label keys, from its use.
+	Values Values
 	// Placeholder names the value in usage text ("NAME|N"); when empty
 	// it follows from Kind.
 	Placeholder string
@@ -209,6 +229,13 @@ func checkTagFilter(v string) error {
 
 func (a accessors) in(s Setting) Setting {
 	s.get, s.set = a.get, a.set
+	if s.Values == ValuesFree {
+		s.Values = map[Kind]Values{KindBool: ValuesBool, KindChoice: ValuesChoice,
+			KindRegexp: ValuesFunction, KindTagFilter: ValuesLabelFilter}[s.Kind]
+		if s.use == keysLabels {
+			s.Values = ValuesLabelKey // tagshow, taghide: regexps over keys, not functions
+		}
+	}
 	return s
 }
 
@@ -232,14 +259,14 @@ func settingTable() []Setting {
 	}
 	return []Setting{
 		text(func(o *Options) *string { return &o.SampleIndex }, nil).in(Setting{
-			Name: "sample_index", Kind: KindString, Group: GroupSample, Placeholder: "NAME|N",
+			Name: "sample_index", Kind: KindString, Group: GroupSample, Placeholder: "NAME|N", Values: ValuesSampleType,
 			Help: "sample type to report, by name or index (default: the profile's default)",
 			More: "The explorer's s key cycles through the types; a type's name alone on the : line selects it too."}),
 		boolean(func(o *Options) *bool { return &o.Mean }).in(Setting{
 			Name: "mean", Kind: KindBool, Group: GroupSample,
 			Help: "divide each value by its sample count (mean delay, mean size)"}),
 		text(func(o *Options) *string { return &o.Unit }, checkUnit).in(Setting{
-			Name: "unit", Kind: KindString, Group: GroupSample, Placeholder: "UNIT",
+			Name: "unit", Kind: KindString, Group: GroupSample, Placeholder: "UNIT", Values: ValuesUnit,
 			Help: "unit to print values in: minimum, auto, or a unit such as ms or MB",
 			More: "minimum (the default) picks one unit for a table from its smallest row; auto scales each value on its own."}),
 		accessors{
@@ -332,10 +359,10 @@ func settingTable() []Setting {
 			"hide label keys matching RE"),
 
 		text(func(o *Options) *string { return &o.TagRoot }, nil).in(Setting{
-			Name: "tagroot", Kind: KindString, Group: GroupLabels, Placeholder: "KEYS",
+			Name: "tagroot", Kind: KindString, Group: GroupLabels, Placeholder: "KEYS", Values: ValuesLabelKeys,
 			Help: "label keys (comma-separated) whose values become frames above each stack's root"}),
 		text(func(o *Options) *string { return &o.TagLeaf }, nil).in(Setting{
-			Name: "tagleaf", Kind: KindString, Group: GroupLabels, Placeholder: "KEYS",
+			Name: "tagleaf", Kind: KindString, Group: GroupLabels, Placeholder: "KEYS", Values: ValuesLabelKeys,
 			Help: "label keys (comma-separated) whose values become frames below each stack's leaf"}),
 
 		text(func(o *Options) *string { return &o.SourcePath }, nil).in(Setting{

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -23,14 +22,14 @@ func (m *Model) frame() string {
 	switch m.phase {
 	case phaseEntering:
 		if m.picker != nil {
-			return m.load.view(m.source, m.spin) // the alt screen already
+			return m.load.view(m.source, m.spin.Model) // the alt screen already
 		}
 		return ""
 	case phaseLoading, phaseOpening:
 		if m.err != nil {
 			return ""
 		}
-		line := m.load.view(m.source, m.spin)
+		line := m.load.view(m.source, m.spin.Model)
 		if m.phase == phaseOpening {
 			line = m.spin.View() + " " + st.Prompt.Render("Opening") + " " + m.source.String()
 		}
@@ -46,10 +45,10 @@ func (m *Model) frame() string {
 		return m.picker.view()
 	}
 	body := m.ActiveView().View()
-	if m.showHelp {
-		body = m.fullHelp(m.height - 3)
+	if m.help.shown {
+		body = m.help.view()
 	}
-	if m.mode != inputNone {
+	if m.line.isOpen() {
 		body = overlay(body, m.panel())
 	}
 	return strings.Join([]string{m.tabBar(), body, m.statusBar(), m.footer()}, "\n")
@@ -58,15 +57,15 @@ func (m *Model) frame() string {
 // tabs returns the tab labels, "1 Top" ...; in a window too narrow for
 // them all, the tabs other than the active one show their number only.
 func (m *Model) tabs() []string {
-	out := make([]string, len(m.views))
+	out := make([]string, numViews)
 	w := 2 // the active tab's brackets without colour
-	for i, v := range m.views {
+	for i, v := range m.views.all {
 		out[i] = fmt.Sprintf("%d %s", i+1, v.Title())
 		w += ansi.StringWidth(out[i]) + 2
 	}
 	if w > m.width {
 		for i := range out {
-			if i != m.active {
+			if viewID(i) != m.views.active {
 				out[i] = fmt.Sprint(i + 1)
 			}
 		}
@@ -78,7 +77,7 @@ func (m *Model) tabBar() string {
 	st := m.c.Styles
 	var b strings.Builder
 	for i, t := range m.tabs() {
-		if i == m.active {
+		if viewID(i) == m.views.active {
 			if st.NoColor {
 				t = "[" + t + "]"
 			}
@@ -95,17 +94,17 @@ func (m *Model) tabBar() string {
 	return b.String()
 }
 
-// tabAt returns the tab under column x, or -1.
-func (m *Model) tabAt(x int) int {
+// tabAt returns the view whose tab is under column x, if any.
+func (m *Model) tabAt(x int) (viewID, bool) {
 	pos := 0
 	for i, t := range m.tabs() {
 		w := ansi.StringWidth(t) + 2 // padding
 		if x >= pos && x < pos+w {
-			return i
+			return viewID(i), true
 		}
 		pos += w
 	}
-	return -1
+	return 0, false
 }
 
 // sampleTypeLabel names the sample type as the profile does, with its
@@ -129,26 +128,27 @@ func (m *Model) total() string {
 		return ""
 	}
 	unit := m.prof.SampleTypes[i].Unit
-	fresh := func(i int) bool {
-		v := m.views[i]
+	fresh := func(id viewID) bool {
+		v := m.views.get(id)
 		_, state := v.Query(m.engine, m.opts, m.selected)
-		return v.HasResult() && m.jobs.have[i] == m.dataKey(m.opts, state)
+		return v.HasResult() && m.jobs.have[id] == m.dataKey(m.opts, state)
 	}
-	for _, i := range []int{m.active, 0, 1, 2} {
-		if !fresh(i) {
+	active := m.views.active
+	for _, id := range []viewID{active, viewTop, viewTree, viewLabels} {
+		if !fresh(id) {
 			continue
 		}
 		// The total by the tables' rule, as a table of it alone.
-		t := m.views[i].Total()
+		t := m.views.get(id).Total()
 		label := views.Format(m.c, unit, m.opts, t)
 		// When the filters trim it, what is shown of it, as pprof's
 		// "Showing nodes accounting for X, P% of T total".
 		// (Not for means and diffs, whose total is no sum of the rows.)
-		for _, j := range []int{i, m.active, 0, 1, 3} {
+		for _, j := range []viewID{id, active, viewTop, viewTree, viewFlame} {
 			if m.opts.Mean || m.c.Diff {
 				break
 			}
-			if st, ok := m.views[j].(views.ShownTotaler); ok && fresh(j) {
+			if st, ok := m.views.get(j).(views.ShownTotaler); ok && fresh(j) {
 				if x := st.ShownTotal(); x != t {
 					return label(x) + " of " + label(t) + " total"
 				}
@@ -224,119 +224,18 @@ func (m *Model) statusLine(level int) string {
 
 func (m *Model) footer() string {
 	st := m.c.Styles
-	if m.mode != inputNone {
+	if m.line.isOpen() {
 		// The note and the completions show above the line (panel).
-		return ansi.Truncate(m.input.View(), m.width, "…")
+		return m.line.view()
 	}
-	if !m.note.IsEmpty() {
-		if m.noteErr {
-			return st.Error.Render(ansi.Truncate(m.note.String(), m.width, "…"))
+	if !m.note.text.IsEmpty() {
+		if m.note.isErr {
+			return st.Error.Render(ansi.Truncate(m.note.text.String(), m.width, "…"))
 		}
-		return st.Info.Render(ansi.Truncate(m.note.String(), m.width, "…"))
+		return st.Info.Render(ansi.Truncate(m.note.text.String(), m.width, "…"))
 	}
-	k := m.c.Keys
-	bindings := append(m.ActiveView().ShortHelp(), k.Command, k.Search, k.SampleType, k.Back, k.Help, k.Quit)
-	// help truncates with an ellipsis, but not when the ellipsis itself
-	// does not fit.
-	return ansi.Truncate(m.help.ShortHelpView(shortened(bindings)), m.width, "…")
-}
-
-// shortened drops the explanations from bindings for the one-line hint:
-// "focus: on exactly the selected function" becomes "focus".
-func shortened(bs []key.Binding) []key.Binding {
-	out := make([]key.Binding, len(bs))
-	for i, b := range bs {
-		h := b.Help()
-		desc, _, _ := strings.Cut(h.Desc, ":")
-		b.SetHelp(h.Key, desc)
-		out[i] = b
-	}
-	return out
-}
-
-// fullHelp renders every key group in h lines, scrolled to helpOffset.
-func (m *Model) fullHelp(h int) string {
-	st := m.c.Styles
-	lines := m.helpLines()
-	// Scrolled by the moving keys when it does not fit.
-	if len(lines) > h {
-		from := min(m.helpOffset, len(lines)-h+1)
-		end := min(len(lines), from+h-1)
-		more := "  ↑↓ pgup pgdn g G scroll · any other key closes"
-		lines = append(lines[from:end:end], st.Dim.Render(ansi.Truncate(more, m.width, "…")))
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// helpLines is every key group, in two columns when wide.
-func (m *Model) helpLines() []string {
-	st := m.c.Styles
-	if m.helpText != nil {
-		lines := make([]string, len(m.helpText))
-		for i, l := range m.helpText {
-			lines[i] = ansi.Truncate(l, m.width, "…")
-		}
-		return lines
-	}
-	var blocks [][]string
-	groups := m.c.Keys.Groups()
-	for i, g := range groups {
-		lines := []string{st.HelpTitle.Render(g.Title)}
-		for _, b := range g.Bindings {
-			lines = append(lines, "  "+st.HelpKey.Render(padRight(b.Help().Key, 10))+" "+st.HelpDesc.Render(b.Help().Desc))
-		}
-		if i != 1 && i != len(groups)-1 {
-			lines = append(lines, "") // no blank line at the foot of a column
-		}
-		blocks = append(blocks, lines)
-	}
-	// The glyphs on screen that are not keys.
-	glyphs := []string{"", st.HelpTitle.Render("On screen")}
-	for _, g := range [][2]string{
-		{"│", "status bar: source │ sample type (unit) │ total │ granularity │ filters"},
-		{"›", "between the active filters; all of them apply (:reset clears them)"},
-		{"X of T", "what the rows account for of the total, when filters trim it"},
-		{"⌫ back (N)", "N option changes that backspace undoes, newest first"},
-		{"↓", "in the headings: the column the table is sorted by"},
-		{"▶", "the selected row, the same function in every view"},
-		{"(inline)", "a function inlined into its caller, as pprof marks it"},
-	} {
-		glyphs = append(glyphs, "  "+st.HelpKey.Render(padRight(g[0], 10))+" "+st.HelpDesc.Render(g[1]))
-	}
-	blocks[1] = append(blocks[1], glyphs...)
-	var lines []string
-	if m.width >= 120 {
-		// Two columns: the general keys left, the row and view keys right.
-		var left, right []string
-		for i, b := range blocks {
-			if i < 2 {
-				left = append(left, b...)
-			} else {
-				right = append(right, b...)
-			}
-		}
-		colW := m.width / 2
-		for i := 0; i < max(len(left), len(right)); i++ {
-			var l, r string
-			if i < len(left) {
-				l = left[i]
-			}
-			if i < len(right) {
-				r = right[i]
-			}
-			lines = append(lines, padRight(ansi.Truncate(l, colW-1, "…"), colW)+ansi.Truncate(r, m.width-colW, "…"))
-		}
-	} else {
-		for _, b := range blocks {
-			for _, l := range b {
-				lines = append(lines, ansi.Truncate(l, m.width, "…"))
-			}
-		}
-	}
-	return lines
+	bindings := append(m.ActiveView().ShortHelp(), hints(m.keys)...)
+	return m.help.hintLine(bindings)
 }
 
 func padRight(s string, w int) string {

@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,49 +15,28 @@ import (
 // analysis.Options.Set, so it accepts exactly what pprof's interactive
 // mode and flags do. The search line (`/`) takes a regexp.
 
+// openInput opens the command or search line, holding value.
 func (m *Model) openInput(mode inputMode, value string) tea.Cmd {
-	m.mode = mode
-	m.input.Prompt = ":"
-	m.input.Placeholder = "focus=RE ignore=RE  sample_index=NAME  lines  reset  help  (tab completes, ↑ recalls)"
-	if mode == inputSearch {
-		m.input.Prompt = "/"
-		m.input.Placeholder = "regexp"
-	}
-	m.input.SetValue(value)
-	m.input.CursorEnd()
-	m.note = views.Text{}
-	m.comp = completion{}
-	m.cmdHistoryPos = len(m.cmdHistory)
-	return m.input.Focus()
+	m.note = footNote{}
+	return m.line.open(mode, value)
 }
 
-func (m *Model) closeInput() {
-	m.mode = inputNone
-	m.input.Blur()
-	m.input.SetValue("")
-	m.comp = completion{}
-}
-
-// inputKey handles a key while the command or search line has focus:
-// it gets the letters (q, ?, / type themselves).
+// inputKey passes a key to the open command or search line and does
+// what it asks.
 func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyEsc:
-		if m.mode == inputSearch {
+	mode := m.line.mode
+	act, value, cmd := m.line.update(msg, m.prof)
+	switch act {
+	case lineCancelled:
+		if mode == inputSearch {
 			m.setSearch(nil)
 		}
-		m.closeInput()
-		m.note = views.Text{}
-		return nil
-	case tea.KeyEnter:
-		value := m.input.Value()
-		mode := m.mode
-		m.closeInput()
+		m.note = footNote{}
+	case lineEntered:
 		if mode == inputSearch {
 			m.searchInput(value, true)
 			return nil
 		}
-		m.remember(value)
 		cmd, err := m.command(value)
 		if err != nil {
 			// Keep the line for editing; say what is wrong above it.
@@ -67,60 +45,18 @@ func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 			return open
 		}
 		return cmd
-	case tea.KeyTab:
-		if m.mode == inputCommand {
-			m.complete()
+	case lineEdited:
+		if mode == inputSearch {
+			m.searchInput(value, false)
+		} else {
+			m.note = footNote{}
 		}
-		return nil
-	case tea.KeyUp, tea.KeyDown:
-		if m.mode == inputCommand {
-			m.recall(map[bool]int{true: -1, false: 1}[msg.Type == tea.KeyUp])
-		}
-		return nil
-	case tea.KeyBackspace:
-		if m.input.Value() == "" {
-			m.closeInput()
-			return nil
-		}
-	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	if m.mode == inputSearch {
-		m.searchInput(m.input.Value(), false)
-	} else {
-		m.note = views.Text{}
-		m.comp = completion{}
+	case lineRecalled:
+		m.note = footNote{}
+	case lineNoCompletion:
+		m.setNote(views.Safe("no completion for "+value), true)
 	}
 	return cmd
-}
-
-// remember adds a command line to the history ↑ walks.
-func (m *Model) remember(line string) {
-	line = strings.TrimSpace(line)
-	if line == "" || (len(m.cmdHistory) > 0 && m.cmdHistory[len(m.cmdHistory)-1] == line) {
-		return
-	}
-	m.cmdHistory = append(m.cmdHistory, line)
-	if len(m.cmdHistory) > 100 {
-		m.cmdHistory = m.cmdHistory[1:]
-	}
-}
-
-// recall replaces the command line by an earlier (dir -1) or later one;
-// past the newest it is empty again.
-func (m *Model) recall(dir int) {
-	pos := m.cmdHistoryPos + dir
-	if pos < 0 || pos > len(m.cmdHistory) {
-		return
-	}
-	m.cmdHistoryPos = pos
-	line := ""
-	if pos < len(m.cmdHistory) {
-		line = m.cmdHistory[pos]
-	}
-	m.input.SetValue(line)
-	m.input.CursorEnd()
-	m.note, m.comp = views.Text{}, completion{}
 }
 
 // searchInput applies the search as it is typed (incremental); a bad
@@ -128,7 +64,7 @@ func (m *Model) recall(dir int) {
 func (m *Model) searchInput(value string, final bool) {
 	if value == "" {
 		m.setSearch(nil)
-		m.note = views.Text{}
+		m.note = footNote{}
 		return
 	}
 	re, err := regexp.Compile(value)
@@ -138,7 +74,7 @@ func (m *Model) searchInput(value string, final bool) {
 	}
 	m.search = re
 	if m.ActiveView().SetSearch(re) {
-		m.note = views.Text{}
+		m.note = footNote{}
 		if final {
 			m.setNote(views.Safe("/"+value+"  (n next, N previous, esc clears)"), false)
 		}
@@ -149,8 +85,8 @@ func (m *Model) searchInput(value string, final bool) {
 
 // command runs one command line: settings as name=value (several on a
 // line, quoted when they hold spaces), a choice or boolean by its name
-// alone, a sample type by its name, reset (clear the filters) and help.
-// A bare line clears the filters. Nothing changes unless every part is
+// alone, a sample type by its name, or one of the verbs (verbs.go). A
+// bare line clears the filters. Nothing changes unless every part is
 // right; the error says what is wrong.
 func (m *Model) command(line string) (tea.Cmd, error) {
 	words, err := splitCommand(line)
@@ -158,32 +94,10 @@ func (m *Model) command(line string) (tea.Cmd, error) {
 		return nil, err
 	}
 	if len(words) == 0 {
-		words = []string{"reset"}
+		words = []string{verbReset}
 	}
-	switch words[0] {
-	case "save", "save!":
-		if len(words) > 2 {
-			return nil, fmt.Errorf("save takes one file name (quote it if it has spaces)")
-		}
-		return m.save(strings.Join(words[1:], ""), words[0] == "save!")
-	case "cmd":
-		m.showCommand()
-		return nil, nil
-	}
-	if words[0] == "help" {
-		if len(words) > 2 {
-			return nil, fmt.Errorf("help takes one setting name")
-		}
-		if len(words) == 2 {
-			lines, err := m.settingHelp(words[1])
-			if err != nil {
-				return nil, err
-			}
-			m.openHelp(lines)
-		} else {
-			m.openHelp(m.settingsHelp())
-		}
-		return nil, nil
+	if v, bang, ok := lookupVerb(words[0]); ok && v.run != nil {
+		return v.run(m, words[1:], bang)
 	}
 	next := m.target
 	sorted := false
@@ -195,11 +109,11 @@ func (m *Model) command(line string) (tea.Cmd, error) {
 			sorted = true
 		}
 	}
-	if top := m.views[0].(*views.Top); sorted && next.Sort == m.target.Sort && top.Sorted() != next.Sort {
+	if top := m.views.top; sorted && next.Sort == m.target.Sort && top.Sorted() != next.Sort {
 		top.SortBy(next.Sort) // the Top view was sorted by o: :sort= sorts it back
 	}
 	if next == m.target {
-		if len(words) == 1 && words[0] == "reset" {
+		if len(words) == 1 && words[0] == verbReset {
 			m.setNote(views.Safe("no filters to clear"), false)
 		}
 		return nil, nil
@@ -209,7 +123,7 @@ func (m *Model) command(line string) (tea.Cmd, error) {
 
 // apply applies one word of a command line to o.
 func (m *Model) apply(o *analysis.Options, word string) error {
-	if word == "reset" {
+	if word == verbReset {
 		*o = o.ClearFilters()
 		return nil
 	}
@@ -302,161 +216,6 @@ func quoteWord(s string) string {
 		return s
 	}
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
-}
-
-// completion is the tab list shown above the command line.
-type completion struct {
-	line  string   // the command line it was made for
-	cands []string // what may replace the word being typed
-	shown []string // the same, without their common "name=" part
-	page  int      // the page shown, when they do not fit
-	pages int
-}
-
-// completions lists what may replace the last word of the command line:
-// setting names, choices, sample types, units, label keys and values,
-// function names. Candidates are whole words, as they would be typed.
-func (m *Model) completions(word string) []string {
-	var values []string
-	name, value, hasValue := strings.Cut(word, "=")
-	s, known := analysis.LookupSetting(name)
-	switch {
-	case !hasValue:
-		values = append([]string{"reset", "help", "save", "cmd"}, analysis.SettingNames()...)
-		for _, st := range m.prof.SampleTypes {
-			values = append(values, st.Type)
-		}
-		return withPrefix(values, "", word)
-	case !known:
-		return nil
-	case s.Kind == analysis.KindBool || s.Name != name:
-		values = []string{"true", "false"}
-	case s.Kind == analysis.KindChoice:
-		values = s.Choices
-	case s.Name == "sample_index":
-		for _, st := range m.prof.SampleTypes {
-			values = append(values, st.Type)
-		}
-	case s.Name == "unit":
-		values = analysis.UnitNames()
-	case s.Name == "tagfocus" || s.Name == "tagignore":
-		keys, vals := m.labels()
-		k, v, hasKey := strings.Cut(value, "=")
-		if !hasKey {
-			return withPrefix(appendEach(keys, "="), name+"=", value)
-		}
-		var quoted []string
-		for _, x := range vals[k] {
-			quoted = append(quoted, strings.ReplaceAll(regexp.QuoteMeta(x), ",", `\x2c`))
-		}
-		return withPrefix(quoted, name+"="+k+"=", v)
-	case s.Name == "tagshow" || s.Name == "taghide":
-		values, _ = m.labels()
-	case s.Name == "tagroot" || s.Name == "tagleaf":
-		keys, _ := m.labels()
-		i := strings.LastIndex(value, ",") + 1
-		return withPrefix(keys, name+"="+value[:i], value[i:])
-	case s.Kind == analysis.KindRegexp:
-		seen := map[string]bool{}
-		for _, f := range m.prof.Functions {
-			if q := regexp.QuoteMeta(f.Name); !seen[q] && strings.HasPrefix(q, value) {
-				seen[q] = true
-				values = append(values, q)
-			}
-		}
-	}
-	return withPrefix(values, name+"=", value)
-}
-
-// withPrefix returns prefix+v for each v of values that starts with
-// typed, sorted and without repeats.
-func withPrefix(values []string, prefix, typed string) []string {
-	var out []string
-	for _, v := range values {
-		if strings.HasPrefix(v, typed) {
-			out = append(out, prefix+v)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-func appendEach(ss []string, suffix string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = s + suffix
-	}
-	return out
-}
-
-// labels returns the profile's label keys and each key's values,
-// computed once per profile.
-func (m *Model) labels() ([]string, map[string][]string) {
-	if m.labelKeys == nil {
-		m.labelKeys, m.labelValues = analysis.LabelValues(m.prof, 1000)
-	}
-	return m.labelKeys, m.labelValues
-}
-
-// complete extends the command line by tab: to the one completion, or
-// to the candidates' common prefix, listing them above the line; tab
-// again pages through a list too long to show at once.
-func (m *Model) complete() {
-	line := m.input.Value()
-	if m.comp.line == line && m.comp.pages > 1 {
-		m.comp.page = (m.comp.page + 1) % m.comp.pages
-		return
-	}
-	_, start, quote := scanCommand(line)
-	word := line[start:]
-	if quote != 0 {
-		word = strings.ReplaceAll(word, string(quote), "")
-	} else if w, err := splitCommand(word); err == nil && len(w) == 1 {
-		word = w[0]
-	}
-	cands := m.completions(word)
-	m.comp = completion{}
-	switch len(cands) {
-	case 0:
-		m.setNote(views.Safe("no completion for "+word), true)
-		return
-	case 1:
-		c := cands[0]
-		name, _, hasValue := strings.Cut(c, "=")
-		if s, ok := analysis.LookupSetting(name); ok && !hasValue && s.Name == name && s.Kind != analysis.KindBool {
-			c += "="
-		}
-		m.setLine(line[:start] + quoteCompletion(c))
-		return
-	}
-	common := cands[0]
-	for _, c := range cands[1:] {
-		for !strings.HasPrefix(c, common) {
-			common = common[:len(common)-1]
-		}
-	}
-	m.setLine(line[:start] + quoteCompletion(common))
-	cut := strings.LastIndex(common, "=") + 1
-	shown := make([]string, len(cands))
-	for i, c := range cands {
-		shown[i] = c[cut:]
-	}
-	m.comp = completion{line: m.input.Value(), cands: cands, shown: shown}
-	_, _, _, m.comp.pages = compLayout(shown, m.width, m.height)
-}
-
-// quoteCompletion quotes a completed word's value when it needs it.
-func quoteCompletion(word string) string {
-	name, value, ok := strings.Cut(word, "=")
-	if !ok {
-		return word
-	}
-	return name + "=" + quoteWord(value)
-}
-
-func (m *Model) setLine(s string) {
-	m.input.SetValue(s)
-	m.input.CursorEnd()
 }
 
 type filterKind int
@@ -569,11 +328,10 @@ func (m *Model) nextSampleType() tea.Cmd {
 
 // back returns to the options before the last change.
 func (m *Model) back() tea.Cmd {
-	if len(m.history) == 0 {
+	prev, ok := m.optionState.pop()
+	if !ok {
 		m.setNote(views.Safe("nothing to go back to"), false)
 		return nil
 	}
-	prev := m.history[len(m.history)-1]
-	m.history = m.history[:len(m.history)-1]
 	return m.change(prev, false)
 }

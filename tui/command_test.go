@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,5 +97,32 @@ func TestURLSource(t *testing.T) {
 	s := h.screen()
 	if !strings.Contains(s, "main.allocMedium") || !regexp.MustCompile(`127\.0\.0\.1:\d+/debug/pprof/heap`).MatchString(s) {
 		t.Errorf("URL source:\n%s", s)
+	}
+}
+
+// TestCompletionByValues: each kind of setting value completes from
+// what the settings table says it is drawn from.
+func TestCompletionByValues(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	for _, tc := range []struct {
+		word string
+		want []string
+	}{
+		{"lines=", []string{"lines=false", "lines=true"}}, // a choice as a boolean
+		{"mean=t", []string{"mean=true"}},
+		{"granularity=fi", []string{"granularity=filefunctions", "granularity=files"}},
+		{"sample_index=", []string{"sample_index=cpu", "sample_index=samples"}},
+		{"unit=mi", []string{"unit=minimum"}},
+		{"tagshow=", []string{"tagshow=algo", "tagshow=phase", "tagshow=worker"}},
+		{"tagroot=algo,w", []string{"tagroot=algo,worker"}},
+		{"tagfocus=w", []string{"tagfocus=worker="}},
+		{"focus=main\\.fi", []string{"focus=main\\.fib", "focus=main\\.fillRandom"}},
+		{"nodecount=", nil},
+	} {
+		var got []string
+		h.do(func(m *Model) { got = m.line.completions(tc.word, m.prof) })
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("completions(%q) = %q, want %q", tc.word, got, tc.want)
+		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 
 // request is one computation in flight.
 type request struct {
-	view int
+	view viewID
 	opts analysis.Options
 	key  string // opts and the view's own state: what the data is for
 	// commit makes opts the current options when the result arrives
@@ -37,7 +37,7 @@ type enterMsg struct{}
 
 type resultMsg struct {
 	seq  int
-	data any
+	show func() // puts the data in the view that asked (views.Job)
 	err  error
 	took time.Duration
 }
@@ -46,9 +46,9 @@ type resultMsg struct {
 type jobs struct {
 	seq         int
 	pending     map[int]request
-	inflight    []int    // per view: the newest request's seq, 0 for none
-	inflightKey []string // and what it is for
-	have        []string // per view: what its data is for
+	inflight    [numViews]int    // per view: the newest request's seq, 0 for none
+	inflightKey [numViews]string // and what it is for
+	have        [numViews]string // per view: what its data is for
 	lastTook    time.Duration
 	// background: a completion or a prefetch is running; one at a time.
 	background bool
@@ -61,12 +61,6 @@ type jobs struct {
 
 func newJobs() jobs {
 	return jobs{pending: map[int]request{}, foreground: new(atomic.Int32)}
-}
-
-func (j *jobs) init(n int) {
-	j.inflight = make([]int, n)
-	j.inflightKey = make([]string, n)
-	j.have = make([]string, n)
 }
 
 func (j *jobs) busy() bool {
@@ -84,21 +78,18 @@ func (m *Model) dataKey(opts analysis.Options, state string) string {
 	return fmt.Sprintf("%d|%#v|%s", m.gen, opts, state)
 }
 
-// ensure requests view i's data for the target options unless it has it
-// or awaits it. force recomputes even so.
-func (m *Model) ensure(i int, force bool) tea.Cmd {
+// ensure requests view id's data for the target options unless it has
+// it or awaits it. force recomputes even so.
+func (m *Model) ensure(id viewID, force bool) tea.Cmd {
 	if m.engine == nil {
 		return nil
 	}
-	if m.jobs.have == nil {
-		m.jobs.init(len(m.views))
-	}
-	run, state := m.views[i].Query(m.engine, m.target, m.selected)
+	run, state := m.views.get(id).Query(m.engine, m.target, m.selected)
 	k := m.dataKey(m.target, state)
-	if !force && (m.jobs.have[i] == k || (m.jobs.inflight[i] != 0 && m.jobs.inflightKey[i] == k)) {
+	if !force && (m.jobs.have[id] == k || (m.jobs.inflight[id] != 0 && m.jobs.inflightKey[id] == k)) {
 		return nil
 	}
-	return m.submit(request{view: i, opts: m.target, key: k}, run)
+	return m.submit(request{view: id, opts: m.target, key: k}, run)
 }
 
 // change asks for new options: the active view is recomputed with them,
@@ -110,13 +101,10 @@ func (m *Model) change(opts analysis.Options, push bool) tea.Cmd {
 	}
 	m.target = opts
 	run, state := m.ActiveView().Query(m.engine, opts, m.selected)
-	return m.submit(request{view: m.active, opts: opts, key: m.dataKey(opts, state), commit: true, push: push}, run)
+	return m.submit(request{view: m.views.active, opts: opts, key: m.dataKey(opts, state), commit: true, push: push}, run)
 }
 
-func (m *Model) submit(req request, run func() (any, error)) tea.Cmd {
-	if m.jobs.have == nil {
-		m.jobs.init(len(m.views))
-	}
+func (m *Model) submit(req request, run views.Job) tea.Cmd {
 	m.jobs.seq++
 	seq := m.jobs.seq
 	m.jobs.pending[seq] = req
@@ -127,8 +115,8 @@ func (m *Model) submit(req request, run func() (any, error)) tea.Cmd {
 		fg.Add(1)
 		defer fg.Add(-1)
 		t0 := time.Now()
-		data, err := run()
-		return resultMsg{seq: seq, data: data, err: err, took: time.Since(t0)}
+		show, err := run()
+		return resultMsg{seq: seq, show: show, err: err, took: time.Since(t0)}
 	}
 	return tea.Batch(guard(work), m.startSpin())
 }
@@ -143,7 +131,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	m.jobs.lastTook = msg.took
 	if msg.err != nil {
 		if req.commit {
-			m.target = m.opts
+			m.optionState.failed()
 		}
 		if m.phase == phaseOpening {
 			m.err = msg.err
@@ -153,29 +141,27 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return nil
 	}
 	if req.commit {
-		if req.push && (req.streak == 0 || req.streak != m.pushedStreak) {
-			m.history = append(m.history, m.opts)
-		}
-		if req.streak != 0 {
-			m.pushedStreak = req.streak
-		}
-		m.opts = req.opts
+		m.optionState.commit(req)
 	}
-	v := m.views[req.view]
+	v := m.views.get(req.view)
+	msg.show()
+	var top *analysis.Top // the Top view's new table
+	if req.view == viewTop {
+		top = m.views.top.Table()
+	}
 	// A live delta's table too: for allocs, mutex and block the delta is
 	// what is shown, so its trend is the rate's.
-	if top := views.TopTable(msg.data); top != nil && !top.Partial() && req.view == 0 && m.live != nil && req.key == m.dataKey(req.opts, "") {
-		m.recordTrend(top, req.opts)
+	if top != nil && !top.Partial() && m.live != nil && req.key == m.dataKey(req.opts, "") {
+		m.live.recordTrend(top, req.opts, m.gen, m.rateOver(req.opts))
 	}
-	v.SetResult(msg.data, req.opts)
 	m.jobs.have[req.view] = req.key
 	v.Reveal(m.selected)
-	if req.view == m.active {
+	if req.view == m.views.active {
 		m.syncSelection()
 	}
 	var cmds []tea.Cmd
 	partial := false
-	if top := views.TopTable(msg.data); top != nil && top.Partial() {
+	if top != nil && top.Partial() {
 		partial = true
 		cmds = append(cmds, completeLater(req))
 	}
@@ -192,7 +178,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 			cmds = append(cmds, m.prefetch(prefetchDelay))
 		}
 	}
-	cmds = append(cmds, m.ensure(m.active, false))
+	cmds = append(cmds, m.ensure(m.views.active, false))
 	return tea.Batch(cmds...)
 }
 
@@ -246,10 +232,10 @@ func (m *Model) topCompleted(msg topCompleteMsg) tea.Cmd {
 	if msg.err != nil || !m.shows(msg.req) {
 		return cmd // superseded (or failed, as the first table could not)
 	}
-	if top, ok := m.views[msg.req.view].(*views.Top); ok {
-		top.Complete(msg.top)
-		if msg.req.view == 0 && m.live != nil && msg.req.key == m.dataKey(msg.req.opts, "") {
-			m.recordTrend(msg.top, msg.req.opts)
+	if msg.req.view == viewTop {
+		m.views.top.Complete(msg.top)
+		if m.live != nil && msg.req.key == m.dataKey(msg.req.opts, "") {
+			m.live.recordTrend(msg.top, msg.req.opts, m.gen, m.rateOver(msg.req.opts))
 		}
 	}
 	return cmd
@@ -280,7 +266,7 @@ func (m *Model) prefetch(delay time.Duration) tea.Cmd {
 	}
 	next := m.target
 	next.SampleIndex = types[(i+1)%len(types)].Type
-	run, _ := m.views[0].Query(m.engine, next, m.selected)
+	run, _ := m.views.get(viewTop).Query(m.engine, next, m.selected)
 	m.jobs.background = true
 	return guard(func() tea.Msg {
 		time.Sleep(delay)

@@ -22,7 +22,7 @@ func cpubenchConfig() Config {
 
 func (h *harness) disasm() *views.Disasm {
 	var d *views.Disasm
-	h.do(func(m *Model) { d = m.views[viewIndex[*views.Disasm](m)].(*views.Disasm) })
+	h.do(func(m *Model) { d = m.views.get(viewDisasm).(*views.Disasm) })
 	return d
 }
 
@@ -56,7 +56,7 @@ func TestDisasmScreens(t *testing.T) {
 			cfg.Width, cfg.Height = tc.w, tc.h
 			h := start(t, cfg)
 			h.selectFunction(tc.sel)
-			h.show(viewIndex[*views.Disasm])
+			h.show(viewDisasm)
 			h.waitFor("the disassembly", func(m *Model) bool { return m.ActiveView().HasResult() && !viewsBusy(m) })
 			golden(t, tc.name, h.screen())
 		})
@@ -70,7 +70,7 @@ func TestDisasmScreens(t *testing.T) {
 func TestDisasmFollow(t *testing.T) {
 	h := start(t, cpubenchConfig())
 	h.selectFunction("phase_matmul")
-	h.show(viewIndex[*views.Disasm])
+	h.show(viewDisasm)
 	d := h.disasm()
 	cursor := func() analysis.AsmInst {
 		var in analysis.AsmInst
@@ -134,7 +134,7 @@ func TestDisasmFollow(t *testing.T) {
 	}
 	h.keys("1")
 	var top string
-	h.do(func(m *Model) { top = m.ViewAt(0).(*views.Top).RowName(0) })
+	h.do(func(m *Model) { top = m.views.top.RowName(0) })
 	if top != "phase_matmul" {
 		t.Errorf("Top after coming back: cursor on %q", top)
 	}

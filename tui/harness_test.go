@@ -124,7 +124,7 @@ func (h *harness) waitFor(what string, cond func(m *Model) bool) {
 
 // viewsBusy reports whether a view is laying out in the background.
 func viewsBusy(m *Model) bool {
-	for _, v := range m.views {
+	for _, v := range m.views.all {
 		if b, ok := v.(interface{ Busy() bool }); ok && b.Busy() {
 			return true
 		}

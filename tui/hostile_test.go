@@ -112,7 +112,7 @@ func TestHostileFileNamePicked(t *testing.T) {
 		t.Errorf(":cmd does not quote the name as $'...':\n%s", s)
 	}
 	h.keys("<esc>", "I")
-	h.waitFor("the info panel", func(m *Model) bool { return m.showHelp })
+	h.waitFor("the info panel", func(m *Model) bool { return m.help.shown })
 	h.terminalBytes("a picked hostile name, :cmd, info")
 }
 
@@ -121,7 +121,7 @@ func TestHostileFileNameArgument(t *testing.T) {
 	h := start(t, testConfig(copyProfile(t, "cpu_labels.pb.gz", t.TempDir(), hostileName)))
 	h.command("cmd")
 	h.keys("<esc>", "I")
-	h.waitFor("the info panel", func(m *Model) bool { return m.showHelp })
+	h.waitFor("the info panel", func(m *Model) bool { return m.help.shown })
 	h.terminalBytes("a hostile name as an argument, :cmd, info")
 }
 
@@ -147,7 +147,7 @@ func TestHostileProfileStrings(t *testing.T) {
 	for _, k := range []string{"2", "3", "4", "5", "6", "7", "8", "1", "I"} {
 		h.keys(k)
 	}
-	h.waitFor("the info panel", func(m *Model) bool { return m.showHelp })
+	h.waitFor("the info panel", func(m *Model) bool { return m.help.shown })
 	if s := h.screen(); !strings.Contains(s, "note␛]52;c;Zm5hbWU=␇") {
 		t.Errorf("the info panel does not show the comment:\n%s", s)
 	}

@@ -133,7 +133,7 @@ func newLive(cfg Config) *live {
 	return l
 }
 
-// liveTick is the loop's clock: a second (the status bar's clock), or
+// tick is the loop's clock: a second (the status bar's clock), or
 // until the next fetch is due when that is sooner, so that a refresh
 // starts on time rather than on the next whole second.
 //
@@ -141,8 +141,8 @@ func newLive(cfg Config) *live {
 // is dropped when it comes): a fetch that ends, or r, restarts the clock
 // so that it runs to the new due time, not to the old clock's next
 // second.
-func (m *Model) liveTick() tea.Cmd {
-	l, d := m.live, time.Second
+func (l *live) tick() tea.Cmd {
+	d := time.Second
 	if until := time.Until(l.next); until < d && !l.paused && !l.loading {
 		d = max(until, time.Millisecond)
 	}
@@ -151,11 +151,11 @@ func (m *Model) liveTick() tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return liveTickMsg{gen} })
 }
 
-// liveStarted follows the first load: the clock starts.
-func (m *Model) liveStarted() tea.Cmd {
-	l := m.live
+// start follows the first load, of p with opts (diff: a diff of the
+// sources themselves): the clock starts.
+func (l *live) start(p *format.Profile, diff bool, opts analysis.Options) tea.Cmd {
 	l.updated = time.Now()
-	l.cur, l.sourceDiff = m.prof, m.c.Diff
+	l.cur, l.sourceDiff = p, diff
 	l.next = l.updated.Add(l.every)
 	if l.cpu {
 		l.next = l.updated // back to back
@@ -164,19 +164,27 @@ func (m *Model) liveStarted() tea.Cmd {
 	// sample_index=alloc_space) says what happens now only by its
 	// change. (A file a cron job rewrites may come from a new process
 	// each time: its delta is no default.)
-	l.delta = l.url && cumulative(m.prof, m.opts)
-	m.recordTotal(sampleTotal(m.prof, m.opts.SampleIndex))
-	return m.liveTick()
+	l.delta = l.url && cumulative(p, opts)
+	l.recordTotal(sampleTotal(p, opts.SampleIndex))
+	return l.tick()
 }
 
-// liveTick redraws the status bar's clock and starts a fetch when due.
+// onLiveTick redraws the status bar's clock and starts a fetch when due.
 func (m *Model) onLiveTick(msg liveTickMsg) tea.Cmd {
 	l := m.live
 	if msg.gen != l.clock {
 		return nil // a retired clock's
 	}
-	if l.paused || l.loading || m.phase != phaseReady {
-		return m.liveTick()
+	if !l.due(m.phase == phaseReady) {
+		return l.tick()
+	}
+	return tea.Batch(m.fetch(), l.tick())
+}
+
+// due reports whether a fetch is due now (ready: the views are up).
+func (l *live) due(ready bool) bool {
+	if l.paused || l.loading || !ready {
+		return false
 	}
 	due := !time.Now().Before(l.next)
 	if l.file != "" && l.err == nil {
@@ -186,10 +194,7 @@ func (m *Model) onLiveTick(msg liveTickMsg) tea.Cmd {
 			due = true
 		}
 	}
-	if !due {
-		return m.liveTick()
-	}
-	return tea.Batch(m.fetch(), m.liveTick())
+	return due
 }
 
 // fetch reads the source again in the background.
@@ -216,22 +221,22 @@ func (m *Model) fetch() tea.Cmd {
 	})
 }
 
-// liveLoaded takes a new snapshot: the views are recomputed from it with
-// the same options; a failure keeps the last one.
-func (m *Model) liveLoaded(msg liveLoadedMsg) tea.Cmd {
-	l := m.live
+// loaded takes a new snapshot, to be shown in place of shown: the views
+// are recomputed from it with the same options; a failure keeps the last
+// one.
+func (l *live) loaded(msg liveLoadedMsg, shown *format.Profile) tea.Cmd {
 	l.loading = false
 	now := time.Now()
 	err := msg.err
-	if err == nil && !sameTypes(m.prof, msg.p) {
-		err = fmt.Errorf("the source now serves %s, not %s: kept the last", typeName(msg.p), typeName(m.prof))
+	if err == nil && !sameTypes(shown, msg.p) {
+		err = fmt.Errorf("the source now serves %s, not %s: kept the last", typeName(msg.p), typeName(shown))
 	}
 	if err != nil {
 		l.err = err
 		l.fails++
 		wait := l.every << min(l.fails-1, 10)
 		l.next = now.Add(min(wait, maxBackoff))
-		return m.liveTick()
+		return l.tick()
 	}
 	l.err, l.fails = nil, 0
 	// Once per interval from the start of one fetch to the next, whatever
@@ -242,18 +247,17 @@ func (m *Model) liveLoaded(msg liveLoadedMsg) tea.Cmd {
 	}
 	l.prev, l.prevAt, l.cur = l.cur, l.updated, msg.p
 	l.updated = now
-	m.recordTotal(msg.total)
+	l.recordTotal(msg.total)
 	// The clock restarts for the next fetch: a CPU profile's starts at
 	// once (back to back, no CPU time unobserved), another's an interval
 	// after this one began.
-	return tea.Batch(m.prepareSnapshot(), m.liveTick())
+	return tea.Batch(l.prepare(), l.tick())
 }
 
-// prepareSnapshot makes the profile the views will show from the latest
+// prepare makes the profile the views will show from the latest
 // snapshot, or its change since the previous one, and its engine, in the
 // background: a delta merges two whole profiles.
-func (m *Model) prepareSnapshot() tea.Cmd {
-	l := m.live
+func (l *live) prepare() tea.Cmd {
 	l.seq++
 	seq, cur, prev := l.seq, l.cur, l.prev
 	if !l.delta {
@@ -280,37 +284,44 @@ func (m *Model) prepareSnapshot() tea.Cmd {
 // showSnapshot puts a prepared snapshot under the views, unless a newer
 // one is on its way.
 func (m *Model) showSnapshot(msg snapshotMsg) tea.Cmd {
-	l := m.live
-	if msg.seq != l.seq {
+	diff, ok := m.live.take(msg)
+	if !ok {
 		return nil
 	}
-	l.shown = msg.seq
 	if msg.err != nil {
 		m.setNote(views.Safe(msg.err.Error()), true)
 	}
-	m.c.Diff = l.sourceDiff || msg.delta
+	m.c.Diff = diff
+	m.prof, m.engine = msg.p, msg.engine
+	m.gen++
+	if m.views.active != viewTop { // Top too, for the trend and the snapshots [ ] step through
+		return tea.Batch(m.ensure(m.views.active, false), m.ensure(viewTop, false))
+	}
+	return m.ensure(m.views.active, false)
+}
+
+// take marks a prepared snapshot shown, unless a newer one is on its
+// way (ok false), reporting whether its values are a diff.
+func (l *live) take(msg snapshotMsg) (diff, ok bool) {
+	if msg.seq != l.seq {
+		return false, false
+	}
+	l.shown = msg.seq
 	l.span = 0
 	if msg.delta {
 		l.span = msg.span
 	}
-	m.prof, m.engine = msg.p, msg.engine
-	m.gen++
-	m.labelKeys, m.labelValues = nil, nil
-	if m.active != 0 { // Top too, for the trend and the snapshots [ ] step through
-		return tea.Batch(m.ensure(m.active, false), m.ensure(0, false))
-	}
-	return m.ensure(m.active, false)
+	return l.sourceDiff || msg.delta, true
 }
 
-// toggleDelta switches between the latest snapshot and its change.
-func (m *Model) toggleDelta() tea.Cmd {
-	l := m.live
+// toggleDelta switches between the latest snapshot and its change; the
+// note says when there is no change to show yet.
+func (l *live) toggleDelta() (tea.Cmd, views.Text) {
 	l.delta = !l.delta
 	if l.delta && l.prev == nil {
-		m.setNote(views.Safe("delta: shown from the next snapshot on"), false)
-		return nil
+		return nil, views.Safe("delta: shown from the next snapshot on")
 	}
-	return m.prepareSnapshot()
+	return l.prepare(), views.Text{}
 }
 
 // deltaSpan is the time between two snapshots, which their delta's
@@ -345,9 +356,11 @@ func cumulative(p *format.Profile, opt analysis.Options) bool {
 // change over, when they print as a rate per second (the delta of a
 // cumulative sample type), else 0. A mean of a delta (-mean: delay per
 // contention) is no rate.
-func (m *Model) rateOver(opt analysis.Options) time.Duration {
-	l := m.live
-	if l == nil || l.span <= 0 || opt.Mean || !cumulative(m.prof, opt) {
+func (m *Model) rateOver(opt analysis.Options) time.Duration { return m.live.rate(m.prof, opt) }
+
+// rate is rateOver for p, the profile shown (0 without a live loop).
+func (l *live) rate(p *format.Profile, opt analysis.Options) time.Duration {
+	if l == nil || l.span <= 0 || opt.Mean || !cumulative(p, opt) {
 		return 0
 	}
 	return l.span
@@ -367,8 +380,7 @@ func deltaProfile(cur, prev *format.Profile) (*format.Profile, error) {
 }
 
 // recordTotal keeps a snapshot's total for the trend.
-func (m *Model) recordTotal(total int64) {
-	l := m.live
+func (l *live) recordTotal(total int64) {
 	l.totals = append(l.totals, total)
 	if len(l.totals) > l.keep {
 		l.totals = slices.Delete(l.totals, 0, len(l.totals)-l.keep)
@@ -385,43 +397,54 @@ func sampleTotal(p *format.Profile, index string) int64 {
 	return p.Total(i)
 }
 
-// pause stops or resumes the refreshes.
-func (m *Model) pauseLive() {
-	l := m.live
+// pause stops or resumes the refreshes, saying which.
+func (l *live) pause() views.Text {
 	l.paused = !l.paused
 	if l.paused {
 		if l.cancel != nil && l.loading {
 			l.cancel()
 		}
-		m.setNote(views.Safe("live refresh paused (p resumes)"), false)
-	} else {
-		l.next = time.Now()
-		m.setNote(views.Safe("live refresh resumed"), false)
+		return views.Safe("live refresh paused (p resumes)")
 	}
+	l.next = time.Now()
+	return views.Safe("live refresh resumed")
 }
 
 // refreshNow fetches at once.
 func (m *Model) refreshNow() tea.Cmd {
-	l := m.live
-	if l.loading {
-		m.setNote(views.Safe("a fetch is under way"), false)
+	if note, fetch := m.live.refresh(); !fetch {
+		if !note.IsEmpty() {
+			m.setNote(note, false)
+		}
 		return nil
+	}
+	return m.fetch()
+}
+
+// refresh makes the next fetch due now, reporting whether the caller
+// is to start it (a file is read on the next tick), or why not.
+func (l *live) refresh() (note views.Text, fetch bool) {
+	if l.loading {
+		return views.Safe("a fetch is under way"), false
 	}
 	l.paused = false
 	if l.file != "" {
 		l.fileSize = -1 // read it again though it did not change
-		return nil
+		return views.Text{}, false
 	}
 	l.next = time.Now()
-	return m.fetch()
+	return views.Text{}, true
 }
 
 // liveStatus is the status bar's live segment, shortened by level as the
 // status bar is (0 full): from 2 on without the trend and when the last
 // snapshot came, from 3 on without the delta's interval, so that the
 // total still fits a narrow window.
-func (m *Model) liveStatus(level int) views.Text {
-	l := m.live
+func (m *Model) liveStatus(level int) views.Text { return m.live.status(level, m.rateOver(m.opts)) }
+
+// status is liveStatus, per being the time the values shown are a rate
+// over (rateOver).
+func (l *live) status(level int, per time.Duration) views.Text {
 	now := time.Now()
 	ago := func(t time.Time) string { return now.Sub(t).Truncate(time.Second).String() }
 	in := func(t time.Time) string { return max(0, t.Sub(now)).Round(time.Second).String() }
@@ -430,7 +453,7 @@ func (m *Model) liveStatus(level int) views.Text {
 	if short {
 		s = "live"
 	}
-	if per := m.rateOver(m.opts); per > 0 && level >= 3 {
+	if per > 0 && level >= 3 {
 		s += " · Δ/s"
 	} else if per > 0 {
 		s += fmt.Sprintf(" · Δ/s over %.1fs", per.Seconds())
@@ -504,19 +527,19 @@ func typeName(p *format.Profile) string {
 
 // recordTrend keeps a snapshot's Top table for the trend column: once per
 // generation, restarting when the options change.
-func (m *Model) recordTrend(top *analysis.Top, opts analysis.Options) {
-	l := m.live
-	if l == nil || top == nil || l.snapGen == m.gen+1 {
+// gen is the profile's generation, per what its values are a rate over.
+func (l *live) recordTrend(top *analysis.Top, opts analysis.Options, gen int, per time.Duration) {
+	if l == nil || top == nil || l.snapGen == gen+1 {
 		return
 	}
 	if opts != l.trendFor {
 		l.snaps, l.trendFor = nil, opts
 	}
-	l.snapGen = m.gen + 1
+	l.snapGen = gen + 1
 	rows := slices.Clone(top.Rows)
 	slices.SortFunc(rows, func(a, b analysis.Row) int { return cmpAbs(b.Flat, a.Flat) })
 	rows = slices.Clip(rows[:min(len(rows), trendRows)])
-	snap := snapshot{at: l.updated, per: m.rateOver(opts), total: top.Total, sampleUnit: top.SampleType.Unit, rows: rows, nodes: top.Nodes,
+	snap := snapshot{at: l.updated, per: per, total: top.Total, sampleUnit: top.SampleType.Unit, rows: rows, nodes: top.Nodes,
 		flat: make(map[string]int64, len(rows))}
 	for _, r := range rows {
 		snap.flat[top.Nodes.Name(r.Node)] = r.Flat
@@ -540,14 +563,21 @@ func cmpAbs(a, b int64) int {
 
 // toggleTrend shows or hides the Top view's trend column.
 func (m *Model) toggleTrend() {
-	l := m.live
-	l.trendOn = !l.trendOn
-	top := m.views[0].(*views.Top)
-	if !l.trendOn {
-		top.SetTrend(nil)
-		return
+	column, note := m.live.toggleTrend()
+	m.views.top.SetTrend(column)
+	if !note.IsEmpty() {
+		m.setNote(note, false)
 	}
-	top.SetTrend(func(name string) string {
+}
+
+// toggleTrend turns the trend on or off, returning the Top view's trend
+// column (nil: none) and a note while it has too little to show.
+func (l *live) toggleTrend() (column func(name string) string, note views.Text) {
+	l.trendOn = !l.trendOn
+	if !l.trendOn {
+		return nil, views.Text{}
+	}
+	column = func(name string) string {
 		vs := make([]int64, len(l.snaps))
 		for i, s := range l.snaps {
 			vs[i] = s.flat[name]
@@ -556,10 +586,11 @@ func (m *Model) toggleTrend() {
 			return line
 		}
 		return "·"
-	})
-	if len(l.snaps) < 2 {
-		m.setNote(views.Safe("the trend column fills as snapshots arrive"), false)
 	}
+	if len(l.snaps) < 2 {
+		note = views.Safe("the trend column fills as snapshots arrive")
+	}
+	return column, note
 }
 
 // trendWidth is how many snapshots the trend column shows.
@@ -569,16 +600,28 @@ const trendWidth = 12
 // (or the latest's predecessor, to start), pausing the refreshes; past
 // the latest it closes.
 func (m *Model) stepSnapshot(dir int) {
-	l := m.live
-	if len(l.snaps) == 0 {
-		m.setNote(views.Safe("no snapshot kept yet"), false)
-		return
+	i, note := m.live.stepTo(dir, m.help.shown)
+	switch {
+	case !note.IsEmpty():
+		m.setNote(note, false)
+	case i < 0:
+		m.help.close()
+	default:
+		m.help.openStep(m.live.snapshotLines(i, m.c.Styles, m.opts))
 	}
-	if !m.showHelp || l.step < 0 {
+}
+
+// stepTo moves the snapshot shown (showing: one is) by dir, returning
+// the one to show, or -1 to show none (past the latest, or with the note
+// saying why not).
+func (l *live) stepTo(dir int, showing bool) (int, views.Text) {
+	if len(l.snaps) == 0 {
+		return -1, views.Safe("no snapshot kept yet")
+	}
+	if !showing || l.step < 0 {
 		l.step = len(l.snaps) - 1 // the latest: what the views show
 		if dir > 0 {
-			m.setNote(views.Safe("already on the latest snapshot ([ steps back)"), false)
-			return
+			return -1, views.Safe("already on the latest snapshot ([ steps back)")
 		}
 	}
 	l.step += dir
@@ -587,22 +630,18 @@ func (m *Model) stepSnapshot(dir int) {
 	}
 	if l.step >= len(l.snaps) {
 		l.step = -1
-		m.showHelp = false
-		return
+		return -1, views.Text{}
 	}
 	l.paused = true
-	m.openHelp(m.snapshotLines(l.step))
-	m.helpStep = true
+	return l.step, views.Text{}
 }
 
-// snapshotLines renders snapshot i: when it was taken, its total, and
-// its heaviest functions.
-func (m *Model) snapshotLines(i int) []string {
-	l := m.live
-	st := m.c.Styles
+// snapshotLines renders snapshot i, in the units opts asks for: when it
+// was taken, its total, and its heaviest functions.
+func (l *live) snapshotLines(i int, st *views.Styles, opts analysis.Options) []string {
 	s := l.snaps[i]
 	c := views.Common{Rate: func(analysis.Options) time.Duration { return s.per }}
-	value := views.Format(&c, s.sampleUnit, m.opts, s.total)
+	value := views.Format(&c, s.sampleUnit, opts, s.total)
 	lines := []string{
 		st.HelpTitle.Render(fmt.Sprintf("Snapshot %d of %d", i+1, len(l.snaps))) +
 			st.HelpDesc.Render(fmt.Sprintf("  taken %s (%s ago) · total %s · paused; [ ] step, p resumes",

@@ -17,7 +17,6 @@ import (
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
-	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // liveServer serves the files in order, one per request, repeating the
@@ -78,8 +77,8 @@ func TestLiveRefresh(t *testing.T) {
 	h.waitFor("the second snapshot", func(m *Model) bool { return m.gen >= 1 && !m.live.loading })
 	h.settle()
 	var sel string
-	var active int
-	h.do(func(m *Model) { sel, active = m.Selected(), m.active })
+	var active viewID
+	h.do(func(m *Model) { sel, active = m.Selected(), m.views.active })
 	o := h.options()
 	if o.Focus != "main" || sel != "main.partition" || active != 1 {
 		t.Errorf("after a refresh: focus %q, selection %q, view %d", o.Focus, sel, active+1)
@@ -300,7 +299,7 @@ func TestLiveStepping(t *testing.T) {
 		h.keys("]")
 	}
 	h.do(func(m *Model) {
-		if m.showHelp {
+		if m.help.shown {
 			t.Error("] past the latest snapshot did not close it")
 		}
 		if !m.live.paused {
@@ -376,9 +375,9 @@ func TestLiveKeepsScreenLine(t *testing.T) {
 		t.Fatalf("the search did not select main.quicksort:\n%s", h.screen())
 	}
 	var rank, newRank int
-	h.do(func(m *Model) { rank, _ = m.ViewAt(0).(*views.Top).Window() })
+	h.do(func(m *Model) { rank, _ = m.views.top.Window() })
 	refresh()
-	h.do(func(m *Model) { newRank, _ = m.ViewAt(0).(*views.Top).Window() })
+	h.do(func(m *Model) { newRank, _ = m.views.top.Window() })
 	if newRank == rank {
 		t.Fatalf("main.quicksort stayed at row %d: the test needs its rank to change", rank)
 	}

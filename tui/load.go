@@ -181,16 +181,16 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 	}
 	m.phase = phaseOpening
 	if m.live != nil {
-		return tea.Batch(m.ensure(m.active, false), m.liveStarted())
+		return tea.Batch(m.ensure(m.views.active, false), m.live.start(m.prof, m.c.Diff, m.opts))
 	}
-	return m.ensure(m.active, false)
+	return m.ensure(m.views.active, false)
 }
 
 func (m *Model) startSpin() tea.Cmd {
-	if m.spinning {
+	if m.spin.on {
 		return nil
 	}
-	m.spinning = true
+	m.spin.on = true
 	return m.spin.Tick
 }
 
@@ -203,10 +203,10 @@ func (m *Model) tick(msg tea.Msg) tea.Cmd {
 	case spinner.TickMsg:
 		if m.phase == phaseLoading || m.jobs.busy() {
 			var cmd tea.Cmd
-			m.spin, cmd = m.spin.Update(msg)
+			m.spin.Model, cmd = m.spin.Update(msg)
 			return cmd
 		}
-		m.spinning = false
+		m.spin.on = false
 	}
 	return nil
 }

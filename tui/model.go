@@ -6,11 +6,8 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -31,14 +28,6 @@ const (
 	phaseReady
 )
 
-type inputMode int
-
-const (
-	inputNone inputMode = iota
-	inputCommand
-	inputSearch
-)
-
 // Model is the root of the explorer: it owns the profile, the options
 // and their history, and routes messages to the views.
 type Model struct {
@@ -53,47 +42,101 @@ type Model struct {
 	load   loader
 	picker *picker
 
+	openProfile
+	live *live // the refresh loop of -refresh; nil without it
+	optionState
+
+	views    viewSet
+	keys     []keyRow // the root's key bindings
+	selected string   // the function selected in every view (see syncSelection)
+	jobs     jobs
+	spin     spin
+
+	line   cmdline // the command and search line
+	search *regexp.Regexp
+	note   footNote
+	click  views.DoubleClick // for the views that leave double clicks to the root
+	help   helpPanel         // in the view's place: ?, :help, I, :cmd
+}
+
+// openProfile is what the explorer has open.
+type openProfile struct {
 	source  views.Text     // the status bar's name of what was loaded
 	picked  string         // the name of the picker's entry loaded, as it is
 	sources format.Sources // what was loaded, for :cmd and live refreshes
 	gen     int            // the profile's generation: live refreshes replace it
-	live    *live          // the refresh loop of -refresh; nil without it
 	prof    *format.Profile
 	engine  *analysis.Engine
+}
+
+// optionState is the options the views show and their history.
+type optionState struct {
 	opts    analysis.Options   // the options the views show
 	target  analysis.Options   // opts, or the newest requested change
 	history []analysis.Options // earlier opts, for back
+	streak  streak             // a run of s presses, one step of history
+}
 
-	views    []views.View
-	active   int
-	selected string // the function selected in every view (see syncSelection)
-	jobs     jobs
-	spin     spinner.Model
-	spinning bool
+func newOptionState(opts analysis.Options) optionState {
+	return optionState{opts: opts, target: opts}
+}
 
-	// streak numbers the current run of consecutive s presses (0: not in
-	// one), which changes the options as one step of the history;
-	// pushedStreak is the last run that saved a step (see inStreak).
-	streak, streaks, pushedStreak int
+// commit makes the options a computation asked for (req.commit) current
+// now that it succeeded, saving the ones before on the history when req
+// says to push, except that a run of s presses saves only its first.
+func (o *optionState) commit(req request) {
+	if req.push && (req.streak == 0 || req.streak != o.streak.pushed) {
+		o.history = append(o.history, o.opts)
+	}
+	if req.streak != 0 {
+		o.streak.pushed = req.streak
+	}
+	o.opts = req.opts
+}
 
-	mode       inputMode
-	input      textinput.Model
-	search     *regexp.Regexp
-	note       views.Text // one-line message in the footer
-	noteErr    bool
-	click      views.DoubleClick // for the views that leave double clicks to the root
-	showHelp   bool
-	helpOffset int      // the help's scroll position
-	helpText   []string // what :help shows in the help's place; nil: the keys
-	helpCopy   string   // what y copies while helpText shows (:cmd)
-	helpStep   bool     // helpText is a live snapshot: [ and ] step
-	help       help.Model
+// failed gives up the target after its computation failed.
+func (o *optionState) failed() { o.target = o.opts }
 
-	comp          completion // the command line's tab list
-	cmdHistory    []string   // earlier command lines, oldest first
-	cmdHistoryPos int        // the one ↑/↓ shows (len: the new line)
-	labelKeys     []string   // the profile's label keys, for completion
-	labelValues   map[string][]string
+// pop takes the newest options off the history, if any.
+func (o *optionState) pop() (analysis.Options, bool) {
+	if len(o.history) == 0 {
+		return analysis.Options{}, false
+	}
+	prev := o.history[len(o.history)-1]
+	o.history = o.history[:len(o.history)-1]
+	return prev, true
+}
+
+// inStreak counts an s press into the current run, starting one if
+// none is on, and returns the run's number.
+func (o *optionState) inStreak() int {
+	if o.streak.cur == 0 {
+		o.streak.n++
+		o.streak.cur = o.streak.n
+	}
+	return o.streak.cur
+}
+
+// endStreak ends a run of s presses: the next starts a new one.
+func (o *optionState) endStreak() { o.streak.cur = 0 }
+
+// spin is the spinner of the status bar and the loading line; on: it
+// turns.
+type spin struct {
+	spinner.Model
+	on bool
+}
+
+// streak numbers the current run of consecutive s presses (cur; 0: not
+// in one, n: the last run's number), which changes the options as one
+// step of the history; pushed is the last run that saved a step (see
+// inStreak).
+type streak struct{ cur, n, pushed int }
+
+// footNote is the one-line message in the footer.
+type footNote struct {
+	text  views.Text
+	isErr bool
 }
 
 // NewModel returns the root model for cfg.
@@ -113,27 +156,14 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	opts := openingOptions(cfg)
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
-		opts: opts, target: opts,
-		views: newViews(c),
-		jobs:  newJobs(),
+		optionState: newOptionState(opts),
+		views:       newViewSet(c), keys: rootKeys(c.Keys),
+		jobs: newJobs(),
 	}
 	st := c.Styles
-	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
-	m.input = textinput.New()
-	// Its ctrl+v runs xclip or the like to read the clipboard of the
-	// machine the explorer runs on: a served explorer's would be the
-	// server's. A terminal's own paste arrives as keys anyway.
-	m.input.KeyMap.Paste.SetEnabled(false)
-	m.input.Cursor.SetMode(cursor.CursorStatic)
-	m.input.Cursor.Style = st.Selected
-	m.input.PromptStyle = st.Prompt
-	m.input.TextStyle = st.Plain
-	m.input.PlaceholderStyle = st.Dim
-	m.help = help.New()
-	m.help.Styles.ShortKey = st.HelpKey
-	m.help.Styles.ShortDesc = st.HelpDesc
-	m.help.Styles.ShortSeparator = st.HelpSep
-	m.help.Styles.Ellipsis = st.HelpSep
+	m.spin.Model = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
+	m.line = newCmdline(st)
+	m.help = newHelpPanel(st, c.Keys, keyGroups(m.keys, c.Keys))
 	m.load = newLoader(cfg, st)
 	if len(cfg.Sources.Sources) == 0 {
 		m.picker = newPicker(cfg.Files, cfg.Dir, c)
@@ -155,12 +185,9 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 // that takes effect saves the options before the cycle, the others save
 // nothing (result).
 func (m *Model) inStreak() {
-	if m.streak == 0 {
-		m.streaks++
-		m.streak = m.streaks
-	}
+	n := m.optionState.inStreak()
 	if req, ok := m.jobs.pending[m.jobs.seq]; ok && req.commit {
-		req.streak = m.streak
+		req.streak = n
 		m.jobs.pending[m.jobs.seq] = req
 	}
 }
@@ -178,31 +205,25 @@ func openingOptions(cfg Config) analysis.Options {
 	return opts
 }
 
-// newViews makes the views, empty (Top takes its order from the options
-// of its first result).
-func newViews(c *views.Common) []views.View {
-	return []views.View{views.NewTop(c), views.NewTree(c), views.NewLabels(c), views.NewFlame(c), views.NewPeek(c), views.NewSource(c), views.NewDisasm(c), views.NewTraces(c)}
-}
-
 // closeProfile drops the open profile, with everything computed from
 // it, and shows the picker again, on the file just closed. Results still
 // on their way are dropped when they arrive (their sequence numbers are
 // no longer pending).
 func (m *Model) closeProfile() tea.Cmd {
-	opts := openingOptions(m.cfg)
 	seq := m.jobs.seq
-	m.prof, m.engine = nil, nil
-	m.views, m.active = newViews(m.c), 0
+	m.picker.chdir(m.picker.dir, m.picked)
+	// The generations go on counting, as the sequence numbers do: no
+	// late result about the closed profile passes for the next one's.
+	m.openProfile = openProfile{gen: m.gen}
+	m.views = newViewSet(m.c)
 	m.jobs = newJobs()
 	m.jobs.seq = seq
-	m.opts, m.target, m.history = opts, opts, nil
-	m.selected, m.search, m.mode, m.showHelp = "", nil, inputNone, false
-	m.note, m.noteErr = views.Text{}, false
-	m.labelKeys, m.labelValues, m.helpText, m.comp = nil, nil, nil, completion{}
-	m.sources = format.Sources{}
+	m.optionState = newOptionState(openingOptions(m.cfg))
+	m.selected, m.search = "", nil
+	m.help.reset()
+	m.line.close()
+	m.note = footNote{}
 	m.phase = phasePicking
-	m.picker.chdir(m.picker.dir, m.picked)
-	m.source, m.picked = views.Text{}, ""
 	m.resize()
 	return func() tea.Msg {
 		debug.FreeOSMemory() // give the profile's memory back now
@@ -213,18 +234,8 @@ func (m *Model) closeProfile() tea.Cmd {
 // Err is the error that ended the program, if any.
 func (m *Model) Err() error { return m.err }
 
-// Options returns the options the views show.
-func (m *Model) Options() analysis.Options { return m.opts }
-
 // ActiveView returns the focused view.
-func (m *Model) ActiveView() views.View { return m.views[m.active] }
-
-// ViewAt returns the view at index i (0 Top, 1 Tree, 2 Labels, 3 Flame
-// graph, 4 Peek, 5 Source, 6 Disasm, 7 Traces).
-func (m *Model) ViewAt(i int) views.View { return m.views[i] }
-
-// History returns the depth of the back history.
-func (m *Model) History() int { return len(m.history) }
+func (m *Model) ActiveView() views.View { return m.views.focused() }
 
 func (m *Model) Init() tea.Cmd {
 	if m.phase == phasePicking {
@@ -249,10 +260,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, msg.To.Update(msg.Msg)
 	case views.SelectMsg:
 		m.selected = msg.Name
-		for _, v := range m.views {
+		for _, v := range m.views.all {
 			v.Reveal(msg.Name)
 		}
-		return m, m.ensure(m.active, false)
+		return m, m.ensure(m.views.active, false)
 	case progressMsg, spinner.TickMsg:
 		return m, m.tick(msg)
 	case pickedMsg:
@@ -277,7 +288,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.onLiveTick(msg)
 	case liveLoadedMsg:
-		return m, m.liveLoaded(msg)
+		return m, m.live.loaded(msg, m.prof)
 	case snapshotMsg:
 		return m, m.showSnapshot(msg)
 	case savedMsg:
@@ -285,17 +296,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case infoMsg:
 		if m.phase == phaseReady {
-			m.openHelp(m.infoLines(msg))
+			m.help.open(m.infoLines(msg))
 		}
 		return m, nil
 	case crashMsg:
 		m.err = msg.err
 		return m, tea.Quit
 	case views.RecomputeMsg:
-		for i, v := range m.views {
-			if v == msg.View {
-				return m, m.ensure(i, true)
-			}
+		if id, ok := m.views.find(msg.View); ok {
+			return m, m.ensure(id, true)
 		}
 		return m, nil
 	case enterMsg:
@@ -309,14 +318,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // a status bar and a footer.
 func (m *Model) resize() {
 	h := max(0, m.height-3)
-	for _, v := range m.views {
+	for _, v := range m.views.all {
 		v.SetSize(m.width, h)
 	}
 	if m.picker != nil {
 		m.picker.setSize(m.width, m.height)
 	}
-	m.help.Width = m.width
-	m.input.Width = max(1, m.width-4)
+	m.help.setSize(m.width, m.height-3)
+	m.line.setSize(m.width, m.height)
 	m.load.setWidth(m.width)
 }
 
@@ -325,13 +334,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
 	}
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && m.mode == inputNone {
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !m.line.isOpen() {
 		// Keys typed fast (or sent by a script) can arrive as one message:
 		// take them one by one, so ":" then "focus=x" opens the command
 		// line and types into it.
 		var cmds []tea.Cmd
 		for i, r := range msg.Runes {
-			if m.mode != inputNone {
+			if m.line.isOpen() {
 				rest := msg
 				rest.Runes = msg.Runes[i:]
 				cmds = append(cmds, m.handleKey(rest))
@@ -352,130 +361,48 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.mode != inputNone {
+	if m.line.isOpen() {
 		return m.inputKey(msg)
 	}
-	if kc, ok := m.ActiveView().(views.KeyClaimer); ok && !m.showHelp && kc.Claims(msg) {
+	if kc, ok := m.ActiveView().(views.KeyClaimer); ok && !m.help.shown && kc.Claims(msg) {
 		return m.ActiveView().Update(msg)
 	}
-	if m.showHelp {
-		switch {
-		case key.Matches(msg, k.Down):
-			m.helpOffset++
-		case key.Matches(msg, k.Up):
-			m.helpOffset = max(0, m.helpOffset-1)
-		case key.Matches(msg, k.PageDown):
-			m.helpOffset += m.height / 2
-		case key.Matches(msg, k.PageUp):
-			m.helpOffset = max(0, m.helpOffset-m.height/2)
-		case key.Matches(msg, k.Home):
-			m.helpOffset = 0
-		case key.Matches(msg, k.End):
-			m.helpOffset = len(m.helpLines())
-		case key.Matches(msg, k.Quit):
-			return tea.Quit
-		case key.Matches(msg, k.Command):
-			m.showHelp = false
-			return m.openInput(inputCommand, "")
-		case m.helpStep && (key.Matches(msg, k.StepBack) || key.Matches(msg, k.StepForward)):
-			m.stepSnapshot(map[bool]int{true: -1, false: 1}[key.Matches(msg, k.StepBack)])
-			return nil
-		case key.Matches(msg, k.Copy) && m.helpCopy != "":
-			m.showHelp = false
-			return m.copyText(m.helpCopy, "the command line")
-		default:
-			m.showHelp = false
-		}
-		m.helpOffset = max(0, min(m.helpOffset, len(m.helpLines())-(m.height-3)+1))
-		return nil
+	if m.help.shown {
+		return m.helpKey(msg)
 	}
-	m.note = views.Text{}
+	m.note = footNote{}
 	if !key.Matches(msg, k.SampleType) {
-		m.streak = 0 // a cycle of s presses ends
+		m.optionState.endStreak()
 	}
-	switch {
-	case key.Matches(msg, k.Quit):
-		return tea.Quit
-	case key.Matches(msg, k.Help):
-		m.openHelp(nil)
-	case key.Matches(msg, k.Views):
-		return m.switchView(int(msg.Runes[0] - '1'))
-	case key.Matches(msg, k.NextView):
-		return m.switchView((m.active + 1) % len(m.views))
-	case key.Matches(msg, k.PrevView):
-		return m.switchView((m.active + len(m.views) - 1) % len(m.views))
-	case key.Matches(msg, k.Command):
-		return m.openInput(inputCommand, "")
-	case key.Matches(msg, k.Search):
-		return m.openInput(inputSearch, "")
-	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
-		if m.search == nil {
-			m.setNote(views.Safe("no search: press / to search"), false)
-		} else if !m.ActiveView().NextMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.NextMatch)]) {
-			m.setNote(views.Safe("no match for "+m.search.String()), true)
-		}
-	case key.Matches(msg, k.Clear):
-		m.setSearch(nil)
-	case key.Matches(msg, k.SampleType):
-		cmd := m.nextSampleType()
-		m.inStreak()
+	if cmd, ok := m.runKey(msg); ok {
 		return cmd
-	case key.Matches(msg, k.Back):
-		return m.back()
-	case key.Matches(msg, k.Pause), key.Matches(msg, k.Refresh), key.Matches(msg, k.Delta), key.Matches(msg, k.Trend), key.Matches(msg, k.StepBack), key.Matches(msg, k.StepForward):
-		if m.live == nil {
-			m.setNote(views.Safe("live refresh is off: open a URL or file with -refresh=10s"), false)
-			return nil
-		}
-		if key.Matches(msg, k.Pause) {
-			m.pauseLive()
-			return nil
-		}
-		if key.Matches(msg, k.Delta) {
-			return m.toggleDelta()
-		}
-		if key.Matches(msg, k.Trend) {
-			m.toggleTrend()
-			return nil
-		}
-		if key.Matches(msg, k.StepBack) || key.Matches(msg, k.StepForward) {
-			m.stepSnapshot(map[bool]int{true: -1, false: 1}[key.Matches(msg, k.StepBack)])
-			return nil
-		}
-		return m.refreshNow()
-	case key.Matches(msg, k.Info):
-		return m.showInfo()
-	case key.Matches(msg, k.Copy):
-		sel, ok := m.ActiveView().Selection()
-		if !ok || sel.Name == "" {
-			m.setNote(views.Safe("nothing selected to copy"), false)
-			return nil
-		}
-		return m.copyText(sel.Name, sel.Name)
-	case key.Matches(msg, k.Drill):
-		return m.filterSelected(filterDrill)
-	case key.Matches(msg, k.Focus):
-		return m.filterSelected(filterFocus)
-	case key.Matches(msg, k.Ignore):
-		return m.filterSelected(filterIgnore)
-	case key.Matches(msg, k.Hide):
-		return m.filterSelected(filterHide)
-	case key.Matches(msg, k.Picker) && m.picker != nil:
-		return m.closeProfile()
-	default:
-		return m.ActiveView().Update(msg)
+	}
+	return m.ActiveView().Update(msg)
+}
+
+// helpKey passes a key to the help panel and does what it asks.
+func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
+	switch act, dir := m.help.update(msg); act {
+	case helpQuit:
+		return tea.Quit
+	case helpCommand:
+		return m.openInput(inputCommand, "")
+	case helpStep:
+		m.stepSnapshot(dir)
+	case helpCopy:
+		return m.copyText(m.help.copy, "the command line")
 	}
 	return nil
 }
 
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.phase != phaseReady || m.showHelp || m.mode != inputNone {
+	if m.phase != phaseReady || m.help.shown || m.line.isOpen() {
 		return nil
 	}
 	if msg.Y == 0 {
 		if msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress {
-			if i := m.tabAt(msg.X); i >= 0 {
-				return m.switchView(i)
+			if id, ok := m.tabAt(msg.X); ok {
+				return m.switchView(id)
 			}
 		}
 		return nil
@@ -502,16 +429,16 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	return cmd
 }
 
-// switchView focuses view i, computing its data if it is stale.
-func (m *Model) switchView(i int) tea.Cmd {
-	if i < 0 || i >= len(m.views) || i == m.active {
+// switchView focuses view id, computing its data if it is stale.
+func (m *Model) switchView(id viewID) tea.Cmd {
+	if id < 0 || id >= numViews || id == m.views.active {
 		return nil
 	}
-	m.active = i
+	m.views.active = id
 	v := m.ActiveView()
 	v.SetSearch(m.search)
 	v.Reveal(m.selected)
-	return m.ensure(i, false)
+	return m.ensure(id, false)
 }
 
 // afterInput follows a key or click: the active view's selected
@@ -522,7 +449,7 @@ func (m *Model) afterInput(cmd tea.Cmd) tea.Cmd {
 		return cmd
 	}
 	if m.syncSelection() {
-		return tea.Batch(cmd, m.ensure(m.active, false))
+		return tea.Batch(cmd, m.ensure(m.views.active, false))
 	}
 	return cmd
 }
@@ -538,11 +465,8 @@ func (m *Model) syncSelection() bool {
 	return true
 }
 
-// Selected returns the shared selection: the selected function's name.
-func (m *Model) Selected() string { return m.selected }
-
 func (m *Model) setNote(t views.Text, isErr bool) {
-	m.note, m.noteErr = t, isErr
+	m.note = footNote{t, isErr}
 }
 
 func (m *Model) setSearch(re *regexp.Regexp) {

@@ -25,10 +25,10 @@ type panicky struct {
 	crashNext *bool
 }
 
-func (p panicky) Query(e *analysis.Engine, opt analysis.Options, sel string) (func() (any, error), string) {
+func (p panicky) Query(e *analysis.Engine, opt analysis.Options, sel string) (views.Job, string) {
 	run, state := p.inner.Query(e, opt, sel)
 	if *p.crashNext {
-		return func() (any, error) { panic("test panic in a computation") }, state
+		return func() (func(), error) { panic("test panic in a computation") }, state
 	}
 	return run, state
 }
@@ -63,7 +63,7 @@ func TestPanicChild(t *testing.T) {
 	cfg.ColorProfile = termenv.ANSI256
 	cfg.NoMouse = false
 	p, m := NewProgram(context.Background(), cfg)
-	m.views[0] = panicky{m.views[0], new(bool)}
+	m.views.all[viewTop] = panicky{m.views.all[viewTop], new(bool)}
 	err := run(p, m)
 	fmt.Printf("RUN RETURNED: %v\n", err)
 	if err == nil {

@@ -14,26 +14,15 @@ import (
 	"github.com/pprof-tui/pprof-tui/views"
 )
 
-// The Peek and Source views are found by type, not by their tab number.
-func viewIndex[V views.View](m *Model) int {
-	for i, v := range m.views {
-		if _, ok := v.(V); ok {
-			return i
-		}
-	}
-	return -1
-}
-
-func (h *harness) show(index func(*Model) int) {
+// show focuses view id as a person does: with its tab's number.
+func (h *harness) show(id viewID) {
 	h.t.Helper()
-	var i int
-	h.do(func(m *Model) { i = index(m) })
-	h.keys(fmt.Sprint(i + 1))
+	h.keys(fmt.Sprint(int(id) + 1))
 }
 
 func (h *harness) peek() *views.Peek {
 	var p *views.Peek
-	h.do(func(m *Model) { p = m.views[viewIndex[*views.Peek](m)].(*views.Peek) })
+	h.do(func(m *Model) { p = m.views.get(viewPeek).(*views.Peek) })
 	return p
 }
 
@@ -48,19 +37,19 @@ func sourceConfig(file string) Config {
 func TestPeekSourceScreens(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		view func(*Model) int
+		view viewID
 		w, h int
 		diff bool
 		keys []string
 	}{
-		{"cpu-peek", viewIndex[*views.Peek], testW, testH, false, nil},
-		{"cpu-peek-80x24", viewIndex[*views.Peek], 80, 24, false, nil},
-		{"cpu-peek-partition", viewIndex[*views.Peek], testW, testH, false, []string{"/", "^main.partition$"}},
-		{"cpu-peek-diff", viewIndex[*views.Peek], testW, testH, true, nil},
-		{"cpu-peek-diff-80x24", viewIndex[*views.Peek], 80, 24, true, nil},
-		{"cpu-source", viewIndex[*views.Source], testW, testH, false, nil},
-		{"cpu-source-80x24", viewIndex[*views.Source], 80, 24, false, nil},
-		{"cpu-source-diff", viewIndex[*views.Source], testW, testH, true, nil},
+		{"cpu-peek", viewPeek, testW, testH, false, nil},
+		{"cpu-peek-80x24", viewPeek, 80, 24, false, nil},
+		{"cpu-peek-partition", viewPeek, testW, testH, false, []string{"/", "^main.partition$"}},
+		{"cpu-peek-diff", viewPeek, testW, testH, true, nil},
+		{"cpu-peek-diff-80x24", viewPeek, 80, 24, true, nil},
+		{"cpu-source", viewSource, testW, testH, false, nil},
+		{"cpu-source-80x24", viewSource, 80, 24, false, nil},
+		{"cpu-source-diff", viewSource, testW, testH, true, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := sourceConfig("cpu_labels.pb.gz")
@@ -93,7 +82,7 @@ func TestWalkCallers(t *testing.T) {
 	if s := selected(); s != "main.fib" {
 		t.Fatalf("first selection %q", s)
 	}
-	h.show(viewIndex[*views.Peek])
+	h.show(viewPeek)
 	p := h.peek()
 	center := func() string {
 		var name string
@@ -108,7 +97,7 @@ func TestWalkCallers(t *testing.T) {
 	}
 	topCursor := func() string {
 		var name string
-		h.do(func(m *Model) { name = m.ViewAt(0).(*views.Top).RowName(0) })
+		h.do(func(m *Model) { name = m.views.top.RowName(0) })
 		return name
 	}
 	// Up to the heaviest caller of main.fib (callers come heaviest
@@ -136,7 +125,7 @@ func TestWalkCallers(t *testing.T) {
 		t.Errorf("Top after the walk: cursor on %q", c)
 	}
 	// Back in Peek, down to the callee (main.fib) and enter walks back.
-	h.show(viewIndex[*views.Peek])
+	h.show(viewPeek)
 	h.keys("<down>")
 	if c, edge := cursor(); c != "main.fib" || !edge {
 		t.Fatalf("callee below main.runFib.func1: %q", c)
@@ -164,7 +153,7 @@ func TestWalkCallers(t *testing.T) {
 	click()
 	waitSelected(h, "main.runFib.func1")
 	// Source shows the new selection too.
-	h.show(viewIndex[*views.Source])
+	h.show(viewSource)
 	if s := h.screen(); !strings.Contains(s, "main.runFib.func1 in goprof/main.go") {
 		t.Errorf("source after the walk:\n%s", s)
 	}
@@ -275,7 +264,7 @@ func TestSourceGutterMatchesPprof(t *testing.T) {
 				h.keys("1", "/")
 				h.typeText("^" + regexp.QuoteMeta(fn) + "$")
 				h.keys("<enter>", "<esc>")
-				h.show(viewIndex[*views.Source])
+				h.show(viewSource)
 				got := sourceScreen(h.screen())
 				w := want[fn]
 				if len(w) == 0 {
@@ -326,7 +315,7 @@ func TestSourceHeaderPinned(t *testing.T) {
 		h.keys("/")
 		h.typeText("^main.cpuPhase$") // 31 lines of source
 		h.keys("<enter>", "<esc>")
-		h.show(viewIndex[*views.Source])
+		h.show(viewSource)
 		h.keys("G")
 		s := h.screen()
 		lines := strings.Split(s, "\n")

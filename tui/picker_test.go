@@ -184,8 +184,9 @@ func TestPickerReturn(t *testing.T) {
 	}
 	h.keys("<enter>")
 	h.waitReady()
-	var active, depth int
-	h.do(func(m *Model) { active, depth = m.active, m.History() })
+	var active viewID
+	var depth int
+	h.do(func(m *Model) { active, depth = m.views.active, m.History() })
 	if s := h.screen(); active != 0 || depth != 0 || !strings.Contains(s, "main.fib") || strings.Contains(s, "ignore=") {
 		t.Errorf("reopened: view %d, history %d:\n%s", active, depth, s)
 	}

@@ -12,7 +12,7 @@ import (
 func topCursor(h *harness) (string, bool) {
 	var name, screen string
 	h.do(func(m *Model) {
-		name, screen = m.ViewAt(0).(*views.Top).RowName(0), m.View()
+		name, screen = m.views.top.RowName(0), m.View()
 	})
 	for _, l := range strings.Split(screen, "\n") {
 		if strings.Contains(l, "▶") && strings.Contains(l, "  "+name) {
@@ -103,7 +103,7 @@ func TestFocusAwayOpensAtTop(t *testing.T) {
 	h.keys("G")
 	h.command("focus=^main\\.fib$")
 	var cursor, offset int
-	h.do(func(m *Model) { cursor, offset = m.ViewAt(0).(*views.Top).Window() })
+	h.do(func(m *Model) { cursor, offset = m.views.top.Window() })
 	if name, seen := topCursor(h); !seen || offset != 0 || cursor != 0 {
 		t.Errorf("focus: cursor on %q row %d, window from %d:\n%s", name, cursor, offset, h.screen())
 	}
@@ -117,16 +117,16 @@ func (h *harness) Selected() string {
 }
 
 // rowAt returns the name of the Top row d rows from the cursor.
-func (h *harness) rowAt(view, d int) string {
+func (h *harness) rowAt(view viewID, d int) string {
 	var s string
-	h.do(func(m *Model) { s = m.ViewAt(view).(*views.Top).RowName(d) })
+	h.do(func(m *Model) { s = m.views.get(view).(*views.Top).RowName(d) })
 	return s
 }
 
 // treeCursorName returns the function under the Tree's cursor.
 func treeCursorName(h *harness) string {
 	var name string
-	h.do(func(m *Model) { sel, _ := m.ViewAt(1).Selection(); name = sel.Name })
+	h.do(func(m *Model) { sel, _ := m.views.get(viewTree).Selection(); name = sel.Name })
 	return name
 }
 
@@ -141,7 +141,7 @@ func TestTreeFilterKeepsNeighbour(t *testing.T) {
 	sel = treeCursorName(h)
 	var above string
 	h.do(func(m *Model) {
-		tr := m.ViewAt(1).(*views.Tree)
+		tr := m.views.get(viewTree).(*views.Tree)
 		above = tr.RowFunc(-1)
 	})
 	h.keys("H")
@@ -162,7 +162,7 @@ func TestTreeFilterKeepsNeighbour(t *testing.T) {
 func labelsCursor(h *harness) string {
 	var s string
 	h.do(func(m *Model) {
-		sel, ok := m.ViewAt(2).Selection()
+		sel, ok := m.views.get(viewLabels).Selection()
 		switch {
 		case !ok:
 		case sel.Kind == views.SelTagKey:

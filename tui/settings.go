@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -12,11 +11,6 @@ import (
 // What the command line shows besides itself: `:help` (every setting
 // with its value, or one in full) in the help overlay, and the panel
 // above the line with the tab completions and the last error.
-
-// openHelp shows lines in the help overlay (nil: the key help).
-func (m *Model) openHelp(lines []string) {
-	m.showHelp, m.helpOffset, m.helpText, m.helpCopy, m.helpStep = true, 0, lines, "", false
-}
 
 // settingsHelp is `:help`: every setting by group, with its value in
 // the explorer and one line of help.
@@ -57,6 +51,9 @@ func (m *Model) settingsHelp() []string {
 // settingHelp is `:help NAME`: one setting in full.
 func (m *Model) settingHelp(name string) ([]string, error) {
 	s, ok := analysis.LookupSetting(name)
+	if v, _, isVerb := lookupVerb(name); isVerb && !ok {
+		return m.verbHelp(v), nil
+	}
 	if !ok {
 		return nil, (&analysis.Options{}).Set(name, "") // the unknown-setting error
 	}
@@ -96,51 +93,17 @@ func (m *Model) settingHelp(name string) ([]string, error) {
 // and the note (an error, or what the completions are of).
 func (m *Model) panel() []string {
 	st := m.c.Styles
-	var lines []string
-	if len(m.comp.shown) > 0 {
-		colW, perRow, rows, pages := compLayout(m.comp.shown, m.width, m.height)
-		from := m.comp.page * perRow * rows
-		cands := m.comp.shown[from:min(len(m.comp.shown), from+perRow*rows)]
-		for r := 0; r*perRow < len(cands); r++ {
-			var b strings.Builder
-			for _, c := range cands[r*perRow : min(len(cands), (r+1)*perRow)] {
-				b.WriteString(padRight(ansi.Truncate(c, colW-2, "…"), colW))
-			}
-			lines = append(lines, st.Info.Render(padRight(strings.TrimRight(b.String(), " "), m.width)))
-		}
-		if pages > 1 {
-			more := fmt.Sprintf("%d of %d candidates · page %d/%d · tab for the next", len(cands), len(m.comp.shown), m.comp.page+1, pages)
-			lines = append(lines, st.Dim.Render(padRight(more, m.width)))
-		}
-	}
-	if !m.note.IsEmpty() {
+	lines := m.line.completionLines(st)
+	if !m.note.text.IsEmpty() {
 		style := st.Info
-		if m.noteErr {
+		if m.note.isErr {
 			style = st.Error
 		}
-		for _, l := range wrap(m.note.String(), m.width) {
+		for _, l := range wrap(m.note.text.String(), m.width) {
 			lines = append(lines, style.Render(padRight(l, m.width)))
 		}
 	}
 	return lines
-}
-
-// compLayout lays candidates out in columns: their width, how many per
-// row, rows per page, and pages, in a panel of at most a third of the
-// window.
-func compLayout(cands []string, width, height int) (colW, perRow, rows, pages int) {
-	for _, c := range cands {
-		colW = max(colW, ansi.StringWidth(c)+2)
-	}
-	colW = min(colW, width)
-	perRow = max(1, width/colW)
-	rows = max(1, min(8, height/3))
-	total := (len(cands) + perRow - 1) / perRow
-	if total > rows {
-		rows = max(1, rows-1) // a line for "page 1/3"
-	}
-	pages = (len(cands) + perRow*rows - 1) / (perRow * rows)
-	return colW, perRow, rows, pages
 }
 
 // overlay puts lines over the last lines of body.

@@ -18,7 +18,7 @@ func (h *harness) options() analysis.Options {
 
 func (h *harness) inputLine() string {
 	var v string
-	h.do(func(m *Model) { v = m.input.Value() })
+	h.do(func(m *Model) { v = m.line.input.Value() })
 	return v
 }
 
@@ -163,7 +163,7 @@ func TestCompletionPages(t *testing.T) {
 		t.Errorf("tab did not turn the page:\n%s", s2)
 	}
 	var names []string
-	h.do(func(m *Model) { names = m.comp.shown })
+	h.do(func(m *Model) { names = m.line.comp.shown })
 	for _, l := range strings.Split(s, "\n") {
 		for _, f := range strings.Fields(l) {
 			if strings.HasSuffix(f, "…") {
@@ -182,7 +182,7 @@ func TestHelpSettings(t *testing.T) {
 	h.command("focus=fib")
 	h.command("help")
 	var lines []string
-	h.do(func(m *Model) { lines = m.helpLines() })
+	h.do(func(m *Model) { lines = m.help.lines() })
 	text := strings.Join(lines, "\n")
 	for _, s := range analysis.Settings() {
 		if !strings.Contains(text, s.Name) {
@@ -238,5 +238,24 @@ func TestDrillAndFocus(t *testing.T) {
 	h.keys("<enter>")
 	if o := h.options(); o.Focus != `^main\.runFib$` {
 		t.Fatalf("enter: focus %q", o.Focus)
+	}
+}
+
+// TestHelpVerb: :help explains the : line's own commands from their
+// table, and tab completes their names.
+func TestHelpVerb(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.command("help save")
+	if s := h.screen(); !strings.Contains(s, ":save FILE") || !strings.Contains(s, ".pb.gz profile") {
+		t.Errorf(":help save:\n%s", s)
+	}
+	h.keys("x")
+	h.keys(":")
+	h.typeText("cm")
+	h.keys("<tab>")
+	var line string
+	h.do(func(m *Model) { line = m.line.input.Value() })
+	if line != "cmd" {
+		t.Errorf("completed cm to %q", line)
 	}
 }

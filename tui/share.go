@@ -214,8 +214,7 @@ func (m *Model) showCommand() {
 		lines = append(lines, "  "+st.HelpDesc.Render(l))
 	}
 	lines = append(lines, "", st.Dim.Render("  y copies the pprof-tui line to the clipboard (OSC 52) · any other key closes"))
-	m.openHelp(lines)
-	m.helpCopy = ours
+	m.help.openCopy(lines, ours)
 }
 
 // copyText copies s to the terminal's clipboard with OSC 52: the

@@ -49,7 +49,7 @@ func TestSaveProto(t *testing.T) {
 			h.command(tc.line)
 			ours := filepath.Join(dir, tc.name+".pb.gz")
 			h.command("save " + ours)
-			h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.String(), "saved ") })
+			h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.text.String(), "saved ") })
 			theirs := filepath.Join(dir, tc.name+"-pprof.pb.gz")
 			args := append([]string{"tool", "pprof", "-proto", "-symbolize=none", "-output=" + theirs}, tc.flags...)
 			if out, err := exec.Command("go", append(args, src)...).CombinedOutput(); err != nil {
@@ -72,7 +72,7 @@ func TestSaveText(t *testing.T) {
 	h.command("focus=fib")
 	txt := filepath.Join(dir, "top.txt")
 	h.command("save " + txt)
-	h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.String(), "saved ") })
+	h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.text.String(), "saved ") })
 	data, err := os.ReadFile(txt)
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestSaveText(t *testing.T) {
 	h.keys("<esc>")
 	folded := filepath.Join(dir, "f.folded")
 	h.command("save " + folded)
-	h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.String(), "saved "+folded) })
+	h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.text.String(), "saved "+folded) })
 	data, err = os.ReadFile(folded)
 	if err != nil {
 		t.Fatal(err)
@@ -138,9 +138,9 @@ func TestInfoPanel(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("tagfocus=worker=w1 nodefraction=0.05")
 	h.keys("I")
-	h.waitFor("the info panel", func(m *Model) bool { return m.showHelp && m.helpText != nil })
+	h.waitFor("the info panel", func(m *Model) bool { return m.help.shown && m.help.text != nil })
 	var lines []string
-	h.do(func(m *Model) { lines = m.helpLines() })
+	h.do(func(m *Model) { lines = m.help.lines() })
 	text := strings.Join(lines, "\n")
 	for _, want := range []string{
 		"File: goprof", "Build ID: 4a99b1883bd589acb0d8b84bfebcbbbc9d695ef7", "Type: cpu",
@@ -205,7 +205,7 @@ func TestInfoPanelScreens(t *testing.T) {
 		h.tm.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		h.command("tagfocus=worker=w1")
 		h.keys("I")
-		h.waitFor("the info panel", func(m *Model) bool { return m.showHelp && m.helpText != nil })
+		h.waitFor("the info panel", func(m *Model) bool { return m.help.shown && m.help.text != nil })
 		golden(t, fmt.Sprintf("cpu-info-%dx%d", size[0], size[1]), h.screen())
 	}
 }

@@ -11,7 +11,7 @@ import (
 // cache of binaries.
 func TestSymbolizeNotes(t *testing.T) {
 	h := start(t, testConfig(filepath.Join("..", "testdata", "legacy", "cpu.prof")))
-	h.waitFor("the note", func(m *Model) bool { return strings.Contains(m.note.String(), "no binary for cpubench") })
+	h.waitFor("the note", func(m *Model) bool { return strings.Contains(m.note.text.String(), "no binary for cpubench") })
 	if s := h.screen(); !strings.Contains(s, "symbolize: no binary for cpubench") {
 		t.Errorf("the warning is not on the screen:\n%s", s)
 	}

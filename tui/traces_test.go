@@ -26,7 +26,7 @@ func TestTracesScreens(t *testing.T) {
 				h.typeText(tc.keys[1])
 				h.keys("<enter>", "<esc>")
 			}
-			h.show(viewIndex[*views.Traces])
+			h.show(viewTraces)
 			golden(t, tc.name, h.screen())
 		})
 	}
@@ -37,9 +37,9 @@ func TestTracesScreens(t *testing.T) {
 // Traces view then lists the stacks through it.
 func TestTracesSelectFrame(t *testing.T) {
 	h := start(t, sourceConfig("cpu_labels.pb.gz"))
-	h.show(viewIndex[*views.Traces])
+	h.show(viewTraces)
 	var tv *views.Traces
-	h.do(func(m *Model) { tv = m.views[viewIndex[*views.Traces](m)].(*views.Traces) })
+	h.do(func(m *Model) { tv = m.views.get(viewTraces).(*views.Traces) })
 	cursor := func() (int, int, string) {
 		var k, f int
 		var name string
@@ -77,12 +77,12 @@ func TestTracesSelectFrame(t *testing.T) {
 	// Top shows the same function.
 	h.keys("1")
 	var top string
-	h.do(func(m *Model) { top = m.ViewAt(0).(*views.Top).RowName(0) })
+	h.do(func(m *Model) { top = m.views.top.RowName(0) })
 	if top != "main.runFib.func1" {
 		t.Errorf("Top after enter in Traces: cursor on %q", top)
 	}
 	// A search for a label value lands on a stack's head.
-	h.show(viewIndex[*views.Traces])
+	h.show(viewTraces)
 	h.keys("/")
 	h.typeText("worker:w0")
 	h.keys("<enter>")

@@ -372,7 +372,7 @@ func TestBadRegexpChangesNothing(t *testing.T) {
 	}
 	// The line stays open with the text for editing.
 	var line string
-	h.do(func(m *Model) { line = m.input.Value() })
+	h.do(func(m *Model) { line = m.line.input.Value() })
 	if line != "focus=main.(fib" {
 		t.Errorf("the command line holds %q after the error", line)
 	}
@@ -430,7 +430,7 @@ func TestSearch(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	cursor := func() string {
 		var name string
-		h.do(func(m *Model) { name = m.ViewAt(0).(*views.Top).RowName(0) })
+		h.do(func(m *Model) { name = m.views.top.RowName(0) })
 		return name
 	}
 	h.keys("/")
@@ -450,12 +450,12 @@ func TestSearch(t *testing.T) {
 	h.keys("/")
 	h.typeText("q?s")
 	var mode inputMode
-	h.do(func(m *Model) { mode = m.mode })
+	h.do(func(m *Model) { mode = m.line.mode })
 	if mode != inputSearch {
 		t.Fatalf("q or ? left the search line")
 	}
 	h.keys("<esc>")
-	h.do(func(m *Model) { mode = m.mode })
+	h.do(func(m *Model) { mode = m.line.mode })
 	if mode != inputNone {
 		t.Fatal("esc did not close the search line")
 	}
@@ -476,7 +476,7 @@ func TestSearch(t *testing.T) {
 	h.typeText("runFib")
 	var node string
 	h.do(func(m *Model) {
-		tr := m.ViewAt(1).(*views.Tree)
+		tr := m.views.get(viewTree).(*views.Tree)
 		if n := tr.Cursor(); n != nil {
 			sel, _ := tr.Selection()
 			node = sel.Name
@@ -495,7 +495,7 @@ func TestSearch(t *testing.T) {
 		var name string
 		var depth int
 		h.do(func(m *Model) {
-			tr := m.ViewAt(1).(*views.Tree)
+			tr := m.views.get(viewTree).(*views.Tree)
 			if n := tr.Cursor(); n != nil {
 				sel, _ := tr.Selection()
 				name, depth = sel.Name, n.Depth
@@ -631,7 +631,7 @@ func TestCompletion(t *testing.T) {
 	h.keys("<tab>")
 	value := func() string {
 		var v string
-		h.do(func(m *Model) { v = m.input.Value() })
+		h.do(func(m *Model) { v = m.line.input.Value() })
 		return v
 	}
 	if v := value(); v != "sample_index=" {
@@ -766,7 +766,7 @@ func TestQuit(t *testing.T) {
 	h.keys(":")
 	h.typeText("q")
 	var v string
-	h.do(func(m *Model) { v = m.input.Value() })
+	h.do(func(m *Model) { v = m.line.input.Value() })
 	if v != "q" {
 		t.Fatalf("command line %q", v)
 	}
@@ -778,7 +778,7 @@ func TestMouse(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	cursor := func() string {
 		var name string
-		h.do(func(m *Model) { name = m.ViewAt(0).(*views.Top).RowName(0) })
+		h.do(func(m *Model) { name = m.views.top.RowName(0) })
 		return name
 	}
 	click := func(x, y int) {
@@ -796,8 +796,8 @@ func TestMouse(t *testing.T) {
 		t.Errorf("the wheel did not scroll:\n%s", s)
 	}
 	click(10, 0) // the tab bar: "2 Tree"
-	var active int
-	h.do(func(m *Model) { active = m.active })
+	var active viewID
+	h.do(func(m *Model) { active = m.views.active })
 	if active != 1 {
 		t.Errorf("click on the Tree tab: view %d", active)
 	}
@@ -872,7 +872,7 @@ func TestFlameKeys(t *testing.T) {
 	now := func() state {
 		var s state
 		h.do(func(m *Model) {
-			s.zoomed, s.depth = m.ViewAt(3).(*views.Flame).Zoomed()
+			s.zoomed, s.depth = m.views.get(viewFlame).(*views.Flame).Zoomed()
 			s.opts, s.search = m.Options(), m.search != nil
 		})
 		return s
@@ -889,7 +889,7 @@ func TestFlameKeys(t *testing.T) {
 	}
 	h.keys("1")
 	var row string
-	h.do(func(m *Model) { row = m.ViewAt(0).(*views.Top).RowName(0) })
+	h.do(func(m *Model) { row = m.views.top.RowName(0) })
 	if row != "main.runHash" {
 		t.Errorf("Top shows %q", row)
 	}
@@ -967,8 +967,8 @@ func TestFlameMouse(t *testing.T) {
 		h.settle()
 	}
 	click(28, 0) // "4 Flame"
-	var active int
-	h.do(func(m *Model) { active = m.active })
+	var active viewID
+	h.do(func(m *Model) { active = m.views.active })
 	if active != 3 {
 		t.Fatalf("click on the Flame tab: view %d", active)
 	}
@@ -981,7 +981,7 @@ func TestFlameMouse(t *testing.T) {
 	}
 	click(31, 6)
 	var zoomed string
-	h.do(func(m *Model) { zoomed, _ = m.ViewAt(3).(*views.Flame).Zoomed() })
+	h.do(func(m *Model) { zoomed, _ = m.views.get(viewFlame).(*views.Flame).Zoomed() })
 	if zoomed != "main.runHash" {
 		t.Errorf("double click: zoomed on %q", zoomed)
 	}
@@ -1043,7 +1043,7 @@ func TestTopCompletesMarkers(t *testing.T) {
 	h := start(t, testConfig(path))
 	h.keys(strings.Repeat("j", row))
 	h.waitFor(fmt.Sprintf("row %d with marker %q", row, want.Rows[row].Inline), func(m *Model) bool {
-		v := m.views[0].(*views.Top)
+		v := m.views.top
 		r, ok := v.Cursor()
 		return ok && v.RowName(0) == want.Nodes.Name(want.Rows[row].Node) && r.Inline == want.Rows[row].Inline
 	})

@@ -60,11 +60,11 @@ func benchFrame1M(b *testing.B, e *analysis.Engine) {
 		{"traces", NewTraces(c)},
 	} {
 		run, _ := tc.v.Query(e, opt, "")
-		data, err := run()
+		show, err := run()
 		if err != nil {
 			b.Fatal(err)
 		}
-		tc.v.SetResult(data, opt)
+		show()
 		tc.v.SetSize(160, 42)
 		down := tea.KeyMsg{Type: tea.KeyDown}
 		b.Run(tc.name, func(b *testing.B) {
@@ -108,12 +108,12 @@ func benchTopOpen1M(b *testing.B, e *analysis.Engine) {
 				v.SetSize(160, 42)
 				if tc.from != "" {
 					opt.Granularity = tc.from
-					v.SetResult(tops[tc.from], opt)
+					v.setResult(topData{top: tops[tc.from]}, opt)
 					_ = v.View()
 				}
 				opt.Granularity = tc.to
 				b.StartTimer()
-				v.SetResult(tops[tc.to], opt)
+				v.setResult(topData{top: tops[tc.to]}, opt)
 				_ = v.View()
 			}
 		})
@@ -140,12 +140,12 @@ func benchTreeOpen1M(b *testing.B, e *analysis.Engine) {
 				t := NewTree(c)
 				t.inverted = inverted
 				run, _ := t.Query(e, opt, "")
-				data, err := run()
+				show, err := run()
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				t.SetResult(data, opt) // opens the heaviest path
+				show() // opens the heaviest path
 				t.SetSize(160, 42)
 				_ = t.View()
 			}
@@ -173,11 +173,11 @@ func benchFlame1M(b *testing.B, e *analysis.Engine) {
 		f := NewFlame(c)
 		f.SetSize(160, 42)
 		run, _ := f.Query(e, opt, "")
-		data, err := run()
+		show, err := run()
 		if err != nil {
 			b.Fatal(err)
 		}
-		f.SetResult(data, opt)
+		show()
 		return f
 	}
 	b.Run("layout", func(b *testing.B) {
@@ -241,11 +241,11 @@ func benchTreeReveal1M(b *testing.B, e *analysis.Engine) {
 		t := NewTree(benchCommon())
 		t.SetSize(160, 45)
 		run, _ := t.Query(e, opt, "")
-		data, err := run()
+		show, err := run()
 		if err != nil {
 			b.Fatal(err)
 		}
-		t.SetResult(data, opt)
+		show()
 		b.StartTimer()
 		t.Reveal(name)
 		if sel, _ := t.Selection(); sel.Name != name {
@@ -265,8 +265,7 @@ func BenchmarkLabelsOpen1M(b *testing.B) { shapes(b, benchLabelsOpen1M) }
 func benchLabelsOpen1M(b *testing.B, e *analysis.Engine) {
 	opt := analysis.DefaultOptions()
 	c := benchCommon()
-	run, _ := NewLabels(c).Query(e, opt, "")
-	res, err := run()
+	res, err := labelsData(e, opt)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -278,12 +277,12 @@ func benchLabelsOpen1M(b *testing.B, e *analysis.Engine) {
 				v := NewLabels(c)
 				v.SetSize(160, 42)
 				if again {
-					v.SetResult(res, opt)
+					v.setResult(res, opt)
 					v.Update(tea.KeyMsg{Type: tea.KeyDown})
 					_ = v.View()
 				}
 				b.StartTimer()
-				v.SetResult(res, opt)
+				v.setResult(res, opt)
 				_ = v.View()
 			}
 		})

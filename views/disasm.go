@@ -126,9 +126,9 @@ func (v *Disasm) ShortHelp() []key.Binding {
 	return []key.Binding{k.Follow, withHelp(k.Hottest, "hottest"), k.Focus, k.Ignore}
 }
 
-func (v *Disasm) Query(e *analysis.Engine, opt analysis.Options, sel string) (func() (any, error), string) {
+func (v *Disasm) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
 	bins := v.bins
-	return func() (any, error) {
+	return job(opt, func() (*disasmResult, error) {
 		if sel == "" {
 			return &disasmResult{}, nil
 		}
@@ -146,7 +146,7 @@ func (v *Disasm) Query(e *analysis.Engine, opt analysis.Options, sel string) (fu
 		}
 		r.rows = asmRows(d, bins.files, opt)
 		return r, nil
-	}, sel
+	}, v.setResult), sel
 }
 
 // missingRows say why a function has no disassembly: which binaries its
@@ -225,8 +225,7 @@ func (v *Disasm) HasResult() bool { return v.data != nil && v.data.d != nil }
 // Total is the percentage denominator of the data shown.
 func (v *Disasm) Total() int64 { return v.data.d.Total }
 
-func (v *Disasm) SetResult(data any, opt analysis.Options) {
-	r := data.(*disasmResult)
+func (v *Disasm) setResult(r *disasmResult, opt analysis.Options) {
 	v.data, v.name = r, r.name
 	if r.d != nil {
 		// The explorer's one unit, from the total as the status bar's.

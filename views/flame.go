@@ -88,7 +88,7 @@ type flameResult struct {
 	lay     *flameLayout
 }
 
-func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() (any, error), string) {
+func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
 	// The zooms outlive a new result (another sample type, a filter) as
 	// paths of names, taken here on the UI goroutine.
 	var paths [][]string
@@ -99,7 +99,7 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (func(
 		paths = append(paths, namePath(f.tree, f.zoom))
 	}
 	width := f.width
-	return func() (any, error) {
+	return job(opt, func() (*flameResult, error) {
 		tr, err := e.Tree(opt, analysis.TreeOptions{})
 		if err != nil {
 			return nil, err
@@ -115,7 +115,7 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (func(
 		}
 		r.lay = layoutFlame(tr, r.zoom, width)
 		return r, nil
-	}, ""
+	}, f.setResult), ""
 }
 
 // namePath is the names of the nodes from a root down to n.
@@ -158,8 +158,7 @@ func (f *Flame) Total() int64 { return f.tree.Total }
 // ShownTotal is what the graph's roots account for.
 func (f *Flame) ShownTotal() int64 { return rootsTotal(f.tree) }
 
-func (f *Flame) SetResult(data any, opt analysis.Options) {
-	r := data.(*flameResult)
+func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
 	f.tree, f.zoom, f.history, f.lay = r.tree, r.zoom, r.history, r.lay
 	f.mu, f.pending = &sync.Mutex{}, 0
 	q, _ := treeQuantity(f.c, f.tree, opt)

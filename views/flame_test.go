@@ -39,11 +39,11 @@ func newTestFlame(t *testing.T, w, h int, src format.Sources) (*Flame, *analysis
 	f := NewFlame(c)
 	f.SetSize(w, h)
 	run, _ := f.Query(e, opt, "")
-	data, err := run()
+	show, err := run()
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.SetResult(data, opt)
+	show()
 	tr, err := e.Tree(opt, analysis.TreeOptions{})
 	if err != nil {
 		t.Fatal(err)

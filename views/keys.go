@@ -1,15 +1,13 @@
 package views
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/charmbracelet/bubbles/key"
 )
 
 // KeyMap is every key binding of the explorer, with its help text. The
-// key hint line, the `?` help and the key table in docs/explorer.md are
-// all generated from it (see Groups).
+// root's table of what its keys do, with the views' groups (ViewGroups),
+// makes the key hint line, the `?` help and the key table in
+// docs/explorer.md.
 type KeyMap struct {
 	// Anywhere.
 	Quit, Help, Views, NextView, PrevView key.Binding
@@ -125,13 +123,10 @@ type KeyGroup struct {
 	Bindings []key.Binding
 }
 
-// Groups lists every binding, grouped as the full help shows them.
-func (k *KeyMap) Groups() []KeyGroup {
+// ViewGroups lists the bindings of each view's own, grouped as the full
+// help shows them after the root's.
+func (k *KeyMap) ViewGroups() []KeyGroup {
 	return []KeyGroup{
-		{"General", []key.Binding{k.Quit, k.Help, k.Views, k.NextView, k.PrevView, k.Command, k.SampleType, k.Back, k.Picker, k.Copy, k.Info}},
-		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Search, k.NextMatch, k.PrevMatch, k.Clear}},
-		{"Selected row", []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide}},
-		{"Live (-refresh)", []key.Binding{k.Pause, k.Refresh, k.Delta, k.Trend, k.StepBack, k.StepForward}},
 		{"Top", []key.Binding{k.Sort}},
 		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
 		{"Labels", k.LabelBindings()},
@@ -151,17 +146,4 @@ func (k *KeyMap) LabelBindings() []key.Binding {
 		withHelp(k.Ignore, "tagignore: drop the samples with this value"),
 		withHelp(k.Hide, "taghide: hide the label key"),
 	}
-}
-
-// MarkdownTable renders every binding as a Markdown table, for
-// docs/explorer.md (a test keeps its copy in step with it).
-func (k *KeyMap) MarkdownTable() string {
-	var b strings.Builder
-	b.WriteString("| key | where | what |\n| --- | --- | --- |\n")
-	for _, g := range k.Groups() {
-		for _, kb := range g.Bindings {
-			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", kb.Help().Key, g.Title, kb.Help().Desc)
-		}
-	}
-	return b.String()
 }

@@ -59,28 +59,32 @@ func withHelp(b key.Binding, desc string) key.Binding {
 	return b
 }
 
-func (v *Labels) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() (any, error), string) {
-	return func() (any, error) {
-		r, err := e.Tags(opt)
-		if err != nil {
-			return nil, err
+func (v *Labels) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
+	return job(opt, func() (labelsResult, error) { return labelsData(e, opt) }, v.setResult), ""
+}
+
+// labelsData computes the Labels view's data: the report, and which of
+// its keys are numeric.
+func labelsData(e *analysis.Engine, opt analysis.Options) (labelsResult, error) {
+	r, err := e.Tags(opt)
+	if err != nil {
+		return labelsResult{}, err
+	}
+	p := e.Profile()
+	numeric := map[string]bool{}
+	seen := map[int32]bool{}
+	for _, l := range p.Samples.NumKinds {
+		if !seen[l.Key] {
+			seen[l.Key] = true
+			numeric[p.Strings[l.Key]] = true
 		}
-		p := e.Profile()
-		numeric := map[string]bool{}
-		seen := map[int32]bool{}
-		for _, l := range p.Samples.NumKinds {
-			if !seen[l.Key] {
-				seen[l.Key] = true
-				numeric[p.Strings[l.Key]] = true
-			}
-		}
-		return labelsResult{r, numeric}, nil
-	}, ""
+	}
+	return labelsResult{r, numeric}, nil
 }
 
 func (v *Labels) HasResult() bool { return v.r != nil }
 
-func (v *Labels) SetResult(data any, opt analysis.Options) {
+func (v *Labels) setResult(res labelsResult, opt analysis.Options) {
 	// follow looks at the cursor's row and at most a screen of rows
 	// around it: only theirs are named (a label with a value per sample
 	// has a million rows).
@@ -89,7 +93,6 @@ func (v *Labels) SetResult(data any, opt analysis.Options) {
 	for i := max(0, cur-reach); i < min(len(v.rows), cur+reach+1); i++ {
 		old[i] = v.rowKey(i)
 	}
-	res := data.(labelsResult)
 	v.r, v.numeric = res.r, res.numeric
 	v.rows = v.rows[:0]
 	var totals []int64

@@ -82,8 +82,8 @@ func peekOptions(opt analysis.Options) analysis.Options {
 	return opt
 }
 
-func (p *Peek) Query(e *analysis.Engine, opt analysis.Options, sel string) (func() (any, error), string) {
-	return func() (any, error) {
+func (p *Peek) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
+	return job(opt, func() (*peekResult, error) {
 		if sel == "" {
 			return &peekResult{}, nil
 		}
@@ -92,7 +92,7 @@ func (p *Peek) Query(e *analysis.Engine, opt analysis.Options, sel string) (func
 			return nil, err
 		}
 		return &peekResult{name: sel, pk: pk}, nil
-	}, sel
+	}, p.setResult), sel
 }
 
 func (p *Peek) HasResult() bool { return p.data != nil && p.data.pk != nil }
@@ -100,8 +100,7 @@ func (p *Peek) HasResult() bool { return p.data != nil && p.data.pk != nil }
 // Total is the percentage denominator of the data shown.
 func (p *Peek) Total() int64 { return p.data.pk.Top.Total }
 
-func (p *Peek) SetResult(data any, opt analysis.Options) {
-	r := data.(*peekResult)
+func (p *Peek) setResult(r *peekResult, opt analysis.Options) {
 	moved := p.data == nil || p.data.name != r.name
 	p.data, p.name = r, r.name
 	p.rows = p.rows[:0]

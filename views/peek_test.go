@@ -38,11 +38,11 @@ func load(t *testing.T, v View, e *analysis.Engine, opt analysis.Options, sel st
 	if state != sel {
 		t.Fatalf("state %q, want the selection %q", state, sel)
 	}
-	data, err := run()
+	show, err := run()
 	if err != nil {
 		t.Fatal(err)
 	}
-	v.SetResult(data, opt)
+	show()
 }
 
 // keyPress is the key named k: "enter" or "<enter>" (see namedKeys), else

@@ -78,9 +78,9 @@ func (s *Source) ShortHelp() []key.Binding {
 	return []key.Binding{k.Hottest, k.Focus, k.Ignore}
 }
 
-func (s *Source) Query(e *analysis.Engine, opt analysis.Options, sel string) (func() (any, error), string) {
+func (s *Source) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
 	files := s.files
-	return func() (any, error) {
+	return job(opt, func() (*sourceResult, error) {
 		if sel == "" {
 			return &sourceResult{}, nil
 		}
@@ -89,7 +89,7 @@ func (s *Source) Query(e *analysis.Engine, opt analysis.Options, sel string) (fu
 			return nil, err
 		}
 		return &sourceResult{name: sel, lst: lst}, nil
-	}, sel
+	}, s.setResult), sel
 }
 
 func (s *Source) HasResult() bool { return s.data != nil && s.data.lst != nil }
@@ -97,8 +97,7 @@ func (s *Source) HasResult() bool { return s.data != nil && s.data.lst != nil }
 // Total is the percentage denominator of the data shown.
 func (s *Source) Total() int64 { return s.data.lst.Total }
 
-func (s *Source) SetResult(data any, opt analysis.Options) {
-	r := data.(*sourceResult)
+func (s *Source) setResult(r *sourceResult, opt analysis.Options) {
 	s.data, s.name = r, r.name
 	s.rows = s.rows[:0]
 	if r.lst == nil {

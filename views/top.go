@@ -55,43 +55,41 @@ func (t *Top) ShortHelp() []key.Binding {
 	return []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide, k.Sort}
 }
 
-// topData is the Top view's result in diff mode: the deltas and the
-// base profile's own values.
+// topData is the Top view's result: the table (the deltas, in diff mode)
+// and, in diff mode, the base profile's own values.
 type topData struct {
 	top, base *analysis.Top
 }
 
-// TopTable returns the table of a Top view's result (the deltas, in
-// diff mode), or nil for another view's.
-func TopTable(data any) *analysis.Top {
-	switch d := data.(type) {
-	case *analysis.Top:
-		return d
-	case *topData:
-		return d.top
-	}
-	return nil
-}
+// Table returns the table shown (the deltas, in diff mode), or nil
+// before the first result.
+func (t *Top) Table() *analysis.Top { return t.top }
 
-func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (func() (any, error), string) {
+func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
 	if t.c.Diff {
-		return func() (any, error) {
+		return job(opt, func() (topData, error) {
 			top, err := e.Top(opt)
 			if err != nil {
-				return nil, err
+				return topData{}, err
 			}
 			base, err := e.BaseTop(opt)
-			return &topData{top, base}, err
-		}, ""
+			return topData{top, base}, err
+		}, t.setResult), ""
 	}
 	// Sorted by flat, the rows on screen are exact now and the root
 	// asks for the rest once the table is up (see analysis.Top.Partial).
 	// Sorted otherwise, or with no size yet, every row is needed now.
 	rows := t.l.height
 	if rows <= 0 || t.sortBy != "flat" {
-		return func() (any, error) { return e.Top(opt) }, ""
+		return job(opt, func() (topData, error) {
+			top, err := e.Top(opt)
+			return topData{top: top}, err
+		}, t.setResult), ""
 	}
-	return func() (any, error) { return e.TopFirst(opt, rows) }, ""
+	return job(opt, func() (topData, error) {
+		top, err := e.TopFirst(opt, rows)
+		return topData{top: top}, err
+	}, t.setResult), ""
 }
 
 func (t *Top) HasResult() bool { return t.top != nil }
@@ -110,7 +108,7 @@ func (t *Top) Complete(full *analysis.Top) {
 		same = same && t.top.Rows[i].Node == r.Node
 	}
 	if !same {
-		t.SetResult(full, t.opt)
+		t.setResult(topData{top: full}, t.opt)
 		return
 	}
 	t.top = full
@@ -118,7 +116,7 @@ func (t *Top) Complete(full *analysis.Top) {
 	t.resort()
 }
 
-func (t *Top) SetResult(data any, opt analysis.Options) {
+func (t *Top) setResult(d topData, opt analysis.Options) {
 	old, cur := t.nearRows()
 	// The same options on new data (a live refresh): the selected row
 	// keeps its screen line.
@@ -129,16 +127,11 @@ func (t *Top) SetResult(data any, opt analysis.Options) {
 		t.sortBy = cmp.Or(opt.Sort, "flat")
 	}
 	t.base = nil
-	switch d := data.(type) {
-	case *analysis.Top:
-		t.top = d
-	case *topData:
-		t.top = d.top
-		if d.base != nil {
-			t.base = make(map[int32][2]int64, len(d.base.Rows))
-			for _, r := range d.base.Rows {
-				t.base[r.Node] = [2]int64{r.Flat, r.Cum}
-			}
+	t.top = d.top
+	if d.base != nil {
+		t.base = make(map[int32][2]int64, len(d.base.Rows))
+		for _, r := range d.base.Rows {
+			t.base[r.Node] = [2]int64{r.Flat, r.Cum}
 		}
 	}
 	t.opt = opt

@@ -123,9 +123,9 @@ func (t *Traces) ShortHelp() []key.Binding {
 	return []key.Binding{k.SelectFrame, k.Focus, k.Ignore}
 }
 
-func (t *Traces) Query(e *analysis.Engine, opt analysis.Options, sel string) (func() (any, error), string) {
+func (t *Traces) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
 	cache := t.cache
-	return func() (any, error) {
+	return job(opt, func() (*tracesResult, error) {
 		tr, all, err := cache.get(e, opt)
 		if err != nil {
 			return nil, err
@@ -148,7 +148,7 @@ func (t *Traces) Query(e *analysis.Engine, opt analysis.Options, sel string) (fu
 			}
 		}
 		return r.index(), nil
-	}, sel
+	}, t.setResult), sel
 }
 
 func (c *stackCache) get(e *analysis.Engine, opt analysis.Options) (*analysis.Traces, []analysis.Stack, error) {
@@ -175,8 +175,7 @@ func (t *Traces) HasResult() bool { return t.data != nil }
 // Total is the percentage denominator of the data shown.
 func (t *Traces) Total() int64 { return t.data.tr.Total }
 
-func (t *Traces) SetResult(data any, opt analysis.Options) {
-	r := data.(*tracesResult)
+func (t *Traces) setResult(r *tracesResult, opt analysis.Options) {
 	moved := t.data == nil || t.data.name != r.name || len(t.data.stacks) != len(r.stacks)
 	t.data, t.name = r, r.name
 	// The explorer's one unit, from the total as the status bar's.

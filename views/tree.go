@@ -59,14 +59,14 @@ func (t *Tree) ShortHelp() []key.Binding {
 // Inverted reports whether the tree is bottom-up.
 func (t *Tree) Inverted() bool { return t.inverted }
 
-func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (func() (any, error), string) {
+func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
 	to := analysis.TreeOptions{Inverted: t.inverted, FoldRecursion: true}
 	state := "top-down"
 	if t.inverted {
 		state = "inverted"
 	}
 	near := t.nearNames(sel)
-	return func() (any, error) {
+	return job(opt, func() (*treeResult, error) {
 		tr, err := e.Tree(opt, to)
 		if err != nil {
 			return nil, err
@@ -85,7 +85,7 @@ func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (func
 			}
 		}
 		return r, nil
-	}, state
+	}, t.setResult), state
 }
 
 // treeResult is a tree and the node the cursor goes to on it.
@@ -134,8 +134,7 @@ func (t *Tree) rowFunc(i int) string { return nodeName(t.tree.Nodes, t.rows[i].n
 
 func (t *Tree) HasResult() bool { return t.tree != nil }
 
-func (t *Tree) SetResult(data any, opt analysis.Options) {
-	r := data.(*treeResult)
+func (t *Tree) setResult(r *treeResult, opt analysis.Options) {
 	// The same options on new data (a live refresh): the nodes a person
 	// opened stay open, and the selected row (the same path, else the
 	// function) keeps its screen line, unless it is the first row, which

@@ -40,7 +40,7 @@ type Common struct {
 // View is one tab of the explorer. The root program routes keys and
 // mouse events (with Y relative to the view's first line) to the focused
 // view only, sizes every view, and runs the view's Query off the UI
-// goroutine, handing the outcome back with SetResult.
+// goroutine, showing its outcome on the UI goroutine.
 type View interface {
 	Title() string
 	Init() tea.Cmd
@@ -57,10 +57,7 @@ type View interface {
 	// result is stale. sel is the shared selection (a function name, or
 	// ""), for views whose data is about one function (peek, source);
 	// those name it in state.
-	Query(e *analysis.Engine, opt analysis.Options, sel string) (run func() (any, error), state string)
-	// SetResult takes what Query's function returned, with the options
-	// it was computed for.
-	SetResult(data any, opt analysis.Options)
+	Query(e *analysis.Engine, opt analysis.Options, sel string) (run Job, state string)
 	// HasResult reports whether the view has data to show; Total is
 	// then its percentage denominator.
 	HasResult() bool
@@ -80,6 +77,24 @@ type View interface {
 	// next (dir > 0) or previous match. Both report whether a row matched.
 	SetSearch(re *regexp.Regexp) bool
 	NextMatch(dir int) bool
+}
+
+// Job computes a view's data off the UI goroutine. What it returns,
+// show, puts the data in the view that made the job, typed as that view
+// needs them, with the options they are for; the root calls it on the UI
+// goroutine if the data are still wanted, and drops it otherwise.
+type Job func() (show func(), err error)
+
+// job is the Job of a view whose data of type T compute makes, and set
+// puts in the view.
+func job[T any](opt analysis.Options, compute func() (T, error), set func(T, analysis.Options)) Job {
+	return func() (func(), error) {
+		d, err := compute()
+		if err != nil {
+			return nil, err
+		}
+		return func() { set(d, opt) }, nil
+	}
 }
 
 // SelectionKind says what a selected row stands for.
