@@ -237,10 +237,3 @@ func (m *Model) footer() string {
 	bindings := append(m.ActiveView().ShortHelp(), hints(m.keys)...)
 	return m.help.hintLine(bindings)
 }
-
-func padRight(s string, w int) string {
-	if d := w - ansi.StringWidth(s); d > 0 {
-		return s + strings.Repeat(" ", d)
-	}
-	return s
-}

@@ -191,13 +191,13 @@ func (c *cmdline) completionLines(st *views.Styles) []string {
 	for r := 0; r*perRow < len(cands); r++ {
 		var b strings.Builder
 		for _, x := range cands[r*perRow : min(len(cands), (r+1)*perRow)] {
-			b.WriteString(padRight(ansi.Truncate(x, colW-2, "…"), colW))
+			b.WriteString(views.PadRight(ansi.Truncate(x, colW-2, "…"), colW))
 		}
-		lines = append(lines, st.Info.Render(padRight(strings.TrimRight(b.String(), " "), c.width)))
+		lines = append(lines, st.Info.Render(views.PadRight(strings.TrimRight(b.String(), " "), c.width)))
 	}
 	if pages > 1 {
 		more := fmt.Sprintf("%d of %d candidates · page %d/%d · tab for the next", len(cands), len(c.comp.shown), c.comp.page+1, pages)
-		lines = append(lines, st.Dim.Render(padRight(more, c.width)))
+		lines = append(lines, st.Dim.Render(views.PadRight(more, c.width)))
 	}
 	return lines
 }

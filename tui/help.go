@@ -162,7 +162,7 @@ func (p *helpPanel) lines() []string {
 	for i, g := range groups {
 		lines := []string{st.HelpTitle.Render(g.Title)}
 		for _, b := range g.Bindings {
-			lines = append(lines, "  "+st.HelpKey.Render(padRight(b.Help().Key, 10))+" "+st.HelpDesc.Render(b.Help().Desc))
+			lines = append(lines, "  "+st.HelpKey.Render(views.PadRight(b.Help().Key, 10))+" "+st.HelpDesc.Render(b.Help().Desc))
 		}
 		if i != 1 && i != len(groups)-1 {
 			lines = append(lines, "") // no blank line at the foot of a column
@@ -180,7 +180,7 @@ func (p *helpPanel) lines() []string {
 		{"▶", "the selected row, the same function in every view"},
 		{"(inline)", "a function inlined into its caller, as pprof marks it"},
 	} {
-		glyphs = append(glyphs, "  "+st.HelpKey.Render(padRight(g[0], 10))+" "+st.HelpDesc.Render(g[1]))
+		glyphs = append(glyphs, "  "+st.HelpKey.Render(views.PadRight(g[0], 10))+" "+st.HelpDesc.Render(g[1]))
 	}
 	blocks[1] = append(blocks[1], glyphs...)
 	var lines []string
@@ -203,7 +203,7 @@ func (p *helpPanel) lines() []string {
 			if i < len(right) {
 				r = right[i]
 			}
-			lines = append(lines, padRight(ansi.Truncate(l, colW-1, "…"), colW)+ansi.Truncate(r, p.width-colW, "…"))
+			lines = append(lines, views.PadRight(ansi.Truncate(l, colW-1, "…"), colW)+ansi.Truncate(r, p.width-colW, "…"))
 		}
 	} else {
 		for _, b := range blocks {

@@ -52,7 +52,7 @@ func (m *Model) infoLines(msg infoMsg) []string {
 		}
 	}
 	field := func(k string, v views.Text) {
-		lines = append(lines, "  "+st.HelpKey.Render(padRight(k, 14))+st.HelpDesc.Render(v.String()))
+		lines = append(lines, "  "+st.HelpKey.Render(views.PadRight(k, 14))+st.HelpDesc.Render(v.String()))
 	}
 	section("Profile")
 	field("Source", m.source)

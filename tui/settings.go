@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // What the command line shows besides itself: `:help` (every setting
@@ -30,14 +31,14 @@ func (m *Model) settingsHelp() []string {
 			if s.Group != g {
 				continue
 			}
-			text := padRight(ansi.Truncate(m.shownValue(s), valueW-1, "…"), valueW)
+			text := views.PadRight(ansi.Truncate(m.shownValue(s), valueW-1, "…"), valueW)
 			shown := st.Dim.Render(text)
 			if s.Value(m.opts) != s.Default() {
 				shown = st.HelpKey.Render(text)
 			}
 			for i, h := range wrap(s.Help, helpW) {
 				if i == 0 {
-					lines = append(lines, "  "+st.HelpKey.Render(padRight(s.Name, nameW))+shown+st.HelpDesc.Render(h))
+					lines = append(lines, "  "+st.HelpKey.Render(views.PadRight(s.Name, nameW))+shown+st.HelpDesc.Render(h))
 				} else {
 					lines = append(lines, strings.Repeat(" ", 2+nameW+valueW)+st.HelpDesc.Render(h))
 				}
@@ -71,7 +72,7 @@ func (m *Model) settingHelp(name string) ([]string, error) {
 	}
 	lines = append(lines, "")
 	field := func(k, v string) {
-		lines = append(lines, "  "+st.HelpKey.Render(padRight(k, 10))+st.HelpDesc.Render(v))
+		lines = append(lines, "  "+st.HelpKey.Render(views.PadRight(k, 10))+st.HelpDesc.Render(v))
 	}
 	field("value", m.shownValue(s))
 	field("default", orDash(s.Default()))
@@ -100,7 +101,7 @@ func (m *Model) panel() []string {
 			style = st.Error
 		}
 		for _, l := range wrap(m.note.text.String(), m.width) {
-			lines = append(lines, style.Render(padRight(l, m.width)))
+			lines = append(lines, style.Render(views.PadRight(l, m.width)))
 		}
 	}
 	return lines

@@ -46,8 +46,9 @@ func padLeft(s string, w int) string {
 	return s
 }
 
-// padRight left-aligns s in w columns.
-func padRight(s string, w int) string {
+// PadRight left-aligns s in w columns. Exported so that the root's
+// panels (help, settings, the command line) pad as the views do.
+func PadRight(s string, w int) string {
 	if d := w - ansi.StringWidth(s); d > 0 {
 		return s + strings.Repeat(" ", d)
 	}

@@ -421,7 +421,7 @@ func (v *Disasm) View() string {
 		return fillLines([]string{st.Dim.Render("  no function selected: pick one in Top or Tree, then come back")}, v.height)
 	}
 	head := padLeft("flat", asmValW) + " " + padLeft("cum", asmValW) + " " + padLeft("address", asmAddrW) + "  instruction (pprof's disasm)"
-	lines := []string{st.Header.Render(padRight(ansi.Truncate(head, v.width, "…"), v.width))}
+	lines := []string{st.Header.Render(PadRight(ansi.Truncate(head, v.width, "…"), v.width))}
 	from, to := v.l.visible()
 	for i := from; i < to; i++ {
 		lines = append(lines, v.renderRow(i))
@@ -436,7 +436,7 @@ func (v *Disasm) renderRow(i int) string {
 	line := func(text string, style func(...string) string) string {
 		text = ansi.Truncate(text, v.width, "…")
 		if sel {
-			return st.Selected.Render(padRight(markCursor(text), v.width))
+			return st.Selected.Render(PadRight(markCursor(text), v.width))
 		}
 		return style(text)
 	}

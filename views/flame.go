@@ -578,13 +578,13 @@ func (f *Flame) label(i int) string {
 		}
 	}
 	if w-1 < minLabel {
-		return padRight(edge, w)
+		return PadRight(edge, w)
 	}
 	body := fitFrameName(name, w-1)
 	if ansi.StringWidth(body)+1+len(share) <= w-1 {
 		body += " " + share
 	}
-	return padRight(edge+body, w)
+	return PadRight(edge+body, w)
 }
 
 // signed formats a value, with a "+" for growth in a diff.

@@ -223,10 +223,10 @@ func (v *Labels) View() string {
 	}
 	head := padLeft("value", valW) + " " + padLeft("share", v.pctW)
 	if barW > 0 {
-		head += " " + padRight("", barW)
+		head += " " + PadRight("", barW)
 	}
 	head += "  label"
-	lines := []string{st.Header.Render(padRight(head, v.width))}
+	lines := []string{st.Header.Render(PadRight(head, v.width))}
 	if len(v.rows) == 0 {
 		lines = append(lines, st.Dim.Render("  the profile has no labels (or none in the samples the options keep)"))
 		return fillLines(lines, v.height)

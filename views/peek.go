@@ -270,7 +270,7 @@ func (p *Peek) View() string {
 	}
 	h.WriteString(padLeft("calls", p.valW) + " " + padLeft("calls%", p.pctW))
 	h.WriteString("  callers ↑ · function ● · callees ↓")
-	lines = append(lines, st.Header.Render(padRight(ansi.Truncate(h.String(), p.width, "…"), p.width)))
+	lines = append(lines, st.Header.Render(PadRight(ansi.Truncate(h.String(), p.width, "…"), p.width)))
 
 	from, to := p.l.visible()
 	for i := from; i < to; i++ {

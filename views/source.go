@@ -237,7 +237,7 @@ func (s *Source) View() string {
 		return fillLines([]string{st.Dim.Render(fmt.Sprintf("  %s has no samples with the current options", s.name))}, s.height)
 	}
 	head := padLeft("flat", s.valW) + " " + padLeft("cum", s.valW) + " " + padLeft("line", 6) + "  source (pprof's list)"
-	lines := []string{st.Header.Render(padRight(ansi.Truncate(head, s.width, "…"), s.width))}
+	lines := []string{st.Header.Render(PadRight(ansi.Truncate(head, s.width, "…"), s.width))}
 	// The title and totals of the function the cursor is in stay at the
 	// top however far the source scrolls.
 	k := 0
@@ -281,7 +281,7 @@ func (s *Source) renderRow(i int) string {
 	sel := i == s.l.cursor
 	line := func(text string, style func() string) string {
 		if sel {
-			return st.Selected.Render(padRight(markCursor(ansi.Truncate(text, s.width, "…")), s.width))
+			return st.Selected.Render(PadRight(markCursor(ansi.Truncate(text, s.width, "…")), s.width))
 		}
 		return style()
 	}

@@ -407,7 +407,7 @@ func (t *Top) View() string {
 	}
 	trend := t.trend != nil && t.width >= 80
 	if trend {
-		h.WriteString(" " + padRight("trend", trendW))
+		h.WriteString(" " + PadRight("trend", trendW))
 	}
 	h.WriteString("  " + arrow("name", "name"))
 	for _, note := range t.droppedNotes() {
@@ -416,7 +416,7 @@ func (t *Top) View() string {
 			break
 		}
 	}
-	lines = append(lines, st.Header.Render(padRight(h.String(), t.width)))
+	lines = append(lines, st.Header.Render(PadRight(h.String(), t.width)))
 
 	if len(t.order) == 0 {
 		lines = append(lines, st.Dim.Render("  no samples match the current options"))
@@ -455,7 +455,7 @@ func (t *Top) View() string {
 		}
 
 		if trend {
-			cells = append(cells, cell{text: padRight(t.trend(t.top.Nodes.Name(r.Node)), trendW), kind: cellDim})
+			cells = append(cells, cell{text: PadRight(t.trend(t.top.Nodes.Name(r.Node)), trendW), kind: cellDim})
 		}
 		var b strings.Builder
 		used := writeCells(&b, st, cells, sel)

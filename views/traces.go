@@ -314,7 +314,7 @@ func (t *Traces) View() string {
 		return fillLines(append(lines, st.Dim.Render(SafeText(msg))), t.height)
 	}
 	head := padLeft("value", traceValW) + " " + padLeft("share", tracePctW) + "  stack (leaf first) · labels"
-	lines = append(lines, st.Header.Render(padRight(ansi.Truncate(head, t.width, "…"), t.width)))
+	lines = append(lines, st.Header.Render(PadRight(ansi.Truncate(head, t.width, "…"), t.width)))
 	from, to := t.l.visible()
 	for i := from; i < to; i++ {
 		lines = append(lines, t.renderRow(i))

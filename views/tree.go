@@ -506,7 +506,7 @@ func (t *Tree) View() string {
 		what += " · nodes under " + t.q.format(t.tree.Cutoff) + " hidden (nodefraction)"
 	}
 	h.WriteString("  " + what)
-	head := st.Header.Render(padRight(h.String(), t.width))
+	head := st.Header.Render(PadRight(h.String(), t.width))
 	if t.c.Diff {
 		// The legend takes the place of the tree's description.
 		used := ansi.StringWidth(h.String()) - ansi.StringWidth(what)
