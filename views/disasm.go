@@ -308,7 +308,8 @@ func (v *Disasm) moveToAddr(addr uint64) bool {
 	return false
 }
 
-// Cursor returns the instruction under the cursor, for tests.
+// Cursor returns the instruction under the cursor; tui's tests read it
+// too.
 func (v *Disasm) Cursor() (analysis.AsmInst, bool) {
 	if !v.HasResult() || v.l.n == 0 {
 		return analysis.AsmInst{}, false

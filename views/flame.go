@@ -176,7 +176,8 @@ func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
 }
 
 // Zoomed returns the name of the frame filling the width ("" when not
-// zoomed) and how many zooms out lead back to the root.
+// zoomed) and how many zooms out lead back to the root. Exported for
+// tui's tests, which drive the whole program.
 func (f *Flame) Zoomed() (string, int) {
 	if f.zoom == nil {
 		return "", len(f.history)
@@ -184,8 +185,8 @@ func (f *Flame) Zoomed() (string, int) {
 	return f.tree.Nodes.Name(f.zoom.Node), len(f.history)
 }
 
-// Cursor returns the node under the cursor, nil on the root.
-func (f *Flame) Cursor() *analysis.TreeNode {
+// cursorNode returns the node under the cursor, nil on the root.
+func (f *Flame) cursorNode() *analysis.TreeNode {
 	if f.lay == nil {
 		return nil
 	}
@@ -195,7 +196,7 @@ func (f *Flame) Cursor() *analysis.TreeNode {
 // relayout lays the graph out again for the current zoom and width, on
 // the UI goroutine (after a resize), keeping the cursor on its node.
 func (f *Flame) relayout() {
-	n := f.Cursor()
+	n := f.cursorNode()
 	f.mu.Lock()
 	lay := layoutFlame(f.tree, f.zoom, f.width)
 	f.mu.Unlock()
@@ -235,7 +236,8 @@ func (f *Flame) layoutCmd(cursor *analysis.TreeNode) tea.Cmd {
 	}
 }
 
-// Busy reports whether a zoom is being laid out.
+// Busy reports whether a zoom is being laid out. Exported for tui's
+// tests, which wait for it before they read the screen.
 func (f *Flame) Busy() bool { return f.pending != 0 }
 
 // graphHeight is the number of rows on screen: the view less the detail
@@ -405,7 +407,7 @@ func (f *Flame) zoomOut() tea.Cmd {
 	}
 	f.zoom = f.history[len(f.history)-1]
 	f.history = f.history[:len(f.history)-1]
-	return f.layoutCmd(f.Cursor())
+	return f.layoutCmd(f.cursorNode())
 }
 
 // clicked selects the frame at column x of line y (of the view); a
@@ -440,7 +442,7 @@ func (f *Flame) frameAt(x, y int) int {
 }
 
 func (f *Flame) Selection() (Selection, bool) {
-	n := f.Cursor()
+	n := f.cursorNode()
 	if n == nil {
 		return Selection{}, false
 	}

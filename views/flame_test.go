@@ -87,7 +87,7 @@ func run(t *testing.T, f *Flame, cmd tea.Cmd) {
 
 // cursorName is the name of the frame under the cursor.
 func cursorName(f *Flame) string {
-	if n := f.Cursor(); n != nil {
+	if n := f.cursorNode(); n != nil {
 		return f.tree.Nodes.Name(n.Node)
 	}
 	return "root"
@@ -309,7 +309,7 @@ func TestFlameMoves(t *testing.T) {
 	// G goes down the heaviest path as far as it is drawn.
 	press(t, f, "G")
 	path := tr.HeaviestPath(tr.Roots()[0])
-	n := f.Cursor()
+	n := f.cursorNode()
 	if n == nil || n.Depth >= len(path) || f.tree.Nodes.Name(n.Node) != tr.Nodes.Name(path[n.Depth].Node) || n.Depth < 10 {
 		t.Fatalf("G: cursor on %s", cursorName(f))
 	}
@@ -413,7 +413,7 @@ func TestFlameZoom(t *testing.T) {
 	checkChildren(t, f)
 	// Enter on an ancestor zooms out to it, as a new zoom.
 	press(t, f, "<enter>")
-	for cursorName(f) != "main.cpuPhase.func1" && f.Cursor() != nil {
+	for cursorName(f) != "main.cpuPhase.func1" && f.cursorNode() != nil {
 		press(t, f, "<up>")
 	}
 	press(t, f, "<enter>")
@@ -468,7 +468,7 @@ func TestFlameSearch(t *testing.T) {
 func TestFlameReveal(t *testing.T) {
 	f, _ := cpuFlame(t, 100, 40)
 	f.Reveal("main.fib")
-	n := f.Cursor()
+	n := f.cursorNode()
 	if n == nil || cursorName(f) != "main.fib" || n.Depth != 6 {
 		t.Fatalf("reveal main.fib: cursor on %s", cursorName(f))
 	}
@@ -482,7 +482,7 @@ func TestFlameReveal(t *testing.T) {
 		t.Errorf("revealed a frame %d wide, the widest is %d", fr.x1-fr.x0, widest)
 	}
 	f.Reveal("runtime/pprof.Do") // the one under the root: 98.94%
-	if n := f.Cursor(); cursorName(f) != "runtime/pprof.Do" || n.Depth != 1 {
+	if n := f.cursorNode(); cursorName(f) != "runtime/pprof.Do" || n.Depth != 1 {
 		t.Errorf("reveal runtime/pprof.Do: cursor on %s", cursorName(f))
 	}
 	if sel, ok := f.Selection(); !ok || sel != (Selection{Kind: SelFunction, Name: "runtime/pprof.Do"}) {

@@ -217,6 +217,7 @@ func (p *Peek) Update(msg tea.Msg) tea.Cmd {
 
 // Cursor returns the function named by the row under the cursor and
 // whether it is a caller or callee (rather than the function itself).
+// Exported for tui's tests, which drive the whole program.
 func (p *Peek) Cursor() (name string, edge bool) {
 	if !p.HasResult() || len(p.rows) == 0 {
 		return "", false

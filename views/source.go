@@ -171,14 +171,6 @@ func (s *Source) hottest() {
 	s.l.clamp()
 }
 
-// HotLine returns the source line number under the cursor, for tests.
-func (s *Source) HotLine() (analysis.ListingRow, bool) {
-	if !s.HasResult() || len(s.rows) == 0 || s.rows[s.l.cursor].kind != srcLine {
-		return analysis.ListingRow{}, false
-	}
-	return s.rows[s.l.cursor].line, true
-}
-
 func (s *Source) Update(msg tea.Msg) tea.Cmd {
 	if !s.HasResult() {
 		return nil

@@ -319,7 +319,8 @@ func (t *Top) Reveal(name string) {
 	}
 }
 
-// Cursor returns the row under the cursor, for tests and the root.
+// Cursor returns the row under the cursor. Exported for tui's tests,
+// which drive the whole program.
 func (t *Top) Cursor() (analysis.Row, bool) {
 	if t.top == nil || len(t.order) == 0 {
 		return analysis.Row{}, false
@@ -557,9 +558,11 @@ func (t *Top) Total() int64 { return t.top.Total }
 func (t *Top) ShownTotal() int64 { return t.top.ShownTotal }
 
 // Window returns the cursor's row and the first row on screen.
+// Exported for tui's tests, which drive the whole program.
 func (t *Top) Window() (cursor, offset int) { return t.l.cursor, t.l.offset }
 
 // RowName returns the name of the row d rows from the cursor, or "".
+// Exported for tui's tests, which drive the whole program.
 func (t *Top) RowName(d int) string {
 	i := t.l.cursor + d
 	if t.top == nil || i < 0 || i >= len(t.order) {

@@ -209,8 +209,8 @@ func (t *Traces) at(i int) (stack, frame int) {
 	return k, i - t.start[k] - 1
 }
 
-// Cursor returns the stack and frame (-1: the head) under the cursor,
-// for tests.
+// Cursor returns the stack and frame (-1: the head) under the cursor;
+// tui's tests read it too.
 func (t *Traces) Cursor() (stack, frame int, name string) {
 	if !t.HasResult() || t.l.n == 0 {
 		return 0, 0, ""

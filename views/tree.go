@@ -56,9 +56,6 @@ func (t *Tree) ShortHelp() []key.Binding {
 	return []key.Binding{k.Toggle, k.Heaviest, k.CollapseAll, k.Invert, k.Drill, k.Focus}
 }
 
-// Inverted reports whether the tree is bottom-up.
-func (t *Tree) Inverted() bool { return t.inverted }
-
 func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
 	to := analysis.TreeOptions{Inverted: t.inverted, FoldRecursion: true}
 	state := "top-down"
@@ -341,7 +338,8 @@ func (t *Tree) Selection() (Selection, bool) {
 	return Selection{Kind: SelFunction, Name: nodeName(t.tree.Nodes, n.Node)}, true
 }
 
-// Cursor returns the node under the cursor.
+// Cursor returns the node under the cursor. Exported for tui's tests,
+// which drive the whole program.
 func (t *Tree) Cursor() *analysis.TreeNode {
 	if t.tree == nil || len(t.rows) == 0 {
 		return nil
@@ -594,6 +592,7 @@ func (t *Tree) widths(from, to int) (valW, pctW int) {
 }
 
 // RowFunc returns the function of the row d rows from the cursor, or "".
+// Exported for tui's tests, which drive the whole program.
 func (t *Tree) RowFunc(d int) string {
 	i := t.l.cursor + d
 	if t.tree == nil || i < 0 || i >= len(t.rows) {
