@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -144,6 +145,21 @@ func isExecutable(path string) bool {
 // cheap (timed through the explorer's first screens: no slower at 1M or
 // 10M samples).
 const gcPercent = 50
+
+// spareProc gives the Go scheduler one processor more than the machine
+// has cores, unless $GOMAXPROCS is set. The engine splits its work into
+// one goroutine per core, and background work (the next sample type's
+// table, completing a partial table) runs while a person moves
+// around: with one P per core, the goroutine that handles a key waited
+// for a compute goroutine to be preempted (10-40 ms on two cores); with
+// a spare P the kernel runs it at once. It is set here, for the
+// explorer only, because it is the whole process's setting: tui, a
+// library serve also runs, leaves it alone.
+func spareProc() {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(runtime.NumCPU() + 1)
+	}
+}
 
 func main() {
 	if os.Getenv("GOGC") == "" {
@@ -288,6 +304,7 @@ func explore(ctx context.Context, c *cmdline, stdout, stderr io.Writer) error {
 		dark := out.HasDarkBackground()
 		cfg.DarkBackground = &dark
 	}
+	spareProc()
 	err := tui.Run(ctx, cfg)
 	var oe *analysis.OptionError
 	if errors.As(err, &oe) {

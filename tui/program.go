@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"runtime"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -90,7 +89,6 @@ func NewProgram(ctx context.Context, cfg Config) (*tea.Program, *Model) {
 // file, bad format) end it before it takes over the screen, and are
 // returned.
 func Run(ctx context.Context, cfg Config) error {
-	spareProc()
 	p, m := NewProgram(ctx, cfg)
 	return run(p, m)
 }
@@ -116,19 +114,6 @@ func run(p *tea.Program, m *Model) error {
 		return err
 	}
 	return m.Err()
-}
-
-// spareProc gives the Go scheduler one processor more than the machine
-// has cores, unless $GOMAXPROCS is set. The engine splits its work into
-// one goroutine per core, and background work (the next sample type's
-// table, completing a partial table) runs while a person moves
-// around: with one P per core, the goroutine that handles a key waited
-// for a compute goroutine to be preempted (10-40 ms on two cores, issue
-// 11); with a spare P the kernel runs it at once.
-func spareProc() {
-	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(runtime.NumCPU() + 1)
-	}
 }
 
 // ErrPanic is Run's error when the explorer crashed (a bug): the terminal
