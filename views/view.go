@@ -44,8 +44,9 @@ type View interface {
 	Update(msg tea.Msg) tea.Cmd
 	View() string
 	SetSize(width, height int)
-	// ShortHelp is the view's part of the key hint line; FullHelp its
-	// groups in the `?` help.
+	// ShortHelp is the view's part of the key hint line. The `?` help
+	// lists every view's keys from KeyMap.ViewGroups instead, so that it
+	// does not depend on which view is open.
 	ShortHelp() []key.Binding
 
 	// Query returns the computation of the view's data for opt, to run
