@@ -375,11 +375,24 @@ func (t *Top) View() string {
 	if t.top == nil {
 		return fillLines([]string{t.c.Styles.Dim.Render("  computing…")}, t.height)
 	}
-	st := t.c.Styles
 	cols := t.columns()
-	var lines []string
+	trend := t.trend != nil && t.width >= 80
+	lines := []string{t.headings(cols, trend)}
+	if len(t.order) == 0 {
+		lines = append(lines, t.c.Styles.Dim.Render("  no samples match the current options"))
+		return fillLines(lines, t.height)
+	}
+	exact := t.top.ExactRows()
+	from, to := t.l.visible()
+	for i := from; i < to; i++ {
+		lines = append(lines, t.row(i, cols, trend, exact))
+	}
+	return fillLines(lines, t.height)
+}
 
-	// Headings, with an arrow on the sort column.
+// headings is the heading line, with an arrow on the sort column and,
+// when it fits, a note of the nodes the options hide.
+func (t *Top) headings(cols topColumns, trend bool) string {
 	arrow := func(name, col string) string {
 		if t.sortBy == col {
 			return name + "↓"
@@ -406,7 +419,6 @@ func (t *Top) View() string {
 	if cols.change {
 		h.WriteString(" " + padLeft("change", changeW))
 	}
-	trend := t.trend != nil && t.width >= 80
 	if trend {
 		h.WriteString(" " + PadRight("trend", trendW))
 	}
@@ -417,73 +429,71 @@ func (t *Top) View() string {
 			break
 		}
 	}
-	lines = append(lines, st.Header.Render(PadRight(h.String(), t.width)))
+	return t.c.Styles.Header.Render(PadRight(h.String(), t.width))
+}
 
-	if len(t.order) == 0 {
-		lines = append(lines, st.Dim.Render("  no samples match the current options"))
-		return fillLines(lines, t.height)
-	}
+// row is table row i (of t.order): its value cells, then its name cut to
+// the width they leave. exact is the table's ExactRows, passed in to be
+// read once a frame: the rows of t.top.Rows from it on wait for their
+// cum.
+func (t *Top) row(i int, cols topColumns, trend bool, exact int) string {
+	st := t.c.Styles
 	total := t.top.Total
-	exact := t.top.ExactRows()
-	from, to := t.l.visible()
-	for i := from; i < to; i++ {
-		r := &t.top.Rows[t.order[i]]
-		sel := i == t.l.cursor
-		cells := []cell{t.valueCell(padLeft(t.value(r.Flat), cols.valW), r.Flat)}
-		if cols.flatPct {
-			cells = append(cells, t.pctCell(padLeft(share(r.Flat, total), cols.pctW), r.Flat))
-		}
-		if cols.sumP {
-			cells = append(cells, cell{text: padLeft(share(t.sum[i], total), cols.pctW), kind: cellDim})
-		}
-		if t.order[i] < exact {
-			cells = append(cells,
-				t.valueCell(padLeft(t.value(r.Cum), cols.valW), r.Cum),
-				t.pctCell(padLeft(share(r.Cum, total), cols.pctW), r.Cum))
-		} else {
-			// Not summed yet (a partial table): being completed.
-			cells = append(cells, cell{text: padLeft("…", cols.valW), kind: cellDim},
-				cell{text: padLeft("…", cols.pctW), kind: cellDim})
-		}
-		if cols.base || cols.change {
-			b := t.base[r.Node][1]
-			if cols.base {
-				cells = append(cells, cell{text: padLeft(t.value(b), cols.valW), kind: cellDim})
-			}
-			if cols.change {
-				cells = append(cells, t.valueCell(padLeft(change(b, r.Cum), changeW), r.Cum))
-			}
-		}
-
-		if trend {
-			cells = append(cells, cell{text: PadRight(t.trend(t.top.Nodes.Name(r.Node)), trendW), kind: cellDim})
-		}
-		var b strings.Builder
-		used := writeCells(&b, st, cells, sel)
-		used += 2
-		nameW := t.width - used
-		inline := ""
-		if r.Inline != analysis.NotInlined {
-			inline = " (" + r.Inline.String() + ")"
-		}
-		name := fitName(t.top.Nodes.Name(r.Node), nameW)
-		rest := nameW - ansi.StringWidth(name)
-		if rest < len(inline) {
-			inline = ""
-		}
-		base, tail := st.Plain, st.Dim
-		if sel {
-			base, tail = st.Selected, st.Selected
-		}
-		b.WriteString(base.Render("  "))
-		b.WriteString(highlight(name, t.m.re, base, st.Match))
-		if inline != "" {
-			b.WriteString(tail.Render(inline))
-		}
-		padSelected(&b, st, sel, nameW-ansi.StringWidth(name)-len(inline))
-		lines = append(lines, b.String())
+	r := &t.top.Rows[t.order[i]]
+	sel := i == t.l.cursor
+	cells := []cell{t.valueCell(padLeft(t.value(r.Flat), cols.valW), r.Flat)}
+	if cols.flatPct {
+		cells = append(cells, t.pctCell(padLeft(share(r.Flat, total), cols.pctW), r.Flat))
 	}
-	return fillLines(lines, t.height)
+	if cols.sumP {
+		cells = append(cells, cell{text: padLeft(share(t.sum[i], total), cols.pctW), kind: cellDim})
+	}
+	if t.order[i] < exact {
+		cells = append(cells,
+			t.valueCell(padLeft(t.value(r.Cum), cols.valW), r.Cum),
+			t.pctCell(padLeft(share(r.Cum, total), cols.pctW), r.Cum))
+	} else {
+		// Not summed yet (a partial table): being completed.
+		cells = append(cells, cell{text: padLeft("…", cols.valW), kind: cellDim},
+			cell{text: padLeft("…", cols.pctW), kind: cellDim})
+	}
+	if cols.base || cols.change {
+		b := t.base[r.Node][1]
+		if cols.base {
+			cells = append(cells, cell{text: padLeft(t.value(b), cols.valW), kind: cellDim})
+		}
+		if cols.change {
+			cells = append(cells, t.valueCell(padLeft(change(b, r.Cum), changeW), r.Cum))
+		}
+	}
+
+	if trend {
+		cells = append(cells, cell{text: PadRight(t.trend(t.top.Nodes.Name(r.Node)), trendW), kind: cellDim})
+	}
+	var b strings.Builder
+	used := writeCells(&b, st, cells, sel)
+	used += 2
+	nameW := t.width - used
+	inline := ""
+	if r.Inline != analysis.NotInlined {
+		inline = " (" + r.Inline.String() + ")"
+	}
+	name := fitName(t.top.Nodes.Name(r.Node), nameW)
+	rest := nameW - ansi.StringWidth(name)
+	if rest < len(inline) {
+		inline = ""
+	}
+	base, tail := st.Plain, st.Dim
+	if sel {
+		base, tail = st.Selected, st.Selected
+	}
+	b.WriteString(base.Render("  "))
+	b.WriteString(highlight(name, t.m.re, base, st.Match))
+	if inline != "" {
+		b.WriteString(tail.Render(inline))
+	}
+	padSelected(&b, st, sel, nameW-ansi.StringWidth(name)-len(inline))
+	return b.String()
 }
 
 func (t *Top) valueCell(text string, v int64) cell { return valueCell(t.c, text, v, t.top.Total) }
