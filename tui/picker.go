@@ -380,9 +380,9 @@ func (p *picker) view() string {
 			age = ageLabel(p.now().Sub(e.mod))
 		}
 		var b strings.Builder
-		b.WriteString("  " + padTo(fitLeft(name, nameW), nameW))
+		b.WriteString("  " + views.PadRight(fitLeft(name, nameW), nameW))
 		if typeW > 0 {
-			b.WriteString(" " + padTo(fitLeft(views.SafeText(e.kind), typeW), typeW))
+			b.WriteString(" " + views.PadRight(fitLeft(views.SafeText(e.kind), typeW), typeW))
 		}
 		b.WriteString(" " + fmt.Sprintf("%*s", sizeW, size))
 		if ageW > 0 {
@@ -428,13 +428,6 @@ func plural(n int, s string) string {
 		return s[:len(s)-1] + "ies"
 	}
 	return s + "s"
-}
-
-func padTo(s string, w int) string {
-	if d := w - ansi.StringWidth(s); d > 0 {
-		return s + strings.Repeat(" ", d)
-	}
-	return s
 }
 
 // fitLeft cuts s to w columns (not runes: a wide name would wrap the

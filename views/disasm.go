@@ -268,8 +268,8 @@ func (v *Disasm) hottest() {
 			continue
 		}
 		in := v.inst(i)
-		if best < 0 || abs64(in.Flat) > bf || (abs64(in.Flat) == bf && abs64(in.Cum) > bc) {
-			best, bf, bc = i, abs64(in.Flat), abs64(in.Cum)
+		if best < 0 || abs(in.Flat) > bf || (abs(in.Flat) == bf && abs(in.Cum) > bc) {
+			best, bf, bc = i, abs(in.Flat), abs(in.Cum)
 		}
 	}
 	if best < 0 {
@@ -283,13 +283,6 @@ func (v *Disasm) center(i int) {
 	v.l.moveTo(i)
 	v.l.offset = max(0, i-v.l.height/2)
 	v.l.clamp()
-}
-
-func abs64(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // moveToAddr puts the cursor on the instruction at object address addr

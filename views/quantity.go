@@ -146,3 +146,10 @@ func percentWidth(values []int64, total int64) int {
 // share is v's share of total, the one way every view prints one:
 // pprof's percentage ("26.41%", "  100%", "0.0092%").
 func share(v, total int64) string { return analysis.Percentage(v, total) }
+
+func abs(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -272,13 +272,6 @@ func (t *Top) resort() {
 	t.pctW = max(t.pctW, percentWidth(t.sum, t.top.Total))
 }
 
-func abs(v int64) int64 {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
-
 func (t *Top) Update(msg tea.Msg) tea.Cmd {
 	if t.top == nil {
 		return nil
