@@ -11,15 +11,14 @@ package format
 // The numbers are pprof's (go tool pprof -raw): the same sample types,
 // period, unsampling of heap values, locations numbered by first use and
 // mappings, down to pprof's quirks, which the comments point out. The
-// trailing /proc/self/maps text is read by parseLegacyMaps, shared with
-// the legacy CPU decoder, as pprof shares it. We differ where pprof
+// trailing /proc/self/maps text is read and matched by procmaps.go,
+// shared with the legacy CPU decoder, as pprof shares it. We differ where pprof
 // fails: it cannot read lines over 64 KiB, and in maps text it takes a
 // line starting with a lone hex number for an address range, which
 // parseLegacyMaps does not.
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -228,7 +227,7 @@ func ltSubmatchAddrs(re *regexp.Regexp, l string) []string {
 	return out
 }
 
-func ltAddrChar(c byte) bool { return c == ' ' || c == 'x' || ltLowerHexDigit(c) }
+func ltAddrChar(c byte) bool { return c == ' ' || c == 'x' || lowerHexDigit(c) }
 
 // ltCountSample splits a Go count profile's sample line, which must be
 // exactly "count @ 0xaddr 0xaddr...": the count and the addresses.
@@ -256,12 +255,12 @@ func ltAttr(l string) (key, value string, ok bool) {
 // least one lower-case digit, as pprof matches them ("0x12AB" is 0x12).
 func ltAddrs(s string, out []uint64) ([]uint64, error) {
 	for i := 0; i+2 < len(s); {
-		if s[i] != '0' || s[i+1] != 'x' || !ltLowerHexDigit(s[i+2]) {
+		if s[i] != '0' || s[i+1] != 'x' || !lowerHexDigit(s[i+2]) {
 			i++
 			continue
 		}
 		j := i + 2
-		for j < len(s) && ltLowerHexDigit(s[j]) {
+		for j < len(s) && lowerHexDigit(s[j]) {
 			j++
 		}
 		a, err := strconv.ParseUint(s[i+2:j], 16, 64)
@@ -272,15 +271,6 @@ func ltAddrs(s string, out []uint64) ([]uint64, error) {
 		i = j
 	}
 	return out, nil
-}
-
-// ltSpace is RE2's \s, which pprof's regular expressions use.
-func ltSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
-
-func ltLowerHexDigit(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
-
-func ltHexDigit(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // ltFloatToInt converts as Go does on amd64, where pprof's goldens come
@@ -805,11 +795,11 @@ func ltParseJava(r *ltReader, kind string) (*Profile, error) {
 			continue
 		}
 		e := 2
-		for e < len(t) && ltHexDigit(t[e]) {
+		for e < len(t) && hexDigit(t[e]) {
 			e++
 		}
 		s := e
-		for s < len(t) && ltSpace(t[s]) {
+		for s < len(t) && re2Space(t[s]) {
 			s++
 		}
 		if e == 2 || s == e || s == len(t) {
@@ -862,22 +852,13 @@ func ltParseJava(r *ltReader, kind string) (*Profile, error) {
 // placeholder mapping covering every address, added at the end, as in
 // pprof; one at address 0 gets none.
 func ltAssignMappings(p *Profile, ms []Mapping) error {
-	if len(ms) > 1 && strings.HasPrefix(ms[0].File, "/anon_hugepage") && ms[0].Limit == ms[1].Start {
-		ms = ms[1:]
-	}
-	// A main binary whose text starts at 0x400000 once its offset is
-	// undone was mapped in pieces; it really starts there.
-	if len(ms) > 0 && ms[0].Start-ms[0].Offset == 0x400000 {
-		ms[0].Start, ms[0].Offset = 0x400000, 0
-	}
+	ms = repairMappings(ms)
 	if len(ms) >= math.MaxInt32-1 {
 		return fmt.Errorf("too many mappings")
 	}
-	x := ltMapFinder{ms: ms, budget: 1 << 28, stale: true}
-	for i := range ms {
-		if ms[i].Offset != 0 {
-			x.withOffset = append(x.withOffset, int32(i))
-		}
+	x := newMappingIndex(ms)
+	tooMany := func() error {
+		return fmt.Errorf("%d overlapping mappings are too many to match with %d addresses", len(ms), len(p.Locations))
 	}
 	placeholder := false
 	for li := range p.Locations {
@@ -885,14 +866,17 @@ func ltAssignMappings(p *Profile, ms []Mapping) error {
 		if l.Address == 0 {
 			continue
 		}
+		if !x.spend(1) {
+			return tooMany()
+		}
 		i := x.holding(l.Address)
 		if i < 0 && !placeholder {
 			// Only until the placeholder exists: from then on pprof
 			// finds it before looking below mappings.
-			i = x.below(l.Address)
-		}
-		if x.budget < 0 {
-			return fmt.Errorf("%d overlapping mappings are too many to match with %d addresses", len(ms), len(p.Locations))
+			if !x.spend(1) {
+				return tooMany()
+			}
+			i = x.growOver(l.Address)
 		}
 		if i < 0 {
 			placeholder = true
@@ -908,85 +892,4 @@ func ltAssignMappings(p *Profile, ms []Mapping) error {
 	}
 	p.Mappings = ms
 	return nil
-}
-
-// ltMapFinder finds the first mapping, in list order, holding an address,
-// as pprof does by scanning the list. When the mappings are disjoint (as
-// in any real /proc/self/maps) only one can, and a binary search finds
-// it. Scans are paid for from budget, so that crafted input cannot make
-// the match quadratic for long.
-type ltMapFinder struct {
-	ms         []Mapping
-	index      []int32 // non-empty mappings: by Start when disjoint, else in list order
-	disjoint   bool
-	stale      bool    // index must be rebuilt
-	withOffset []int32 // mappings that had an offset, in list order
-	budget     int
-}
-
-// holding returns the first mapping with Start <= a < Limit, or -1.
-func (x *ltMapFinder) holding(a uint64) int32 {
-	if x.stale {
-		x.reindex()
-	}
-	if !x.disjoint {
-		x.budget -= len(x.index)
-		for _, i := range x.index {
-			if m := &x.ms[i]; m.Start <= a && a < m.Limit {
-				return i
-			}
-		}
-		return -1
-	}
-	lo, hi := 0, len(x.index) // the mappings starting at or below a are index[:lo]
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if x.ms[x.index[mid]].Start <= a {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if lo > 0 {
-		if i := x.index[lo-1]; a < x.ms[i].Limit {
-			return i
-		}
-	}
-	return -1
-}
-
-// below implements pprof's repair for handlers that leave out the first
-// piece of a mapping split in two: the first mapping whose offset says it
-// extends down over a grows to cover it.
-func (x *ltMapFinder) below(a uint64) int32 {
-	x.budget -= len(x.withOffset)
-	for _, i := range x.withOffset {
-		if m := &x.ms[i]; m.Offset != 0 && m.Start-m.Offset <= a && a < m.Start {
-			m.Start -= m.Offset
-			m.Offset = 0
-			x.stale = true
-			return i
-		}
-	}
-	return -1
-}
-
-func (x *ltMapFinder) reindex() {
-	x.stale = false
-	x.index = x.index[:0]
-	for i := range x.ms {
-		if x.ms[i].Start < x.ms[i].Limit {
-			x.index = append(x.index, int32(i))
-		}
-	}
-	x.budget -= 4 * (len(x.index) + 1)
-	sorted := slices.Clone(x.index)
-	slices.SortFunc(sorted, func(a, b int32) int { return cmp.Compare(x.ms[a].Start, x.ms[b].Start) })
-	for k := 1; k < len(sorted); k++ {
-		if x.ms[sorted[k-1]].Limit > x.ms[sorted[k]].Start {
-			x.disjoint = false // scan x.index, in list order
-			return
-		}
-	}
-	x.index, x.disjoint = sorted, true
 }

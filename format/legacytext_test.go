@@ -574,7 +574,7 @@ func ltLoneHexMaps(data []byte) bool {
 	}
 	for _, l := range strings.Split(string(data[i:]), "\n")[1:] {
 		t := strings.TrimLeft(l, " \t")
-		if _, ok := mapsEntry(l); !ok && t != "" && ltHexDigit(t[0]) && !strings.Contains(l, "=") {
+		if _, ok := mapsEntry(l); !ok && t != "" && hexDigit(t[0]) && !strings.Contains(l, "=") {
 			return true
 		}
 	}
