@@ -173,7 +173,7 @@ func parsePerfScript(data []byte, m *meter) (*Profile, error) {
 	pp.firstComm = -1
 	pp.keys.comm, pp.keys.pid, pp.keys.tid, pp.keys.cpu = b.str("comm"), b.str("pid"), b.str("tid"), b.str("cpu")
 
-	r := &ltReader{data: data}
+	r := &lineReader{data: data}
 	var (
 		locs   []int32
 		values []int64
@@ -216,7 +216,7 @@ func parsePerfScript(data []byte, m *meter) (*Profile, error) {
 		}
 		if l[0] == ' ' || l[0] == '\t' {
 			if !inSamp {
-				return nil, r.errorf("call chain line before any sample header: %s", ltQuote(l))
+				return nil, r.errorf("call chain line before any sample header: %s", quoteLine(l))
 			}
 			if err := pp.frame(l, &locs); err != nil {
 				if perfSrclineRE.MatchString(l) {
@@ -231,7 +231,7 @@ func parsePerfScript(data []byte, m *meter) (*Profile, error) {
 		}
 		m := perfHeaderRE.FindStringSubmatch(l)
 		if m == nil {
-			return nil, r.errorf("not a perf script sample header (want COMM PID/TID [CPU] TIME: PERIOD EVENT:): %s", ltQuote(l))
+			return nil, r.errorf("not a perf script sample header (want COMM PID/TID [CPU] TIME: PERIOD EVENT:): %s", quoteLine(l))
 		}
 		if err := flush(); err != nil {
 			return nil, r.lineError(err)
@@ -343,7 +343,7 @@ func (pp *perfParser) event(printed string) (int, error) {
 func (pp *perfParser) frame(l string, locs *[]int32) error {
 	addr, sym, module, ok := perfFrame(l)
 	if !ok {
-		return fmt.Errorf("want a call chain line ADDRESS SYMBOL (MODULE), got %s", ltQuote(l))
+		return fmt.Errorf("want a call chain line ADDRESS SYMBOL (MODULE), got %s", quoteLine(l))
 	}
 	if sym == "[unknown]" {
 		sym = ""
