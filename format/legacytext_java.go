@@ -15,10 +15,36 @@ import (
 // (file:line)" lines naming the frames. Frames have method ids, not
 // addresses; like pprof we clear them once they are named.
 func parseLegacyJava(r *lineReader, kind string) (*Profile, error) {
-	var unit string
-	var period, msSinceReset int64
-	hasPeriod := false
 	l, ok := r.next()
+	attrs, l, ok, err := readJavaAttrs(r, kind, l, ok)
+	if err != nil {
+		return nil, err
+	}
+	lp, bytesKey := newJavaProfile(kind, attrs)
+	if l, ok, err = readJavaSamples(r, lp, kind, attrs, bytesKey, l, ok); err != nil {
+		return nil, err
+	}
+	if attrs.unit == "" {
+		return nil, fmt.Errorf("Java %s profile without a resolution attribute", kind)
+	}
+	named, err := readJavaFrames(r, lp, l, ok)
+	if err != nil {
+		return nil, err
+	}
+	return finishJava(lp.p, named)
+}
+
+// javaAttrs is what a Java profile's attributes say.
+type javaAttrs struct {
+	unit                 string // of the second value
+	period, msSinceReset int64
+	hasPeriod            bool
+}
+
+// readJavaAttrs reads the attributes from l on, returning the first line
+// that is not one.
+func readJavaAttrs(r *lineReader, kind string, l string, ok bool) (javaAttrs, string, bool, error) {
+	var a javaAttrs
 	for ; ok; l, ok = r.next() {
 		if strings.TrimSpace(l) == "" {
 			continue
@@ -31,39 +57,48 @@ func parseLegacyJava(r *lineReader, kind string) (*Profile, error) {
 		switch {
 		case key == "format":
 			if value != "java" {
-				return nil, r.errorf("unknown format %q", value)
+				return a, l, ok, r.errorf("unknown format %q", value)
 			}
 		case key == "resolution":
-			unit = value
+			a.unit = value
 		case kind == "contentionz" && (key == "sampling period" || key == "ms since reset"):
 			n, err := strconv.ParseInt(value, 10, 64)
 			if err != nil || n < 0 || value[0] == '+' {
-				return nil, r.errorf("attribute %q: %s is not a non-negative 64-bit integer", key, quoteLine(value))
+				return a, l, ok, r.errorf("attribute %q: %s is not a non-negative 64-bit integer", key, quoteLine(value))
 			}
 			if key == "ms since reset" {
-				msSinceReset = n
+				a.msSinceReset = n
 			} else {
-				period, hasPeriod = n, true
+				a.period, a.hasPeriod = n, true
 			}
 		default:
-			return nil, r.errorf("unknown attribute %q in a Java %s profile", key, kind)
+			return a, l, ok, r.errorf("unknown attribute %q in a Java %s profile", key, kind)
 		}
 	}
+	return a, l, ok, nil
+}
 
-	types := []ValueType{{"contentions", "count"}, {"delay", unit}}
+// newJavaProfile starts the profile the attributes describe; bytesKey is
+// the string of the heap's "bytes" label, 0 for contention.
+func newJavaProfile(kind string, a javaAttrs) (lp *textProfile, bytesKey int32) {
+	types := []ValueType{{"contentions", "count"}, {"delay", a.unit}}
 	var periodType ValueType
 	if kind == "heapz" {
-		types = []ValueType{{"inuse_objects", "count"}, {"inuse_space", unit}}
-	} else if hasPeriod {
+		types = []ValueType{{"inuse_objects", "count"}, {"inuse_space", a.unit}}
+	} else if a.hasPeriod {
 		periodType = ValueType{"contentions", "count"}
 	}
-	lp := newTextProfile(types, periodType, period)
-	lp.p.DurationNanos = msSinceReset * 1e6
-	bytesKey := int32(0)
+	lp = newTextProfile(types, periodType, a.period)
+	lp.p.DurationNanos = a.msSinceReset * 1e6
 	if kind == "heapz" {
 		bytesKey = lp.b.str("bytes")
 	}
+	return lp, bytesKey
+}
 
+// readJavaSamples reads the sample lines from l on, returning the first
+// line that is not one: the symbols follow.
+func readJavaSamples(r *lineReader, lp *textProfile, kind string, a javaAttrs, bytesKey int32, l string, ok bool) (string, bool, error) {
 	var addrs []uint64
 	for ; ok; l, ok = r.next() {
 		if strings.TrimSpace(l) == "" {
@@ -71,18 +106,18 @@ func parseLegacyJava(r *lineReader, kind string) (*Profile, error) {
 		}
 		m := javaSampleRE.FindStringSubmatch(l)
 		if m == nil {
-			break // the symbols follow
+			break
 		}
 		v1, err1 := strconv.ParseInt(m[1], 10, 64)
 		v2, err2 := strconv.ParseInt(m[2], 10, 64)
 		if err1 != nil || err2 != nil {
-			return nil, r.errorf("Java sample value out of range in %s", quoteLine(l))
+			return l, ok, r.errorf("Java sample value out of range in %s", quoteLine(l))
 		}
 		if kind == "heapz" && v2 == 0 {
-			return nil, r.errorf("Java heap sample %s: the count (second value) must be non-zero", quoteLine(l))
+			return l, ok, r.errorf("Java heap sample %s: the count (second value) must be non-zero", quoteLine(l))
 		}
-		if unit == "" {
-			return nil, r.errorf("Java %s profile without a resolution attribute", kind)
+		if a.unit == "" {
+			return l, ok, r.errorf("Java %s profile without a resolution attribute", kind)
 		}
 		var num []NumLabel
 		if kind == "heapz" {
@@ -91,24 +126,26 @@ func parseLegacyJava(r *lineReader, kind string) (*Profile, error) {
 			lp.values[0], lp.values[1] = unsampleHeap(v2, v1, 524288)
 		} else {
 			// delay count
-			if period > 0 {
-				v1, v2 = v1*period, v2*period
+			if a.period > 0 {
+				v1, v2 = v1*a.period, v2*a.period
 			}
 			lp.values[0], lp.values[1] = v2, v1
 		}
 		if addrs, err1 = hexAddrList(m[3], addrs[:0]); err1 != nil {
-			return nil, r.errorf("Java sample: %v", err1)
+			return l, ok, r.errorf("Java sample: %v", err1)
 		}
 		if err := lp.sample(addrs, num); err != nil {
-			return nil, r.errorf("%v", err)
+			return l, ok, r.errorf("%v", err)
 		}
 	}
-	if unit == "" {
-		return nil, fmt.Errorf("Java %s profile without a resolution attribute", kind)
-	}
+	return l, ok, nil
+}
 
-	// Symbols: the last line for an id wins; a function is known by its
-	// name, the first file given for it wins.
+// readJavaFrames reads the symbol lines from l to the end, naming the
+// locations they give ids of: the last line for an id wins; a function
+// is known by its name, the first file given for it wins. It returns
+// which locations were named.
+func readJavaFrames(r *lineReader, lp *textProfile, l string, ok bool) ([]bool, error) {
 	p := lp.p
 	named := make([]bool, len(p.Locations))
 	funcOf := make(map[string]int32)
@@ -150,10 +187,14 @@ func parseLegacyJava(r *lineReader, kind string) (*Profile, error) {
 		p.Locations[li].Lines = p.AddLines(Line{Function: fi, Line: line})
 		named[li] = true
 	}
+	return named, nil
+}
 
-	// pprof clears the ids of named frames before it assigns mappings and
-	// the others' after, so only unnamed frames get its placeholder
-	// mapping, unless no frame is named at all.
+// finishJava clears the method ids and assigns mappings as pprof does:
+// it clears the ids of named frames before it assigns mappings and the
+// others' after, so only unnamed frames get its placeholder mapping,
+// unless no frame is named at all.
+func finishJava(p *Profile, named []bool) (*Profile, error) {
 	for i := range p.Locations {
 		if named[i] {
 			p.Locations[i].Address = 0
