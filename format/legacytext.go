@@ -254,6 +254,7 @@ type textProfile struct {
 	locOf  map[uint64]int32 // address → location index
 	locs   []int32          // scratch
 	values []int64          // scratch
+	addrs  []uint64         // scratch
 }
 
 func newTextProfile(types []ValueType, periodType ValueType, period int64) *textProfile {
@@ -286,6 +287,23 @@ func (lp *textProfile) sample(addrs []uint64, num []NumLabel) error {
 		return err
 	}
 	return lp.add(num)
+}
+
+// sampleCallers adds a sample with lp.values whose stack is the return
+// addresses in s, leaf first: one less is the call instruction, and
+// pprof adjusts the leaf too. kind names the sample in errors.
+func (lp *textProfile) sampleCallers(r *lineReader, kind, s string, num []NumLabel) error {
+	var err error
+	if lp.addrs, err = hexAddrList(s, lp.addrs[:0]); err != nil {
+		return r.errorf("%s sample: %v", kind, err)
+	}
+	for i := range lp.addrs {
+		lp.addrs[i]--
+	}
+	if err := lp.sample(lp.addrs, num); err != nil {
+		return r.errorf("%v", err)
+	}
+	return nil
 }
 
 // locations sets lp.locs to the locations of addrs.

@@ -54,7 +54,6 @@ func parseLegacyContention(r *lineReader) (*Profile, error) {
 	lp := newTextProfile([]ValueType{{"contentions", "count"}, {"delay", "nanoseconds"}}, ValueType{"contentions", "count"}, period)
 	lp.p.DurationNanos = msSinceReset * 1e6
 
-	var addrs []uint64
 	var maps []byte
 	for ; ok; l, ok = r.next() {
 		if blankOrComment(l) {
@@ -87,14 +86,8 @@ func parseLegacyContention(r *lineReader) (*Profile, error) {
 			}
 		}
 		lp.values[0], lp.values[1] = count, delay
-		if addrs, err1 = hexAddrList(m[3], addrs[:0]); err1 != nil {
-			return nil, r.errorf("contention sample: %v", err1)
-		}
-		for i := range addrs {
-			addrs[i]--
-		}
-		if err := lp.sample(addrs, nil); err != nil {
-			return nil, r.errorf("%v", err)
+		if err := lp.sampleCallers(r, "contention", m[3], nil); err != nil {
+			return nil, err
 		}
 	}
 	return lp.finish(maps)

@@ -77,7 +77,6 @@ func parseLegacyHeap(r *lineReader, header string) (*Profile, error) {
 	lp := newTextProfile(types, ValueType{"space", "bytes"}, period)
 	bytesKey := lp.b.str("bytes")
 
-	var addrs []uint64
 	var maps []byte
 	for l, ok := r.next(); ok; l, ok = r.next() {
 		if blankOrComment(l) {
@@ -120,18 +119,8 @@ func parseLegacyHeap(r *lineReader, header string) (*Profile, error) {
 		} else {
 			lp.values[0], lp.values[1] = inCount, inBytes
 		}
-
-		var err error
-		if addrs, err = hexAddrList(m[5], addrs[:0]); err != nil {
-			return nil, r.errorf("heap sample: %v", err)
-		}
-		// Return addresses: one less is the call instruction. pprof
-		// adjusts the leaf too.
-		for i := range addrs {
-			addrs[i]--
-		}
-		if err := lp.sample(addrs, []NumLabel{{Key: bytesKey, Value: size}}); err != nil {
-			return nil, r.errorf("%v", err)
+		if err := lp.sampleCallers(r, "heap", m[5], []NumLabel{{Key: bytesKey, Value: size}}); err != nil {
+			return nil, err
 		}
 	}
 	return lp.finish(maps)

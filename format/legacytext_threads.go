@@ -29,7 +29,6 @@ func countSample(l string) (count, stack string, ok bool) {
 // comments that pprof ignores, symbols and labels among them.
 func parseLegacyCount(r *lineReader, name string) (*Profile, error) {
 	lp := newTextProfile([]ValueType{{name, "count"}}, ValueType{name, "count"}, 1)
-	var addrs []uint64
 	var maps []byte
 	for l, ok := r.next(); ok; l, ok = r.next() {
 		if blankOrComment(l) {
@@ -48,14 +47,8 @@ func parseLegacyCount(r *lineReader, name string) (*Profile, error) {
 			return nil, r.errorf("count %s out of range", count)
 		}
 		lp.values[0] = n
-		if addrs, err = hexAddrList(stack, addrs[:0]); err != nil {
-			return nil, r.errorf("%s sample: %v", name, err)
-		}
-		for i := range addrs {
-			addrs[i]--
-		}
-		if err := lp.sample(addrs, nil); err != nil {
-			return nil, r.errorf("%v", err)
+		if err := lp.sampleCallers(r, name, stack, nil); err != nil {
+			return nil, err
 		}
 	}
 	return lp.finish(maps)
