@@ -403,24 +403,19 @@ func readJavaSymbols(p *Profile, b *builder, text []byte, base int, locOf map[ui
 		var raw []byte
 		raw, text, _ = bytes.Cut(text, []byte{'\n'})
 		base += len(raw) + 1
-		line := strings.TrimSpace(string(raw))
-		if !strings.HasPrefix(line, "0x") {
+		id, name, ok := splitJavaSymbol(strings.TrimSpace(string(raw)))
+		if !ok {
 			continue
 		}
-		e := runEnd(line, 2, hexDigit)
-		n := runEnd(line, e, re2Space)
-		if e == 2 || n == e {
-			continue
-		}
-		addr, err := strconv.ParseUint(line[2:e], 16, 64)
+		addr, err := strconv.ParseUint(id, 16, 64)
 		if err != nil {
-			return errLegacyCPU("symbol at byte %d: address %s: %w", at, line[:e], err)
+			return errLegacyCPU("symbol at byte %d: address 0x%s: %w", at, id, err)
 		}
 		li, ok := locOf[addr]
 		if !ok {
 			continue
 		}
-		fn, lineNo := javaFrame(line[n:])
+		fn, lineNo := javaFrame(name)
 		k, ok := nameIdx[fn.Name]
 		if !ok { // else the first file given for a name wins
 			k = len(named)
@@ -453,6 +448,20 @@ func readJavaSymbols(p *Profile, b *builder, text []byte, base int, locOf map[ui
 		p.LinesOf(l)[0].Function = fi
 	}
 	return nil
+}
+
+// splitJavaSymbol splits a Java symbol table line, "0x<id> name" without
+// its leading space, into the id's hex digits and the name.
+func splitJavaSymbol(line string) (id, name string, ok bool) {
+	if !strings.HasPrefix(line, "0x") {
+		return "", "", false
+	}
+	e := runEnd(line, 2, hexDigit)
+	n := runEnd(line, e, re2Space)
+	if e == 2 || n == e {
+		return "", "", false
+	}
+	return line[2:e], line[n:], true
 }
 
 // javaFrame reads a Java symbol: "function (file:line)", "function

@@ -150,22 +150,11 @@ func readJavaFrames(r *lineReader, lp *textProfile, l string, ok bool) ([]bool, 
 	named := make([]bool, len(p.Locations))
 	funcOf := make(map[string]int32)
 	for ; ok; l, ok = r.next() {
-		t := strings.TrimSpace(l)
-		if !strings.HasPrefix(t, "0x") {
+		hexID, name, isSymbol := splitJavaSymbol(strings.TrimSpace(l))
+		if !isSymbol || name == "" {
 			continue
 		}
-		e := 2
-		for e < len(t) && hexDigit(t[e]) {
-			e++
-		}
-		s := e
-		for s < len(t) && re2Space(t[s]) {
-			s++
-		}
-		if e == 2 || s == e || s == len(t) {
-			continue
-		}
-		id, err := strconv.ParseUint(t[2:e], 16, 64)
+		id, err := strconv.ParseUint(hexID, 16, 64)
 		if err != nil {
 			continue
 		}
@@ -173,7 +162,7 @@ func readJavaFrames(r *lineReader, lp *textProfile, l string, ok bool) ([]bool, 
 		if !found {
 			continue
 		}
-		fn, line := javaFrame(t[s:])
+		fn, line := javaFrame(name)
 		fi, found := funcOf[fn.Name]
 		if !found {
 			if len(p.Functions) >= math.MaxInt32-1 {
