@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
-	"github.com/pprof-tui/pprof-tui/format/synth"
 	"github.com/pprof-tui/pprof-tui/internal/bigprof"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 func engine1M(b *testing.B, shape synth.Shape) *analysis.Engine {

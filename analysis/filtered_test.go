@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/format"
-	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 // TestFilteredProfile checks -proto's output: the filtered profile,

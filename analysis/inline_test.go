@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/format"
-	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 // TestFusedInlineMarkers: with every node shown (nodefraction=0), the

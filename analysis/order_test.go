@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/format"
-	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 // TestRowOrderByRanks: rows sorted by the node table's integer ranks

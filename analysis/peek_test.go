@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 // TestPeekHalves: the edges summed over two halves of the stacks and

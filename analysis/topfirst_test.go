@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 // TestTopFirst: a table from TopFirst has Top's rows, each with Top's

@@ -14,7 +14,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/pprof-tui/pprof-tui/format/internal/cputime"
-	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 // bigProfile returns the profile the benchmarks share (see

@@ -211,28 +211,65 @@ func parseCPUProfile(data []byte, m *meter) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkV8(v); err != nil {
+		return nil, err
+	}
+	index, parent, err := v8Tree(v)
+	if err != nil {
+		return nil, err
+	}
+	samples, err := v8SampleTimes(v, index)
+	if err != nil {
+		return nil, err
+	}
+	p, err := newV8Profile(v, samples)
+	if err != nil {
+		return nil, err
+	}
+	b := newTypedBuilder(p)
+	b.mem = m
+	b.countSums()
+	if err := addV8Samples(v, samples, parent, b, m); err != nil {
+		return nil, err
+	}
+	for i := range p.Functions {
+		b.str(p.Functions[i].Name)
+		b.str(p.Functions[i].Filename)
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	return p, nil
+}
+
+// checkV8 reports the first part a profile lacks.
+func checkV8(v *v8Profile) error {
 	switch {
 	case len(v.Nodes) == 0:
-		return nil, fmt.Errorf("nodes: none")
+		return fmt.Errorf("nodes: none")
 	case v.StartTime == nil:
-		return nil, fmt.Errorf("startTime: missing")
+		return fmt.Errorf("startTime: missing")
 	case v.EndTime == nil:
-		return nil, fmt.Errorf("endTime: missing")
+		return fmt.Errorf("endTime: missing")
 	case len(v.TimeDeltas) != len(v.Samples):
-		return nil, fmt.Errorf("timeDeltas: %d values for %d samples", len(v.TimeDeltas), len(v.Samples))
+		return fmt.Errorf("timeDeltas: %d values for %d samples", len(v.TimeDeltas), len(v.Samples))
 	case len(v.Samples) == 0:
-		return nil, fmt.Errorf("samples: none")
+		return fmt.Errorf("samples: none")
 	}
+	return nil
+}
 
-	// The tree: each node's index and parent index.
-	index := make(map[int64]int32, len(v.Nodes))
+// v8Tree returns each node's index by id and its parent's index (-1 for
+// a root), checking that the nodes form a tree.
+func v8Tree(v *v8Profile) (index map[int64]int32, parent []int32, err error) {
+	index = make(map[int64]int32, len(v.Nodes))
 	for i, n := range v.Nodes {
 		if _, dup := index[*n.ID]; dup {
-			return nil, fmt.Errorf("nodes[%d]: id %d appears twice", i, *n.ID)
+			return nil, nil, fmt.Errorf("nodes[%d]: id %d appears twice", i, *n.ID)
 		}
 		index[*n.ID] = int32(i)
 	}
-	parent := make([]int32, len(v.Nodes))
+	parent = make([]int32, len(v.Nodes))
 	for i := range parent {
 		parent[i] = -1
 	}
@@ -247,26 +284,34 @@ func parseCPUProfile(data []byte, m *meter) (*Profile, error) {
 		for j, c := range n.Children {
 			ci, ok := index[c]
 			if !ok {
-				return nil, fmt.Errorf("nodes[%d].children[%d]: no node %d", i, j, c)
+				return nil, nil, fmt.Errorf("nodes[%d].children[%d]: no node %d", i, j, c)
 			}
 			if err := setParent(ci, int32(i), fmt.Sprintf("nodes[%d].children[%d]", i, j)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		if n.Parent != nil {
 			pi, ok := index[*n.Parent]
 			if !ok {
-				return nil, fmt.Errorf("nodes[%d].parent: no node %d", i, *n.Parent)
+				return nil, nil, fmt.Errorf("nodes[%d].parent: no node %d", i, *n.Parent)
 			}
 			if err := setParent(int32(i), pi, fmt.Sprintf("nodes[%d].parent", i)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	// depth doubles as the cycle check: a path up that is longer than
-	// the number of nodes goes round.
-	depth := make([]int32, len(v.Nodes))
-	for i := range v.Nodes {
+	if err := v8CheckAcyclic(parent); err != nil {
+		return nil, nil, err
+	}
+	return index, parent, nil
+}
+
+// v8CheckAcyclic fails where a path up from a node is longer than the
+// number of nodes: it goes round. Each node's depth is kept so that a
+// path is walked only until it meets one already measured.
+func v8CheckAcyclic(parent []int32) error {
+	depth := make([]int32, len(parent))
+	for i := range parent {
 		d := int32(0)
 		for n := int32(i); parent[n] >= 0; n = parent[n] {
 			if depth[n] > 0 {
@@ -274,19 +319,24 @@ func parseCPUProfile(data []byte, m *meter) (*Profile, error) {
 				break
 			}
 			d++
-			if int(d) > len(v.Nodes) {
-				return nil, fmt.Errorf("nodes[%d]: its parents form a cycle", i)
+			if int(d) > len(parent) {
+				return fmt.Errorf("nodes[%d]: its parents form a cycle", i)
 			}
 		}
 		depth[i] = d
 	}
+	return nil
+}
 
-	// Sample times, in time order.
-	type sample struct {
-		node int32
-		at   int64
-	}
-	samples := make([]sample, len(v.Samples))
+// v8Sample is a sample's leaf node and its time.
+type v8Sample struct {
+	node int32
+	at   int64
+}
+
+// v8SampleTimes returns the samples with their times, in time order.
+func v8SampleTimes(v *v8Profile, index map[int64]int32) ([]v8Sample, error) {
+	samples := make([]v8Sample, len(v.Samples))
 	at := *v.StartTime
 	sorted := true
 	for i, id := range v.Samples {
@@ -300,12 +350,17 @@ func parseCPUProfile(data []byte, m *meter) (*Profile, error) {
 		}
 		at += d
 		sorted = sorted && v.TimeDeltas[i] >= 0
-		samples[i] = sample{n, at}
+		samples[i] = v8Sample{n, at}
 	}
 	if !sorted {
-		slices.SortStableFunc(samples, func(a, b sample) int { return cmp.Compare(a.at, b.at) })
+		slices.SortStableFunc(samples, func(a, b v8Sample) int { return cmp.Compare(a.at, b.at) })
 	}
+	return samples, nil
+}
 
+// newV8Profile returns the profile without samples: its types, duration
+// and period (the mean interval between samples).
+func newV8Profile(v *v8Profile, samples []v8Sample) (*Profile, error) {
 	duration, ok := sub64(*v.EndTime, *v.StartTime)
 	if !ok || duration > math.MaxInt64/1000 || duration < math.MinInt64/1000 {
 		return nil, fmt.Errorf("endTime: %d µs after startTime %d is past the int64 range", *v.EndTime, *v.StartTime)
@@ -318,59 +373,75 @@ func parseCPUProfile(data []byte, m *meter) (*Profile, error) {
 	if len(samples) > 1 {
 		p.Period = (samples[len(samples)-1].at - samples[0].at) / int64(len(samples)-1)
 	}
-	b := newTypedBuilder(p)
-	b.mem = m
-	b.countSums()
+	return p, nil
+}
 
-	// A location per distinct frame, numbered in order of first use.
-	type frameKey struct {
-		name, file string
-		line, col  int64
+// v8Frames gives each node a location, one per distinct frame, numbered
+// in order of first use.
+type v8Frames struct {
+	v       *v8Profile
+	p       *Profile
+	m       *meter
+	locOf   map[v8FrameKey]int32
+	fnOf    map[v8FrameKey]int32
+	nodeLoc []int32 // by node, -1 until asked
+}
+
+type v8FrameKey struct {
+	name, file string
+	line, col  int64
+}
+
+func newV8Frames(v *v8Profile, p *Profile, m *meter) *v8Frames {
+	f := &v8Frames{v: v, p: p, m: m, locOf: map[v8FrameKey]int32{}, fnOf: map[v8FrameKey]int32{}, nodeLoc: make([]int32, len(v.Nodes))}
+	for i := range f.nodeLoc {
+		f.nodeLoc[i] = -1
 	}
-	locOf := map[frameKey]int32{}
-	fnOf := map[frameKey]int32{}
-	nodeLoc := make([]int32, len(v.Nodes))
-	for i := range nodeLoc {
-		nodeLoc[i] = -1
-	}
-	location := func(n int32) (int32, error) {
-		if l := nodeLoc[n]; l >= 0 {
-			return l, nil
-		}
-		cf := v.Nodes[n].CallFrame
-		name := cf.FunctionName
-		if name == "" {
-			name = "(anonymous)"
-		}
-		k := frameKey{name, v8File(cf.URL), cf.LineNumber + 1, cf.ColumnNumber + 1}
-		l, ok := locOf[k]
-		if !ok {
-			fk := frameKey{name: k.name, file: k.file}
-			if k.line > 0 {
-				fk.line = k.line
-			}
-			f, ok := fnOf[fk]
-			if !ok {
-				if err := m.charge(functionCost); err != nil {
-					return 0, err
-				}
-				f = int32(len(p.Functions))
-				p.Functions = append(p.Functions, Function{ID: uint64(f) + 1, Name: k.name, SystemName: k.name, Filename: k.file, StartLine: fk.line})
-				fnOf[fk] = f
-			}
-			if err := m.charge(locationCost); err != nil {
-				return 0, err
-			}
-			l = int32(len(p.Locations))
-			p.Locations = append(p.Locations, Location{ID: uint64(l) + 1, Mapping: -1, Lines: p.AddLines(Line{Function: f, Line: fk.line, Column: max(k.col, 0)})})
-			locOf[k] = l
-		}
-		nodeLoc[n] = l
+	return f
+}
+
+func (x *v8Frames) location(n int32) (int32, error) {
+	if l := x.nodeLoc[n]; l >= 0 {
 		return l, nil
 	}
+	p, m := x.p, x.m
+	cf := x.v.Nodes[n].CallFrame
+	name := cf.FunctionName
+	if name == "" {
+		name = "(anonymous)"
+	}
+	k := v8FrameKey{name, v8File(cf.URL), cf.LineNumber + 1, cf.ColumnNumber + 1}
+	l, ok := x.locOf[k]
+	if !ok {
+		fk := v8FrameKey{name: k.name, file: k.file}
+		if k.line > 0 {
+			fk.line = k.line
+		}
+		f, ok := x.fnOf[fk]
+		if !ok {
+			if err := m.charge(functionCost); err != nil {
+				return 0, err
+			}
+			f = int32(len(p.Functions))
+			p.Functions = append(p.Functions, Function{ID: uint64(f) + 1, Name: k.name, SystemName: k.name, Filename: k.file, StartLine: fk.line})
+			x.fnOf[fk] = f
+		}
+		if err := m.charge(locationCost); err != nil {
+			return 0, err
+		}
+		l = int32(len(p.Locations))
+		p.Locations = append(p.Locations, Location{ID: uint64(l) + 1, Mapping: -1, Lines: p.AddLines(Line{Function: f, Line: fk.line, Column: max(k.col, 0)})})
+		x.locOf[k] = l
+	}
+	x.nodeLoc[n] = l
+	return l, nil
+}
 
-	// A node's stack is walked once, however many samples name it: a
-	// deep tree makes each walk long.
+// addV8Samples adds the samples, each worth the time until the next (the
+// last one's until endTime). A node's stack is walked once, however many
+// samples name it: a deep tree makes each walk long.
+func addV8Samples(v *v8Profile, samples []v8Sample, parent []int32, b *builder, m *meter) error {
+	frames := newV8Frames(v, b.p, m)
 	nodeStack := make([]int32, len(v.Nodes))
 	for i := range nodeStack {
 		nodeStack[i] = -1
@@ -385,34 +456,27 @@ func parseCPUProfile(data []byte, m *meter) (*Profile, error) {
 		if st < 0 {
 			locs = locs[:0]
 			for n := s.node; n >= 0 && parent[n] >= 0; n = parent[n] {
-				l, err := location(n) // the root is no frame
+				l, err := frames.location(n) // the root is no frame
 				if err != nil {
-					return nil, fmt.Errorf("samples[%d]: %w", i, err)
+					return fmt.Errorf("samples[%d]: %w", i, err)
 				}
 				locs = append(locs, l)
 			}
 			var err error
 			if st, err = b.stack(locs); err != nil {
-				return nil, fmt.Errorf("samples[%d]: %w", i, err)
+				return fmt.Errorf("samples[%d]: %w", i, err)
 			}
 			nodeStack[s.node] = st
 		}
 		cpu, ok := sub64(next, s.at)
 		if !ok {
-			return nil, fmt.Errorf("samples[%d]: its time, %d µs to %d, is past the int64 range", i, s.at, next)
+			return fmt.Errorf("samples[%d]: its time, %d µs to %d, is past the int64 range", i, s.at, next)
 		}
 		if err := b.sample(st, []int64{1, max(cpu, 0)}, 0, nil); err != nil {
-			return nil, fmt.Errorf("samples[%d]: %w", i, err)
+			return fmt.Errorf("samples[%d]: %w", i, err)
 		}
 	}
-	for i := range p.Functions {
-		b.str(p.Functions[i].Name)
-		b.str(p.Functions[i].Filename)
-	}
-	if b.err != nil {
-		return nil, b.err
-	}
-	return p, nil
+	return nil
 }
 
 // sub64 returns a-b and whether it is in the int64 range.

@@ -7,6 +7,11 @@
 // binaries (format/symbolize), and demangles C++ names. It also writes
 // profiles back as gzipped profile.proto.
 //
+// Every load is bounded: the decompressed input by Options.MaxBytes, and
+// the memory the decoded profile takes by a Budget that decoders charge
+// before they allocate, so that a small input claiming a huge profile
+// fails with ErrBudget instead of exhausting memory.
+//
 // format knows bytes and nothing above them: it must not import analysis,
 // views, tui or any terminal package.
 package format

@@ -13,14 +13,14 @@ import (
 	"testing"
 )
 
-// ltDir holds the legacy text inputs, copied from the shared corpus, and
+// legacyTextDir holds the legacy text inputs, copied from the shared corpus, and
 // golden/, pprof's output on them (made by regen.sh there).
-const ltDir = "../testdata/legacytext"
+const legacyTextDir = "../testdata/legacytext"
 
-// ltFiles lists the inputs with pprof's numbers for them (go tool pprof
+// legacyTextFiles lists the inputs with pprof's numbers for them (go tool pprof
 // -raw -symbolize=none): sample count, types, per-type totals, period and
 // duration.
-var ltFiles = []struct {
+var legacyTextFiles = []struct {
 	name     string
 	samples  int
 	types    string // "type/unit ..." as -raw prints them
@@ -54,9 +54,9 @@ var ltFiles = []struct {
 	{"quirks-java.heapz", 2, "inuse_objects/count inuse_space/kilobytes", []int64{20973, 2222987}, 0, 0},
 }
 
-func ltRead(t testing.TB, name string) []byte {
+func readLegacyText(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(ltDir, name))
+	data, err := os.ReadFile(filepath.Join(legacyTextDir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,9 +64,9 @@ func ltRead(t testing.TB, name string) []byte {
 }
 
 func TestLegacyTextFiles(t *testing.T) {
-	for _, tc := range ltFiles {
+	for _, tc := range legacyTextFiles {
 		t.Run(tc.name, func(t *testing.T) {
-			data := ltRead(t, tc.name)
+			data := readLegacyText(t, tc.name)
 			if !isLegacyText(data[:min(len(data), 4096)]) {
 				t.Errorf("isLegacyText = false")
 			}
@@ -74,7 +74,7 @@ func TestLegacyTextFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := ltCheck(p); err != nil {
+			if err := checkDenseProfile(p); err != nil {
 				t.Fatalf("inconsistent profile: %v", err)
 			}
 			if got := p.Samples.Len(); got != tc.samples {
@@ -98,30 +98,30 @@ func TestLegacyTextFiles(t *testing.T) {
 
 			// Everything -raw shows: values, stacks, labels, locations,
 			// mappings, Java frames.
-			want, err := os.ReadFile(filepath.Join(ltDir, "golden", tc.name+".raw.txt"))
+			want, err := os.ReadFile(filepath.Join(legacyTextDir, "golden", tc.name+".raw.txt"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := ltRaw(p), ltDropDuration(string(want)); got != want {
-				t.Errorf("-raw differs from pprof's:\n%s", ltDiff(got, want))
+			if got, want := pprofRaw(p), dropDurationLines(string(want)); got != want {
+				t.Errorf("-raw differs from pprof's:\n%s", firstLineDiff(got, want))
 			}
 
-			top, err := os.ReadFile(filepath.Join(ltDir, "golden", tc.name+".top.addresses.txt"))
+			top, err := os.ReadFile(filepath.Join(legacyTextDir, "golden", tc.name+".top.addresses.txt"))
 			if os.IsNotExist(err) {
 				return // Java: symbolized, no addresses
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			ltCheckFlat(t, p, string(top))
+			checkFlatAgainstTop(t, p, string(top))
 		})
 	}
 }
 
-// ltCheckFlat compares the flat value per address (the value of the
+// checkFlatAgainstTop compares the flat value per address (the value of the
 // samples whose leaf is at that address, for pprof's default sample
 // type) with pprof's -top -addresses, which prints it rounded.
-func ltCheckFlat(t *testing.T, p *Profile, top string) {
+func checkFlatAgainstTop(t *testing.T, p *Profile, top string) {
 	t.Helper()
 	ti := p.DefaultSampleIndex()
 	flat := make(map[uint64]int64)
@@ -149,7 +149,7 @@ func ltCheckFlat(t *testing.T, p *Profile, top string) {
 		if err != nil {
 			t.Fatalf("top line %q: %v", l, err)
 		}
-		want, tol, err := ltParseMeasure(f[0], p.SampleTypes[ti].Unit)
+		want, tol, err := parseTopMeasure(f[0], p.SampleTypes[ti].Unit)
 		if err != nil {
 			t.Fatalf("top line %q: %v", l, err)
 		}
@@ -163,10 +163,10 @@ func ltCheckFlat(t *testing.T, p *Profile, top string) {
 	}
 }
 
-// ltParseMeasure reads a value as pprof's -top prints it ("73.05MB",
+// parseTopMeasure reads a value as pprof's -top prints it ("73.05MB",
 // "608.88ms", "5") in the sample type's unit, with the rounding error its
 // last digit allows.
-func ltParseMeasure(s, unit string) (value, tolerance float64, err error) {
+func parseTopMeasure(s, unit string) (value, tolerance float64, err error) {
 	end := len(s)
 	for end > 0 && (s[end-1] < '0' || s[end-1] > '9') {
 		end--
@@ -193,7 +193,7 @@ func ltParseMeasure(s, unit string) (value, tolerance float64, err error) {
 	return v * scale, 0.5*math.Pow(10, -float64(decimals))*scale + 1e-9, nil
 }
 
-func ltDropDuration(raw string) string {
+func dropDurationLines(raw string) string {
 	var out []string
 	for _, l := range strings.SplitAfter(raw, "\n") {
 		if !strings.HasPrefix(l, "Duration: ") && !strings.HasPrefix(l, "Time: ") {
@@ -203,10 +203,10 @@ func ltDropDuration(raw string) string {
 	return strings.Join(out, "")
 }
 
-// ltRaw renders p as `go tool pprof -raw` prints it (profile.String in
+// pprofRaw renders p as `go tool pprof -raw` prints it (profile.String in
 // github.com/google/pprof), leaving out the Time and Duration lines,
 // which pprof formats for people.
-func ltRaw(p *Profile) string {
+func pprofRaw(p *Profile) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "PeriodType: %s %s\nPeriod: %d\nSamples:\n", p.PeriodType.Type, p.PeriodType.Unit, p.Period)
 	var types []string
@@ -281,8 +281,8 @@ func ltRaw(p *Profile) string {
 	return b.String()
 }
 
-// ltDiff shows the first lines where got and want differ.
-func ltDiff(got, want string) string {
+// firstLineDiff shows the first lines where got and want differ.
+func firstLineDiff(got, want string) string {
 	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
 	var out []string
 	for i := 0; i < max(len(g), len(w)) && len(out) < 10; i++ {
@@ -300,9 +300,9 @@ func ltDiff(got, want string) string {
 	return strings.Join(out, "\n")
 }
 
-// ltCheck verifies what the rest of the program relies on: dense
+// checkDenseProfile verifies what the rest of the program relies on: dense
 // indices in range, IDs 1..N, one value per sample type per sample.
-func ltCheck(p *Profile) error {
+func checkDenseProfile(p *Profile) error {
 	if len(p.Strings) == 0 || p.Strings[0] != "" {
 		return fmt.Errorf("string table does not start with \"\"")
 	}
@@ -365,13 +365,13 @@ func ltCheck(p *Profile) error {
 // Every file pprof rejects (golden/<f>.err.txt holds its message), we
 // reject too.
 func TestLegacyTextRejected(t *testing.T) {
-	errs, err := filepath.Glob(filepath.Join(ltDir, "golden", "*.err.txt"))
+	errs, err := filepath.Glob(filepath.Join(legacyTextDir, "golden", "*.err.txt"))
 	if err != nil || len(errs) == 0 {
 		t.Fatalf("no golden errors: %v", err)
 	}
 	for _, e := range errs {
 		name := strings.TrimSuffix(filepath.Base(e), ".err.txt")
-		if _, err := parseLegacyText(ltRead(t, name), nil); err == nil {
+		if _, err := parseLegacyText(readLegacyText(t, name), nil); err == nil {
 			pprofErr, _ := os.ReadFile(e)
 			t.Errorf("%s: no error; pprof says %s", name, bytes.TrimSpace(pprofErr))
 		}
@@ -383,7 +383,7 @@ func TestLegacyTextErrors(t *testing.T) {
 		name, in, want string
 	}{
 		// pprof: "parsing sample 0 0 @ 0: second value must be non-zero".
-		{"fuzz corpus", string(ltRead(t, "7e3c92482f6f39fc502b822ded792c589849cca8")), "line 2: Java heap sample \"0 0 @ 0\": the count (second value) must be non-zero"},
+		{"fuzz corpus", string(readLegacyText(t, "7e3c92482f6f39fc502b822ded792c589849cca8")), "line 2: Java heap sample \"0 0 @ 0\": the count (second value) must be non-zero"},
 		{"no header", "hello\n", "line 1: not a legacy text profile header"},
 		{"empty", "", "no legacy text profile header"},
 		{"heap junk", "heap profile: 1: 2 [1: 2] @ heap_v2/524288\n1: 2 [1: 2] @ 0x1\njunk\n", "line 3: malformed heap sample \"junk\""},
@@ -424,12 +424,12 @@ func TestLegacyTextErrors(t *testing.T) {
 // Cutting a file short anywhere must give a profile or an error, not a
 // panic, and never a profile pprof's checks would reject.
 func TestLegacyTextTruncated(t *testing.T) {
-	for _, tc := range ltFiles {
-		data := ltRead(t, tc.name)
+	for _, tc := range legacyTextFiles {
+		data := readLegacyText(t, tc.name)
 		for n := 0; n < len(data); n += 1 + n/64 {
 			p, err := parseLegacyText(data[:n], nil)
 			if err == nil {
-				if err := ltCheck(p); err != nil {
+				if err := checkDenseProfile(p); err != nil {
 					t.Fatalf("%s cut at %d: %v", tc.name, n, err)
 				}
 			}
@@ -471,13 +471,13 @@ func TestIsLegacyText(t *testing.T) {
 // FuzzLegacyText checks that any input gives an error or a consistent
 // profile, without panics, hangs or allocations out of proportion.
 func FuzzLegacyText(f *testing.F) {
-	entries, err := os.ReadDir(ltDir)
+	entries, err := os.ReadDir(legacyTextDir)
 	if err != nil {
 		f.Fatal(err)
 	}
 	for _, e := range entries {
 		if e.Type().IsRegular() && !strings.HasSuffix(e.Name(), ".sh") {
-			f.Add(ltRead(f, e.Name()))
+			f.Add(readLegacyText(f, e.Name()))
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -493,7 +493,7 @@ func FuzzLegacyText(f *testing.F) {
 		if !isText {
 			t.Errorf("parsed, but isLegacyText(head) = false")
 		}
-		if err := ltCheck(p); err != nil {
+		if err := checkDenseProfile(p); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -522,10 +522,10 @@ func TestLegacyTextMatchesPprof(t *testing.T) {
 		return int(seed % uint64(k))
 	}
 	mismatches := 0
-	for _, tc := range ltFiles {
-		orig := ltRead(t, tc.name)
+	for _, tc := range legacyTextFiles {
+		orig := readLegacyText(t, tc.name)
 		for v := 0; v < n && mismatches < 10; v++ {
-			data := ltMutate(orig, rnd)
+			data := mutateLegacyText(orig, rnd)
 			path := filepath.Join(dir, "in")
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
@@ -536,35 +536,35 @@ func TestLegacyTextMatchesPprof(t *testing.T) {
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			pprofErr := cmd.Run()
 			p, err := parseLegacyText(data, nil)
-			if strings.Contains(stderr.String(), "panic:") || ltLoneHexMaps(data) {
+			if strings.Contains(stderr.String(), "panic:") || hasLoneHexMaps(data) {
 				continue // pprof crashes, or reads maps lines we read differently on purpose
 			}
 			switch {
 			case pprofErr != nil && err != nil:
 			case pprofErr != nil && stdout.Len() == 0:
 				mismatches++
-				t.Errorf("%s variant %d: pprof fails, we read %d samples\n%s", tc.name, v, p.Samples.Len(), ltQuoteInput(data))
+				t.Errorf("%s variant %d: pprof fails, we read %d samples\n%s", tc.name, v, p.Samples.Len(), quoteInput(data))
 			case err != nil:
 				if strings.Contains(stdout.String(), "Samples:\n\n") || !strings.Contains(stdout.String(), "Samples:") {
 					continue // no sample types: pprof's driver rejects it
 				}
 				mismatches++
-				t.Errorf("%s variant %d: pprof reads it, we fail: %v\n%s", tc.name, v, err, ltQuoteInput(data))
+				t.Errorf("%s variant %d: pprof reads it, we fail: %v\n%s", tc.name, v, err, quoteInput(data))
 			default:
-				if got, want := ltRaw(p), ltDropDuration(stdout.String()); got != want {
+				if got, want := pprofRaw(p), dropDurationLines(stdout.String()); got != want {
 					mismatches++
-					t.Errorf("%s variant %d: -raw differs:\n%s\n%s", tc.name, v, ltDiff(got, want), ltQuoteInput(data))
+					t.Errorf("%s variant %d: -raw differs:\n%s\n%s", tc.name, v, firstLineDiff(got, want), quoteInput(data))
 				}
 			}
 		}
 	}
 }
 
-// ltLoneHexMaps reports whether the maps text has a line starting with a
+// hasLoneHexMaps reports whether the maps text has a line starting with a
 // number that is not a mapping to us. pprof splits a lone hex number into
 // an address range ("0x7f01: x" becomes 0x7f0-0x1); parseLegacyMaps, which
 // we share with the legacy CPU decoder, does not.
-func ltLoneHexMaps(data []byte) bool {
+func hasLoneHexMaps(data []byte) bool {
 	i := bytes.Index(data, []byte("--- Memory map: ---"))
 	if j := bytes.Index(data, []byte("MAPPED_LIBRARIES:")); i < 0 || j >= 0 && j < i {
 		i = j
@@ -574,23 +574,23 @@ func ltLoneHexMaps(data []byte) bool {
 	}
 	for _, l := range strings.Split(string(data[i:]), "\n")[1:] {
 		t := strings.TrimLeft(l, " \t")
-		if _, ok := mapsEntry(l); !ok && t != "" && ltHexDigit(t[0]) && !strings.Contains(l, "=") {
+		if _, ok := mapsEntry(l); !ok && t != "" && hexDigit(t[0]) && !strings.Contains(l, "=") {
 			return true
 		}
 	}
 	return false
 }
 
-func ltQuoteInput(data []byte) string {
+func quoteInput(data []byte) string {
 	if len(data) > 2000 {
 		data = data[:2000]
 	}
 	return "input: " + strconv.Quote(string(data))
 }
 
-// ltMutate returns a variant of a legacy text file: lines deleted,
+// mutateLegacyText returns a variant of a legacy text file: lines deleted,
 // duplicated or swapped, numbers changed, whitespace and comments added.
-func ltMutate(orig []byte, rnd func(int) int) []byte {
+func mutateLegacyText(orig []byte, rnd func(int) int) []byte {
 	lines := strings.SplitAfter(string(orig), "\n")
 	edits := 1 + rnd(4)
 	for e := 0; e < edits && len(lines) > 1; e++ {
@@ -651,13 +651,13 @@ func TestLegacyTextDump(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Print(ltRaw(p))
+	fmt.Print(pprofRaw(p))
 }
 
 // BenchmarkParseLegacyText decodes the largest test inputs of each kind.
 func BenchmarkParseLegacyText(b *testing.B) {
 	for _, name := range []string{"cppbench.growth", "cppbench.heap", "go-heap.debug1.txt", "2.net.http.pprof.goroutine.debug1.txt", "java.heap"} {
-		data := ltRead(b, name)
+		data := readLegacyText(b, name)
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()

@@ -118,6 +118,20 @@ type perfParser struct {
 	// firstComm is the command of the first sample, whose executable
 	// becomes the first mapping: pprof names a profile by it ("File:").
 	firstComm int32
+	cur       perfSample
+	values    []int64 // scratch
+}
+
+// perfSample is the sample being read: its header's parts, then the
+// frames of its call chain.
+type perfSample struct {
+	open   bool // a header was read and its sample not yet added
+	locs   []int32
+	col    int // of its event's sample count
+	period int64
+	labels int32
+	num    []NumLabel
+	single string // a frame on the header line (no call chains)
 }
 
 // mainMappingFirst moves the mapping of the first sample's command (perf
@@ -158,6 +172,45 @@ type perfLocKey struct {
 
 // parsePerfScript reads perf script text.
 func parsePerfScript(data []byte, m *meter) (*Profile, error) {
+	pp := newPerfParser(m)
+	r := &lineReader{data: data}
+	for {
+		l, ok := r.next()
+		if !ok {
+			break
+		}
+		if strings.TrimSpace(l) == "" {
+			if err := pp.flush(); err != nil {
+				return nil, r.lineError(err)
+			}
+			continue
+		}
+		if l[0] == ' ' || l[0] == '\t' {
+			if !pp.cur.open {
+				return nil, r.errorf("call chain line before any sample header: %s", quoteLine(l))
+			}
+			if err := pp.frame(l, &pp.cur.locs); err != nil {
+				if perfSrclineRE.MatchString(l) {
+					continue // perf script -F +srcline
+				}
+				return nil, r.lineError(err)
+			}
+			continue
+		}
+		if strings.HasPrefix(l, "#") {
+			continue
+		}
+		if err := pp.header(r, l); err != nil {
+			return nil, err
+		}
+	}
+	if err := pp.flush(); err != nil {
+		return nil, r.lineError(err)
+	}
+	return pp.finish()
+}
+
+func newPerfParser(m *meter) *perfParser {
 	pp := &perfParser{
 		p:      &Profile{},
 		events: map[string]int{},
@@ -172,123 +225,98 @@ func parsePerfScript(data []byte, m *meter) (*Profile, error) {
 	b.str("")
 	pp.firstComm = -1
 	pp.keys.comm, pp.keys.pid, pp.keys.tid, pp.keys.cpu = b.str("comm"), b.str("pid"), b.str("tid"), b.str("cpu")
+	return pp
+}
 
-	r := &ltReader{data: data}
-	var (
-		locs   []int32
-		values []int64
-		inSamp bool
-		col    int
-		period int64
-		labels int32
-		num    []NumLabel
-		single string // a frame on the header line (no call chains)
-	)
-	flush := func() error {
-		if !inSamp {
-			return nil
-		}
-		inSamp = false
-		if len(locs) == 0 && single != "" {
-			if err := pp.frame(single, &locs); err != nil {
-				return err
-			}
-		}
-		st, err := b.stack(locs)
-		if err != nil {
+// flush adds the sample being read, if any.
+func (pp *perfParser) flush() error {
+	c := &pp.cur
+	if !c.open {
+		return nil
+	}
+	c.open = false
+	if len(c.locs) == 0 && c.single != "" {
+		if err := pp.frame(c.single, &c.locs); err != nil {
 			return err
 		}
-		values = grow(values[:0], len(pp.p.SampleTypes))[:len(pp.p.SampleTypes)]
-		clear(values)
-		values[col], values[col+1] = 1, period
-		return b.sample(st, values, labels, num)
 	}
-	for {
-		l, ok := r.next()
-		if !ok {
-			break
-		}
-		if strings.TrimSpace(l) == "" {
-			if err := flush(); err != nil {
-				return nil, r.lineError(err)
-			}
-			continue
-		}
-		if l[0] == ' ' || l[0] == '\t' {
-			if !inSamp {
-				return nil, r.errorf("call chain line before any sample header: %s", ltQuote(l))
-			}
-			if err := pp.frame(l, &locs); err != nil {
-				if perfSrclineRE.MatchString(l) {
-					continue // perf script -F +srcline
-				}
-				return nil, r.lineError(err)
-			}
-			continue
-		}
-		if strings.HasPrefix(l, "#") {
-			continue
-		}
-		m := perfHeaderRE.FindStringSubmatch(l)
-		if m == nil {
-			return nil, r.errorf("not a perf script sample header (want COMM PID/TID [CPU] TIME: PERIOD EVENT:): %s", ltQuote(l))
-		}
-		if err := flush(); err != nil {
-			return nil, r.lineError(err)
-		}
-		inSamp = true
-		locs = locs[:0]
-		single = strings.TrimSpace(m[8])
-		if _, _, _, ok := perfFrame(single); !ok {
-			single = "" // a tracepoint's fields
-		}
-		var err error
-		if col, err = pp.event(m[7]); err != nil {
-			return nil, r.lineError(err)
-		}
-		period = 1
-		if m[6] != "" {
-			if period, err = strconv.ParseInt(m[6], 10, 64); err != nil {
-				return nil, r.errorf("period %s out of range", m[6])
-			}
-		}
-		if pp.p.Period == 0 && col == 0 {
-			pp.p.Period = period
-		}
-		comm := b.str(strings.TrimSpace(m[1]))
-		if pp.firstComm < 0 {
-			pp.firstComm = comm
-		}
-		if labels, err = b.labelSet([]StrLabel{{Key: pp.keys.comm, Value: comm}}); err != nil {
-			return nil, r.lineError(err)
-		}
-		num = num[:0]
-		// One number is the thread id; "pid/tid" gives both.
-		pid, tid := "", m[2]
-		if m[3] != "" {
-			pid, tid = m[2], m[3]
-		}
-		for _, id := range [...]struct {
-			key int32
-			s   string
-		}{{pp.keys.pid, pid}, {pp.keys.tid, tid}, {pp.keys.cpu, m[4]}} {
-			if id.s == "" {
-				continue
-			}
-			v, err := strconv.ParseInt(id.s, 10, 64)
-			if err != nil {
-				return nil, r.errorf("%s %s out of range", pp.p.Strings[id.key], id.s)
-			}
-			num = append(num, NumLabel{Key: id.key, Value: v})
+	st, err := pp.b.stack(c.locs)
+	if err != nil {
+		return err
+	}
+	values := grow(pp.values[:0], len(pp.p.SampleTypes))[:len(pp.p.SampleTypes)]
+	pp.values = values
+	clear(values)
+	values[c.col], values[c.col+1] = 1, c.period
+	return pp.b.sample(st, values, c.labels, c.num)
+}
+
+// header adds the sample before it and starts the one a sample header
+// line l begins: its event, period, command, and pid, tid and cpu labels.
+func (pp *perfParser) header(r *lineReader, l string) error {
+	m := perfHeaderRE.FindStringSubmatch(l)
+	if m == nil {
+		return r.errorf("not a perf script sample header (want COMM PID/TID [CPU] TIME: PERIOD EVENT:): %s", quoteLine(l))
+	}
+	if err := pp.flush(); err != nil {
+		return r.lineError(err)
+	}
+	b, c := pp.b, &pp.cur
+	c.open = true
+	c.locs = c.locs[:0]
+	c.single = strings.TrimSpace(m[8])
+	if _, _, _, ok := perfFrame(c.single); !ok {
+		c.single = "" // a tracepoint's fields
+	}
+	var err error
+	if c.col, err = pp.event(m[7]); err != nil {
+		return r.lineError(err)
+	}
+	c.period = 1
+	if m[6] != "" {
+		if c.period, err = strconv.ParseInt(m[6], 10, 64); err != nil {
+			return r.errorf("period %s out of range", m[6])
 		}
 	}
-	if err := flush(); err != nil {
-		return nil, r.lineError(err)
+	if pp.p.Period == 0 && c.col == 0 {
+		pp.p.Period = c.period
 	}
+	comm := b.str(strings.TrimSpace(m[1]))
+	if pp.firstComm < 0 {
+		pp.firstComm = comm
+	}
+	if c.labels, err = b.labelSet([]StrLabel{{Key: pp.keys.comm, Value: comm}}); err != nil {
+		return r.lineError(err)
+	}
+	c.num = c.num[:0]
+	// One number is the thread id; "pid/tid" gives both.
+	pid, tid := "", m[2]
+	if m[3] != "" {
+		pid, tid = m[2], m[3]
+	}
+	for _, id := range [...]struct {
+		key int32
+		s   string
+	}{{pp.keys.pid, pid}, {pp.keys.tid, tid}, {pp.keys.cpu, m[4]}} {
+		if id.s == "" {
+			continue
+		}
+		v, err := strconv.ParseInt(id.s, 10, 64)
+		if err != nil {
+			return r.errorf("%s %s out of range", pp.p.Strings[id.key], id.s)
+		}
+		c.num = append(c.num, NumLabel{Key: id.key, Value: v})
+	}
+	return nil
+}
+
+// finish puts the main mapping first and the names in the string table.
+func (pp *perfParser) finish() (*Profile, error) {
 	if pp.p.Samples.Len() == 0 {
 		return nil, fmt.Errorf("no samples")
 	}
 	pp.mainMappingFirst()
+	b := pp.b
 	for i := range pp.p.Functions {
 		b.str(pp.p.Functions[i].Name)
 	}
@@ -343,7 +371,7 @@ func (pp *perfParser) event(printed string) (int, error) {
 func (pp *perfParser) frame(l string, locs *[]int32) error {
 	addr, sym, module, ok := perfFrame(l)
 	if !ok {
-		return fmt.Errorf("want a call chain line ADDRESS SYMBOL (MODULE), got %s", ltQuote(l))
+		return fmt.Errorf("want a call chain line ADDRESS SYMBOL (MODULE), got %s", quoteLine(l))
 	}
 	if sym == "[unknown]" {
 		sym = ""

@@ -1134,15 +1134,31 @@ func (d *protoDecoder) finish() error {
 	if p.Strings[0] != "" {
 		return fmt.Errorf("string_table[0] is %q, want \"\"", trimForError(p.Strings[0]))
 	}
-	nstr := int64(len(p.Strings))
-	str := func(i int64, what string, args ...any) (string, error) {
-		if i < 0 || i >= nstr {
-			return "", fmt.Errorf("%s: string index %d out of range (string_table has %d entries)", fmt.Sprintf(what, args...), i, nstr)
-		}
-		return p.Strings[i], nil
+	if err := d.checkRefs(); err != nil {
+		return err
 	}
-	var err error
+	if err := d.resolveHeader(); err != nil {
+		return err
+	}
+	if err := d.resolveNames(); err != nil {
+		return err
+	}
+	return d.checkLabelStrings()
+}
 
+// strAt returns the string at index i, what (formatted with args) naming
+// the field for the error when i is out of range.
+func (d *protoDecoder) strAt(i int64, what string, args ...any) (string, error) {
+	if nstr := int64(len(d.p.Strings)); i < 0 || i >= nstr {
+		return "", fmt.Errorf("%s: string index %d out of range (string_table has %d entries)", fmt.Sprintf(what, args...), i, nstr)
+	}
+	return d.p.Strings[i], nil
+}
+
+// checkRefs fails at the first id used but never defined: a sample's
+// location, a location's function or mapping.
+func (d *protoDecoder) checkRefs() error {
+	p := d.p
 	for i, r := range d.locRef {
 		if !r.defined {
 			return fmt.Errorf("sample %d: location_id %d has no Location", r.from, p.Locations[i].ID)
@@ -1160,7 +1176,15 @@ func (d *protoDecoder) finish() error {
 			return fmt.Errorf("location %d (id %d): mapping_id %d has no Mapping", r.from, loc.ID, d.maps[i].ID)
 		}
 	}
+	return nil
+}
 
+// resolveHeader sets the profile's own fields from their string indices
+// and checks them: sample types against the samples' values, the frame
+// regexps, the default sample type.
+func (d *protoDecoder) resolveHeader() error {
+	p, str := d.p, d.strAt
+	var err error
 	if d.nSamples > 0 && d.nValues != len(d.sampleTypes) {
 		return fmt.Errorf("sample 0: %d values, want %d (one per sample_type)", d.nValues, len(d.sampleTypes))
 	}
@@ -1211,7 +1235,14 @@ func (d *protoDecoder) finish() error {
 			return fmt.Errorf("default_sample_type %q names no sample_type", trimForError(p.DefaultSampleType))
 		}
 	}
+	return nil
+}
 
+// resolveNames sets the mappings' and functions' names from their string
+// indices.
+func (d *protoDecoder) resolveNames() error {
+	p, str := d.p, d.strAt
+	var err error
 	p.Mappings = make([]Mapping, len(d.maps))
 	for i, m := range d.maps {
 		if m.File, err = str(m.file, "mapping %d (id %d) filename", i, m.ID); err != nil {
@@ -1234,8 +1265,14 @@ func (d *protoDecoder) finish() error {
 			return err
 		}
 	}
+	return nil
+}
 
-	// Labels: every key, value and unit must index the string table.
+// checkLabelStrings fails where a label's key, value or unit does not
+// index the string table.
+func (d *protoDecoder) checkLabelStrings() error {
+	p := d.p
+	nstr := int64(len(p.Strings))
 	ls := &p.LabelSets
 	for set := 1; set < ls.Len(); set++ {
 		for _, kv := range ls.At(int32(set)) {

@@ -34,6 +34,12 @@ type encoder struct {
 	msg     []byte // the message being built
 	sub     []byte // a nested message being built
 	err     error
+
+	// shifted says the profile's string table lacks the leading "" and
+	// its indices move up by one.
+	shifted bool
+	// The ids written for p's mappings, functions and locations.
+	mapIDs, funcIDs, locIDs []uint64
 }
 
 // str returns the string-table index of s, adding it if needed.
@@ -116,8 +122,31 @@ func ids(n int, id func(int) uint64) []uint64 {
 }
 
 func encode(w *bufio.Writer, p *Profile) error {
+	e := newEncoder(w, p)
+	for _, st := range p.SampleTypes {
+		e.valueType(fProfileSampleType, st)
+	}
+	e.mapIDs = ids(len(p.Mappings), func(i int) uint64 { return p.Mappings[i].ID })
+	e.funcIDs = ids(len(p.Functions), func(i int) uint64 { return p.Functions[i].ID })
+	e.locIDs = ids(len(p.Locations), func(i int) uint64 { return p.Locations[i].ID })
+	e.mappings(p)
+	e.functions(p)
+	if err := e.locations(p); err != nil {
+		return err
+	}
+	e.samples(p)
+	e.scalars(p)
+	// Strings last: every str() call above has happened.
+	for _, str := range e.strings {
+		e.field(fProfileStringTable, []byte(str))
+	}
+	return e.err
+}
+
+// newEncoder starts the string table with p's, keeping its indices:
+// labels refer to them.
+func newEncoder(w *bufio.Writer, p *Profile) *encoder {
 	e := &encoder{w: w, index: make(map[string]int64, len(p.Strings))}
-	// Keep the string table's indices: labels refer to it.
 	if len(p.Strings) == 0 || p.Strings[0] != "" {
 		e.str("")
 	}
@@ -127,22 +156,21 @@ func encode(w *bufio.Writer, p *Profile) error {
 		}
 		e.strings = append(e.strings, s)
 	}
-	labelStr := func(i int32) uint64 {
-		if len(p.Strings) > 0 && p.Strings[0] != "" {
-			i++ // shifted by the "" we had to add
-		}
-		return uint64(i)
-	}
+	e.shifted = len(p.Strings) > 0 && p.Strings[0] != ""
+	return e
+}
 
-	for _, st := range p.SampleTypes {
-		e.valueType(fProfileSampleType, st)
+// labelStr returns the index written for p's string index i.
+func (e *encoder) labelStr(i int32) uint64 {
+	if e.shifted {
+		i++ // shifted by the "" we had to add
 	}
-	mapIDs := ids(len(p.Mappings), func(i int) uint64 { return p.Mappings[i].ID })
-	funcIDs := ids(len(p.Functions), func(i int) uint64 { return p.Functions[i].ID })
-	locIDs := ids(len(p.Locations), func(i int) uint64 { return p.Locations[i].ID })
+	return uint64(i)
+}
 
+func (e *encoder) mappings(p *Profile) {
 	for i, m := range p.Mappings {
-		b := appendVarintField(e.msg[:0], 1, mapIDs[i])
+		b := appendVarintField(e.msg[:0], 1, e.mapIDs[i])
 		b = appendVarintField(b, 2, m.Start)
 		b = appendVarintField(b, 3, m.Limit)
 		b = appendVarintField(b, 4, m.Offset)
@@ -155,8 +183,11 @@ func encode(w *bufio.Writer, p *Profile) error {
 		e.msg = b
 		e.field(fProfileMapping, b)
 	}
+}
+
+func (e *encoder) functions(p *Profile) {
 	for i, f := range p.Functions {
-		b := appendVarintField(e.msg[:0], 1, funcIDs[i])
+		b := appendVarintField(e.msg[:0], 1, e.funcIDs[i])
 		b = appendVarintField(b, 2, uint64(e.str(f.Name)))
 		b = appendVarintField(b, 3, uint64(e.str(f.SystemName)))
 		b = appendVarintField(b, 4, uint64(e.str(f.Filename)))
@@ -164,8 +195,14 @@ func encode(w *bufio.Writer, p *Profile) error {
 		e.msg = b
 		e.field(fProfileFunction, b)
 	}
+}
+
+// locations fails for a location that refers to a mapping or function
+// the profile lacks.
+func (e *encoder) locations(p *Profile) error {
+	mapIDs, funcIDs := e.mapIDs, e.funcIDs
 	for i, l := range p.Locations {
-		b := appendVarintField(e.msg[:0], 1, locIDs[i])
+		b := appendVarintField(e.msg[:0], 1, e.locIDs[i])
 		if l.Mapping >= 0 {
 			if int(l.Mapping) >= len(mapIDs) {
 				return fmt.Errorf("location %d: mapping %d out of range", i, l.Mapping)
@@ -191,8 +228,12 @@ func encode(w *bufio.Writer, p *Profile) error {
 		e.msg = b
 		e.field(fProfileLocation, b)
 	}
+	return nil
+}
 
+func (e *encoder) samples(p *Profile) {
 	s := &p.Samples
+	locIDs := e.locIDs
 	for i := range s.Stack {
 		b := e.msg[:0]
 		stack := p.Stacks.At(s.Stack[i])
@@ -213,18 +254,18 @@ func encode(w *bufio.Writer, p *Profile) error {
 			b = protowire.AppendBytes(b, e.sub)
 		}
 		for _, kv := range p.LabelSets.At(s.Labels[i]) {
-			l := appendVarintField(e.sub[:0], 1, labelStr(kv.Key))
-			l = appendVarintField(l, 2, labelStr(kv.Value))
+			l := appendVarintField(e.sub[:0], 1, e.labelStr(kv.Key))
+			l = appendVarintField(l, 2, e.labelStr(kv.Value))
 			e.sub = l
 			b = protowire.AppendTag(b, 3, protowire.BytesType)
 			b = protowire.AppendBytes(b, l)
 		}
 		for _, nl := range s.NumLabels(i) {
-			l := appendVarintField(e.sub[:0], 1, labelStr(nl.Key))
+			l := appendVarintField(e.sub[:0], 1, e.labelStr(nl.Key))
 			// num is written even when 0: it is what makes the label numeric.
 			l = protowire.AppendTag(l, 3, protowire.VarintType)
 			l = protowire.AppendVarint(l, uint64(nl.Value))
-			l = appendVarintField(l, 4, labelStr(nl.Unit))
+			l = appendVarintField(l, 4, e.labelStr(nl.Unit))
 			e.sub = l
 			b = protowire.AppendTag(b, 3, protowire.BytesType)
 			b = protowire.AppendBytes(b, l)
@@ -232,7 +273,11 @@ func encode(w *bufio.Writer, p *Profile) error {
 		e.msg = b
 		e.field(fProfileSample, b)
 	}
+}
 
+// scalars writes the profile's fields after the samples, the string
+// table apart.
+func (e *encoder) scalars(p *Profile) {
 	e.scalar(fProfileDropFrames, uint64(e.str(p.DropFrames)))
 	e.scalar(fProfileKeepFrames, uint64(e.str(p.KeepFrames)))
 	e.scalar(fProfileTimeNanos, uint64(p.TimeNanos))
@@ -254,9 +299,4 @@ func encode(w *bufio.Writer, p *Profile) error {
 		e.scalar(fProfileDefaultSampleType, uint64(e.str(p.DefaultSampleType)))
 	}
 	e.scalar(fProfileDocURL, uint64(e.str(p.DocURL)))
-	// Strings last: every str() call above has happened.
-	for _, str := range e.strings {
-		e.field(fProfileStringTable, []byte(str))
-	}
-	return e.err
 }

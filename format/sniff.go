@@ -82,15 +82,15 @@ func Sniff(head []byte) string {
 
 // legacyTextKind names a legacy text profile by its header line.
 func legacyTextKind(head []byte) string {
-	r := ltReader{data: head}
+	r := lineReader{data: head}
 	for l, ok := r.next(); ok; l, ok = r.next() {
-		if ltBlankOrComment(l) {
+		if blankOrComment(l) {
 			continue
 		}
 		switch {
-		case ltHeapKind(l) != "":
-			return ltHeapKind(l)
-		case ltIsContentionHeader(l):
+		case heapKind(l) != "":
+			return heapKind(l)
+		case isContentionHeader(l):
 			return "contention"
 		}
 		for _, kind := range []string{"heap", "thread", "goroutine", "contention", "mutex", "block"} {

@@ -21,7 +21,7 @@ go build -o "$tmp/pprof-tui" .
 prof="${PROF:-}"
 if [ -z "$prof" ]; then
   prof="$tmp/big.pb.gz"
-  go run ./format/synth/synthprof -samples "$n" -shape "$shape" -o "$prof"
+  go run ./internal/synth/synthprof -samples "$n" -shape "$shape" -o "$prof"
 fi
 export TZ=UTC
 measure() { /usr/bin/time -o "$tmp/time" -f "%e s, %M KB max RSS" "$@" >"$tmp/out.txt" 2>"$tmp/err.txt" || true; tail -1 "$tmp/time"; }

@@ -19,7 +19,7 @@ import (
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/analysis/report"
 	"github.com/pprof-tui/pprof-tui/format"
-	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 	"github.com/pprof-tui/pprof-tui/views"
 )
 

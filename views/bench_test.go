@@ -10,8 +10,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
-	"github.com/pprof-tui/pprof-tui/format/synth"
 	"github.com/pprof-tui/pprof-tui/internal/bigprof"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 func engine1M(b *testing.B, shape synth.Shape) *analysis.Engine {

@@ -1,5 +1,5 @@
 // Package bigprof loads the benchmarks' 1M-sample synthesized profiles
-// (format/synth) into analysis engines, one shape at a time, for the
+// (internal/synth) into analysis engines, one shape at a time, for the
 // benchmarks of analysis and views.
 package bigprof
 
@@ -9,7 +9,7 @@ import (
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
-	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 var (

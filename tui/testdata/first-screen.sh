@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v tmux >/dev/null || { echo "first-screen: tmux is not installed" >&2; exit 2; }
 PROF=${1:-/tmp/pprof-tui-1M.pb.gz}
-[ -f "$PROF" ] || go run ./format/synth/synthprof -samples 1000000 -o "$PROF"
+[ -f "$PROF" ] || go run ./internal/synth/synthprof -samples 1000000 -o "$PROF"
 OUT=$(mktemp -d)
 SOCK="$OUT/tmux.sock"
 BIN="$OUT/pprof-tui"

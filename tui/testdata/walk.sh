@@ -20,7 +20,7 @@ SHAPE=${SHAPE:-distinct}
 SAMPLES=${SAMPLES:-1000000}
 PROF=${1:-/tmp/walk-$SHAPE-$SAMPLES.pb.gz}
 ROUNDS=${2:-1}
-[ -f "$PROF" ] || go run ./format/synth/synthprof -samples "$SAMPLES" -shape "$SHAPE" -o "$PROF"
+[ -f "$PROF" ] || go run ./internal/synth/synthprof -samples "$SAMPLES" -shape "$SHAPE" -o "$PROF"
 TAG=${TAG:-worker=w1}
 [ "$SHAPE" = zipf ] && TAG=${TAG_ZIPF:-service=checkout}
 OUT=$(mktemp -d)

@@ -1,8 +1,8 @@
 // Command synthprof writes a large synthetic CPU profile (gzipped
 // profile.proto) for benchmarks and scripts:
 //
-//	go run ./format/synth/synthprof -samples 1000000 -o /tmp/big.pb.gz
-//	go run ./format/synth/synthprof -samples 1000000 -shape distinct -o /tmp/distinct.pb.gz
+//	go run ./internal/synth/synthprof -samples 1000000 -o /tmp/big.pb.gz
+//	go run ./internal/synth/synthprof -samples 1000000 -shape distinct -o /tmp/distinct.pb.gz
 //
 // The output depends only on the flags.
 package main
@@ -14,7 +14,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/pprof-tui/pprof-tui/format/synth"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 func main() {

@@ -889,41 +889,78 @@ var (
 		"(google::protobuf::MessageLite*, char const*, google::protobuf::internal::ParseContext*, google::protobuf::internal::TcFieldData)"}
 )
 
+// buildGraph lays out the Zipf shape's call graph: functions in layers
+// from the roots down, edges mostly to the next layers, a little
+// recursion, and the walk's choices. Each step draws from g.rng in turn,
+// so their order fixes the output.
 func (g *generator) buildGraph() {
-	r := g.rng
 	c := g.cfg
-	layers := min(max(minDepth, c.MaxDepth*2/3), max(minDepth, (c.Functions-len(specials))/4))
-
-	byName := map[string]int32{}
-	add := func(f function) int32 {
-		i := int32(len(g.fns))
-		g.fns = append(g.fns, f)
-		byName[f.name] = i
-		return i
+	gb := &graphBuilder{
+		g:      g,
+		r:      g.rng,
+		layers: min(max(minDepth, c.MaxDepth*2/3), max(minDepth, (c.Functions-len(specials))/4)),
+		byName: map[string]int32{},
 	}
-	// members[k] lists layer k's functions, most popular first.
-	members := make([][]int32, layers)
-	var sinks []int32
+	gb.members = make([][]int32, gb.layers)
+	gb.addSpecials()
+	gb.addGenerated()
+	gb.sizeBodies()
+	gb.callers = make([]int, len(g.fns))
+	gb.addEdges()
+	gb.giveCallers()
+	gb.addRecursion()
+	gb.setChoices()
+	g.pickLibcPool()
+}
+
+// graphBuilder holds what buildGraph's steps share.
+type graphBuilder struct {
+	g       *generator
+	r       *rand.Rand
+	layers  int
+	byName  map[string]int32
+	members [][]int32 // by layer, most popular first
+	sinks   []int32
+	bodies  []int // lines in each function's body
+	callers []int // by function
+}
+
+func (gb *graphBuilder) add(f function) int32 {
+	g := gb.g
+	i := int32(len(g.fns))
+	g.fns = append(g.fns, f)
+	gb.byName[f.name] = i
+	return i
+}
+
+// addSpecials adds the runtime's and libraries' functions that every
+// profile has: the roots, layer 1's entry points and the sinks.
+func (gb *graphBuilder) addSpecials() {
+	g := gb.g
 	for _, s := range specials {
 		file := "/usr/local/go/src/" + s.file
 		if strings.Contains(s.file, "@") {
 			file = "/root/go/pkg/mod/" + s.file
 		}
-		f := add(function{name: s.name, file: file, inline: s.inline, background: s.background, libc: s.libc, layer: -1})
+		f := gb.add(function{name: s.name, file: file, inline: s.inline, background: s.background, libc: s.libc, layer: -1})
 		switch {
 		case s.name == "runtime.goexit" || s.name == "runtime.mstart":
 			g.fns[f].layer = 0
 			g.roots = append(g.roots, f)
 		case s.layer1:
 			g.fns[f].layer = 1
-			members[1] = append(members[1], f)
+			gb.members[1] = append(gb.members[1], f)
 		case s.sink:
-			sinks = append(sinks, f)
+			gb.sinks = append(gb.sinks, f)
 		}
 	}
+}
 
-	// Spread the generated functions over layers 1..L-1, most in the middle.
-	generated := c.Functions - len(specials)
+// addGenerated spreads the generated functions over layers 1..L-1, most
+// in the middle.
+func (gb *graphBuilder) addGenerated() {
+	g, r, layers := gb.g, gb.r, gb.layers
+	generated := g.cfg.Functions - len(specials)
 	weights := make([]float64, layers)
 	for k := 1; k < layers; k++ {
 		weights[k] = 1 + 2*math.Sin(math.Pi*float64(k)/float64(layers))
@@ -950,50 +987,59 @@ func (g *generator) buildGraph() {
 			f.inline = r.Float64() < 0.16
 		}
 		f.layer = k
-		members[k] = append(members[k], add(f))
+		gb.members[k] = append(gb.members[k], gb.add(f))
 	}
+}
 
-	// Line numbers and sizes.
-	bodies := make([]int, len(g.fns)) // lines in each function's body
+// sizeBodies gives each function its line numbers and code size.
+func (gb *graphBuilder) sizeBodies() {
+	g, r := gb.g, gb.r
+	gb.bodies = make([]int, len(g.fns))
 	for i := range g.fns {
 		f := &g.fns[i]
 		body := 5 + r.IntN(150)
 		if f.inline {
 			body = 2 + r.IntN(8)
 		}
-		bodies[i] = body
+		gb.bodies[i] = body
 		f.startLine = int32(20 + r.IntN(2500))
 		f.size = uint64(16 + body*(8+r.IntN(24)))
 		for j := range f.leafLines {
 			f.leafLines[j] = f.startLine + 1 + int32(r.IntN(body))
 		}
 	}
+}
 
-	// Edges: explicit ones for specials, generated ones for the rest.
-	callers := make([]int, len(g.fns))
-	edge := func(from, to int32) {
-		f := &g.fns[from]
-		for _, c := range f.callees {
-			if c == to {
-				return
-			}
+// edge makes from call to, once.
+func (gb *graphBuilder) edge(from, to int32) {
+	f := &gb.g.fns[from]
+	for _, c := range f.callees {
+		if c == to {
+			return
 		}
-		f.callees = append(f.callees, to)
-		callers[to]++
 	}
+	f.callees = append(f.callees, to)
+	gb.callers[to]++
+}
+
+// addEdges adds the specials' explicit edges, then generated ones: from
+// each function to a few in the next layers, Zipf-skewed, and sometimes
+// to a sink.
+func (gb *graphBuilder) addEdges() {
+	g, r, layers, members := gb.g, gb.r, gb.layers, gb.members
 	for i, s := range specials {
 		for _, name := range s.callees {
-			edge(int32(i), byName[name])
+			gb.edge(int32(i), gb.byName[name])
 		}
 	}
 	for _, e := range members[1] {
-		edge(g.roots[0], e) // runtime.goexit starts every goroutine
+		gb.edge(g.roots[0], e) // runtime.goexit starts every goroutine
 	}
 	popularity := make([][]uint32, layers)
 	for k := 1; k < layers; k++ {
 		popularity[k] = zipfCDF(len(members[k]), 1.1)
 	}
-	sinkCDF := zipfCDF(len(sinks), 1.0)
+	sinkCDF := zipfCDF(len(gb.sinks), 1.0)
 	calleeCount := zipfCDF(8, 1.0)
 	for k := 1; k < layers-1; k++ {
 		for _, i := range members[k] {
@@ -1021,28 +1067,36 @@ func (g *generator) buildGraph() {
 				} else {
 					j = r.IntN(len(members[t]))
 				}
-				edge(i, members[t][j])
+				gb.edge(i, members[t][j])
 			}
 			if r.Float64() < 0.3 {
-				edge(i, sinks[pick(sinkCDF, r.Uint32())])
+				gb.edge(i, gb.sinks[pick(sinkCDF, r.Uint32())])
 			}
 		}
 	}
-	// Give every generated function a caller, however cold.
-	for k := 2; k < layers; k++ {
+}
+
+// giveCallers gives every generated function a caller, however cold.
+func (gb *graphBuilder) giveCallers() {
+	g, r, members := gb.g, gb.r, gb.members
+	for k := 2; k < gb.layers; k++ {
 		for _, i := range members[k] {
 			above := members[k-1]
-			for try := 0; callers[i] == 0 && try < 20; try++ {
+			for try := 0; gb.callers[i] == 0 && try < 20; try++ {
 				if c := above[r.IntN(len(above))]; !g.fns[c].leaf {
-					edge(c, i)
+					gb.edge(c, i)
 				}
 			}
 		}
 	}
-	// Recursion: a few self-recursive functions and mutually recursive
-	// pairs (a calls b calls a), never inlined, as in Go.
-	for k := 1; k < layers-1; k++ {
-		for _, i := range members[k] {
+}
+
+// addRecursion makes a few self-recursive functions and mutually
+// recursive pairs (a calls b calls a), never inlined, as in Go.
+func (gb *graphBuilder) addRecursion() {
+	g, r := gb.g, gb.r
+	for k := 1; k < gb.layers-1; k++ {
+		for _, i := range gb.members[k] {
 			f := &g.fns[i]
 			if f.inline || f.libc || len(f.callees) == 0 {
 				continue
@@ -1059,17 +1113,21 @@ func (g *generator) buildGraph() {
 				b := f.callees[0]
 				if fb := &g.fns[b]; b != i && !fb.inline && !fb.recursive && !fb.libc && fb.layer > 0 {
 					f.recursive, fb.recursive = true, true
-					edge(b, i)
+					gb.edge(b, i)
 				}
 			}
 		}
 	}
+}
 
-	// Call lines and the walk's choices.
+// setChoices gives each call its line and each function the walk's
+// choice between stopping there and each callee.
+func (gb *graphBuilder) setChoices() {
+	g, r := gb.g, gb.r
 	for i := range g.fns {
 		f := &g.fns[i]
 		for range f.callees {
-			f.calls = append(f.calls, f.startLine+1+int32(r.IntN(bodies[i])))
+			f.calls = append(f.calls, f.startLine+1+int32(r.IntN(gb.bodies[i])))
 		}
 		// Self time is rare near the roots and common near the leaves.
 		var stop float64
@@ -1079,7 +1137,7 @@ func (g *generator) buildGraph() {
 		case len(f.callees) == 0:
 			stop = 1
 		case f.layer > 0:
-			frac := float64(f.layer) / float64(layers-1)
+			frac := float64(f.layer) / float64(gb.layers-1)
 			stop = 0.01 + 0.3*frac*frac*r.Float64()
 		default:
 			stop = 0.05 + 0.2*r.Float64()
@@ -1095,8 +1153,12 @@ func (g *generator) buildGraph() {
 		f.locs = make([]uint64, len(f.callees)+len(f.leafLines))
 	}
 	g.rootChoice = cdf([]float64{0.85, 0.15})
+}
 
-	// Ten functions 0x13000 apart, so every address is distinct.
+// pickLibcPool draws the libc addresses of unsymbolized leaf frames: ten
+// functions 0x13000 apart, so every address is distinct.
+func (g *generator) pickLibcPool() {
+	r := g.rng
 	for i := range 10 {
 		off := uint64(i*0x13000 + r.IntN(0x12000))
 		g.libcPool = append(g.libcPool, libcStart+libcText+off&^0xf)
