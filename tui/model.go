@@ -184,11 +184,11 @@ func newViews(c *views.Common) []views.View {
 // no longer pending).
 func (m *Model) closeProfile() tea.Cmd {
 	opts := openingOptions(m.cfg)
-	seq := m.jobs.seq
+	seq, epoch := m.jobs.seq, m.jobs.epoch
 	m.prof, m.engine = nil, nil
 	m.views, m.active = newViews(m.c), 0
 	m.jobs = newJobs()
-	m.jobs.seq = seq
+	m.jobs.seq, m.jobs.epoch = seq, epoch+1
 	m.opts, m.target, m.history = opts, opts, nil
 	m.selected, m.search, m.mode, m.showHelp = "", nil, inputNone, false
 	m.note, m.noteErr = "", false
@@ -259,11 +259,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resultMsg:
 		return m, m.result(msg)
 	case completeTopMsg:
+		if msg.req.epoch != m.jobs.epoch {
+			return m, nil
+		}
 		return m, m.completeTop(msg.req)
 	case topCompleteMsg:
+		if msg.req.epoch != m.jobs.epoch {
+			return m, nil
+		}
 		return m, m.topCompleted(msg)
 	case prefetchedMsg:
-		m.jobs.background = false
+		if msg.epoch == m.jobs.epoch {
+			m.jobs.background = false
+		}
 		return m, nil
 	case liveTickMsg:
 		if m.live == nil {
