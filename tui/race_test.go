@@ -1,0 +1,7 @@
+//go:build race
+
+package tui
+
+// raceEnabled: the race detector slows the code ten times or more; the
+// tests that loop many times run fewer rounds under it.
+const raceEnabled = true
