@@ -106,7 +106,14 @@ func (m *Model) ensure(i int, force bool) tea.Cmd {
 	if !force && (m.jobs.have[i] == k || (m.jobs.inflight[i] != 0 && m.jobs.inflightKey[i] == k)) {
 		return nil
 	}
-	return m.submit(request{view: i, opts: m.target, key: k}, run)
+	req := request{view: i, opts: m.target, key: k}
+	if old, ok := m.jobs.pending[m.jobs.inflight[i]]; ok && old.commit && old.opts == m.target {
+		// A change on its way, superseded by the same options on newer
+		// data (a live snapshot): it still takes effect when this lands,
+		// or the options would silently stay the old ones.
+		req.commit, req.push, req.streak = true, old.push, old.streak
+	}
+	return m.submit(req, run)
 }
 
 // change asks for new options: the active view is recomputed with them,
