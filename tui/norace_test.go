@@ -2,4 +2,7 @@
 
 package tui
 
-const raceEnabled = false
+const (
+	raceEnabled = false
+	patience    = 1
+)
