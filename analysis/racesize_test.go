@@ -20,3 +20,16 @@ func raceSamples(n int) int {
 func skipUnderRace(path string) bool {
 	return raceEnabled && (strings.Contains(path, "bigprof_10k") || strings.Contains(path, "large.cpu"))
 }
+
+// raceSets is sets, or every other one under the race detector, for the
+// comparisons that go through every option set on every profile.
+func raceSets[S any](sets []S) []S {
+	if !raceEnabled {
+		return sets
+	}
+	var out []S
+	for i := 0; i < len(sets); i += 2 {
+		out = append(out, sets[i])
+	}
+	return out
+}
