@@ -43,7 +43,6 @@ func runCLI(t *testing.T, args ...string) string {
 // TestTopTextMatchesPprof runs the command line on every parity case and
 // compares the whole -top output, byte for byte, with go tool pprof's.
 func TestTopTextMatchesPprof(t *testing.T) {
-	time.Local = time.UTC // the goldens were made with TZ=UTC
 	for _, c := range cases(t) {
 		t.Run(c[0], func(t *testing.T) {
 			if strings.Contains(strings.Join(c[2:], " "), "-files") {

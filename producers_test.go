@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // producerCase is a line of testdata/producers/cases.txt: a report on
@@ -84,7 +83,6 @@ func producerInputs(t *testing.T, dir string) string {
 // dumps) symbolized from their binaries, and compares the output byte for
 // byte with the golden pprof printed (testdata/producers/regen.sh).
 func TestProducersMatchPprof(t *testing.T) {
-	time.Local = time.UTC // the goldens were made with TZ=UTC
 	inputs := map[string]string{}
 	src, err := filepath.Abs("testdata/producers/src")
 	if err != nil {

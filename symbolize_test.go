@@ -371,7 +371,6 @@ func TestSymbolizeGoBinaryWithoutDWARF(t *testing.T) {
 		}
 		return stdout.String()
 	}
-	time.Local = time.UTC
 	for _, flags := range [][]string{{"-noinlines"}, {"-noinlines", "-lines"}} {
 		want := pprofTop(append(flags, bin, stripped)...)
 		got := runCLI(t, append(append([]string{"-top", "-nodefraction=0", "-nodecount=1000000"}, flags...), bin, stripped)...)
@@ -408,7 +407,6 @@ func dropHeader(s string) string {
 // under each demangling mode and pprof's default simplification
 // (testdata/demangle/regen.sh).
 func TestDemangleModesMatchPprof(t *testing.T) {
-	time.Local = time.UTC
 	for _, mode := range []string{"default", "demangle=none", "demangle=full", "demangle=templates"} {
 		t.Run(mode, func(t *testing.T) {
 			want, err := os.ReadFile("testdata/demangle/bigprof." + mode + ".top.txt")

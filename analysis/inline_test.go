@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/format"
@@ -86,15 +87,25 @@ func freshEngines(t *testing.T, names ...string) map[string]func() *Engine {
 	return out
 }
 
+// synthProfiles keeps the profiles synthEngine made, by shape: the tests
+// that compare fresh engines ask for one per step, and synthesizing and
+// parsing it again each time was most of their time (engines share a
+// profile: they do not change it).
+var synthProfiles sync.Map
+
 func synthEngine(t *testing.T, s synth.Shape) *Engine {
 	t.Helper()
+	if p, ok := synthProfiles.Load(s); ok {
+		return NewEngine(p.(*format.Profile))
+	}
 	var buf bytes.Buffer
-	if err := synth.Write(&buf, synth.Config{Samples: 5000, Seed: 3, Labels: true, Shape: s}); err != nil {
+	if err := synth.Write(&buf, synth.Config{Samples: raceSamples(5000), Seed: 3, Labels: true, Shape: s}); err != nil {
 		t.Fatal(err)
 	}
 	p, err := format.Parse(&buf, format.Options{Symbolize: "none"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	synthProfiles.Store(s, p)
 	return NewEngine(p)
 }

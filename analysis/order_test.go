@@ -19,7 +19,7 @@ import (
 // shortcut.
 func TestRowOrderByRanks(t *testing.T) {
 	var buf bytes.Buffer
-	if err := synth.Write(&buf, synth.Config{Samples: 20000, Seed: 5, Labels: true, Shape: synth.Wide}); err != nil {
+	if err := synth.Write(&buf, synth.Config{Samples: raceSamples(20000), Seed: 5, Labels: true, Shape: synth.Wide}); err != nil {
 		t.Fatal(err)
 	}
 	wide, err := format.Parse(&buf, format.Options{Symbolize: "none"})

@@ -22,6 +22,9 @@ func TestPeekHalves(t *testing.T) {
 		{"go/cpu_labels.pb.gz", map[string]string{"lines": "true"}},
 		{"pprof/large.cpu", nil},
 	} {
+		if skipUnderRace(c.profile) {
+			continue
+		}
 		e := engineFor(t, filepath.Join("../testdata", c.profile))
 		q, err := e.newQuery(testOptions(t, c.set))
 		if err != nil {

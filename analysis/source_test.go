@@ -80,7 +80,7 @@ func TestSourceFromKeptTop(t *testing.T) {
 	sets := append(slices.Clone(markerOptionSets), map[string]string{"relative_percentages": "true", "focus": "main|Handle"},
 		map[string]string{"drop_negative": "true"})
 	for name, newEngine := range freshEngines(t, "cpu_labels", "diff", "distinct") {
-		for _, set := range sets {
+		for _, set := range raceSets(sets) {
 			opt := testOptions(t, set)
 			re := regexp.MustCompile(`main\.|encoding|Handle|runtime\.mallocgc`)
 			fresh := newEngine()

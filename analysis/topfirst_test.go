@@ -25,7 +25,7 @@ func TestTopFirst(t *testing.T) {
 		sets := append(slices.Clone(markerOptionSets), map[string]string{"sample_index": "0"},
 			map[string]string{"sort": "cum"}, map[string]string{"granularity": "addresses"},
 			map[string]string{"relative_percentages": "true", "focus": "main|Handle"})
-		for _, set := range sets {
+		for _, set := range raceSets(sets) {
 			for _, rows := range []int{1, 40} {
 				t.Run(fmt.Sprint(name, set, rows), func(t *testing.T) {
 					opt := testOptions(t, set)

@@ -32,6 +32,9 @@ func TestTreeAgreesWithTop(t *testing.T) {
 		{"pprof/large.cpu", nil},
 	}
 	for _, c := range cases {
+		if skipUnderRace(c.profile) {
+			continue
+		}
 		e := engineFor(t, filepath.Join("../testdata", c.profile))
 		opt := testOptions(t, c.set)
 		top, err := e.Top(opt)
@@ -238,6 +241,9 @@ func TestTreeMatchesPaths(t *testing.T) {
 		{"pprof/large.cpu", map[string]string{"granularity": "addresses", "focus": "main"}},
 	}
 	for _, c := range cases {
+		if skipUnderRace(c.profile) {
+			continue
+		}
 		e := engineFor(t, filepath.Join("../testdata", c.profile))
 		opt := testOptions(t, c.set)
 		q, err := e.newQuery(opt)

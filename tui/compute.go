@@ -30,6 +30,8 @@ type request struct {
 	// one of (0: none): only the first of a run to take effect pushes
 	// on the history.
 	streak int
+	// epoch is the jobs' epoch the request was made in (see jobs.epoch).
+	epoch int
 }
 
 // enterMsg ends phaseEntering.
@@ -57,6 +59,12 @@ type jobs struct {
 	foreground *atomic.Int32
 	// prefetchLater: the prefetch waits for the first table's completion.
 	prefetchLater bool
+	// epoch numbers the open profile: closing it starts a new epoch.
+	// Timers and background work outlive the profile they were started
+	// for, and their messages name its views, keys and engine; those of
+	// an older epoch are dropped, or they would index the new profile's
+	// empty tables or complete its Top table with the old one's.
+	epoch int
 }
 
 func newJobs() jobs {
@@ -89,7 +97,14 @@ func (m *Model) ensure(id viewID, force bool) tea.Cmd {
 	if !force && (m.jobs.have[id] == k || (m.jobs.inflight[id] != 0 && m.jobs.inflightKey[id] == k)) {
 		return nil
 	}
-	return m.submit(request{view: id, opts: m.target, key: k}, run)
+	req := request{view: id, opts: m.target, key: k}
+	if old, ok := m.jobs.pending[m.jobs.inflight[id]]; ok && old.commit && old.opts == m.target {
+		// A change on its way, superseded by the same options on newer
+		// data (a live snapshot): it still takes effect when this lands,
+		// or the options would silently stay the old ones.
+		req.commit, req.push, req.streak = true, old.push, old.streak
+	}
+	return m.submit(req, run)
 }
 
 // change asks for new options: the active view is recomputed with them,
@@ -107,6 +122,7 @@ func (m *Model) change(opts analysis.Options, push bool) tea.Cmd {
 func (m *Model) submit(req request, run views.Job) tea.Cmd {
 	m.jobs.seq++
 	seq := m.jobs.seq
+	req.epoch = m.jobs.epoch
 	m.jobs.pending[seq] = req
 	m.jobs.inflight[req.view] = seq
 	m.jobs.inflightKey[req.view] = req.key
@@ -268,10 +284,11 @@ func (m *Model) prefetch(delay time.Duration) tea.Cmd {
 	next.SampleIndex = types[(i+1)%len(types)].Type
 	run, _ := m.views.get(viewTop).Query(m.engine, next, m.selected)
 	m.jobs.background = true
+	epoch := m.jobs.epoch
 	return guard(func() tea.Msg {
 		time.Sleep(delay)
 		run() // an error shows when s asks for it
-		return prefetchedMsg{}
+		return prefetchedMsg{epoch}
 	})
 }
 
@@ -288,7 +305,7 @@ func (m *Model) prefetchAfterFirst() tea.Cmd {
 // prefetchedMsg ends a prefetch: another background job may start (on
 // ten million samples a prefetch and a completion side by side took 2.7 s
 // for an s pressed right after the first screen, one alone half that).
-type prefetchedMsg struct{}
+type prefetchedMsg struct{ epoch int }
 
 // errorText is an error as one line for the footer.
 func errorText(err error) string {

@@ -90,7 +90,7 @@ func (h *harness) do(f func(*Model)) {
 	h.tm.Send(probeMsg{f, done})
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience * 10 * time.Second):
 		h.t.Fatal("the program did not answer")
 	}
 }
@@ -106,7 +106,7 @@ func (h *harness) screen() string {
 // root's, a view's own: the flame graph's zoom, or a live snapshot's).
 func (h *harness) waitFor(what string, cond func(m *Model) bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(patience * 15 * time.Second)
 	for {
 		ok := false
 		h.do(func(m *Model) {

@@ -210,14 +210,15 @@ func openingOptions(cfg Config) analysis.Options {
 // on their way are dropped when they arrive (their sequence numbers are
 // no longer pending).
 func (m *Model) closeProfile() tea.Cmd {
-	seq := m.jobs.seq
+	seq, epoch := m.jobs.seq, m.jobs.epoch
 	m.picker.chdir(m.picker.dir, m.picked)
-	// The generations go on counting, as the sequence numbers do: no
-	// late result about the closed profile passes for the next one's.
+	// The generations go on counting, as the sequence numbers do, and the
+	// epoch moves on: no late result or background message about the
+	// closed profile passes for the next one's.
 	m.openProfile = openProfile{gen: m.gen}
 	m.views = newViewSet(m.c)
 	m.jobs = newJobs()
-	m.jobs.seq = seq
+	m.jobs.seq, m.jobs.epoch = seq, epoch+1
 	m.optionState = newOptionState(openingOptions(m.cfg))
 	m.selected, m.search = "", nil
 	m.help.reset()
@@ -276,11 +277,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resultMsg:
 		return m, m.result(msg)
 	case completeTopMsg:
+		if msg.req.epoch != m.jobs.epoch {
+			return m, nil
+		}
 		return m, m.completeTop(msg.req)
 	case topCompleteMsg:
+		if msg.req.epoch != m.jobs.epoch {
+			return m, nil
+		}
 		return m, m.topCompleted(msg)
 	case prefetchedMsg:
-		m.jobs.background = false
+		if msg.epoch == m.jobs.epoch {
+			m.jobs.background = false
+		}
 		return m, nil
 	case liveTickMsg:
 		if m.live == nil {

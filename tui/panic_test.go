@@ -81,6 +81,14 @@ func TestPanicRestoresTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
+	if raceEnabled {
+		// The child is this binary, race-enabled too. bubbletea (v1.3.10)
+		// ends a crashed program without waiting for its input reader,
+		// and closes the terminal's file while the reader still polls it
+		// (cancelreader v0.2.2): the race report, and its exit status 66,
+		// replace what the test looks for. The normal run covers it.
+		t.Skip("-race: bubbletea's crash path races in the child")
+	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -197,7 +196,6 @@ func TestTopSaysDropped(t *testing.T) {
 
 // TestInfoPanelScreens: the info panel at 80×24 and 200×50.
 func TestInfoPanelScreens(t *testing.T) {
-	time.Local = time.UTC // the profile's Time line, as the goldens have it
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		cfg := testConfig(testdata("cpu_labels.pb.gz"))
 		cfg.Width, cfg.Height = size[0], size[1]

@@ -164,6 +164,10 @@ func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
 	q, _ := treeQuantity(f.c, f.tree, opt)
 	f.value = q.format
 	f.click.Reset()
+	// The cursor indexes the old layout's frames, maybe past the end of
+	// this one's: relayout (the window was resized while the result was
+	// computed) starts from this layout's top.
+	f.cur = f.lay.top
 	if f.lay.width != f.width {
 		f.relayout()
 	}

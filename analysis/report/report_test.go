@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
@@ -114,8 +113,6 @@ func symbolizedEngine(t testing.TB, bin, prof string, noInlines bool) *analysis.
 }
 
 func TestReportsMatchPprof(t *testing.T) {
-	defer func(l *time.Location) { time.Local = l }(time.Local)
-	time.Local = time.UTC
 	for _, c := range readCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			want, err := os.ReadFile(filepath.Join("testdata", c.name+".txt"))

@@ -58,6 +58,12 @@ type Binary struct {
 	buildID string
 	loads   []elf.ProgHeader // PT_LOAD headers with file contents
 
+	// inUse is held for reading by whoever reads the mapped file without
+	// holding mu (Disassembler.Decode); Close takes it to unmap, so that
+	// the pages are not taken away under a reader. Unmapped, they fault
+	// (or, once the addresses are mapped again, read something else).
+	inUse sync.RWMutex
+
 	mu     sync.Mutex // guards everything below
 	closed bool
 
@@ -245,16 +251,21 @@ func (b *Binary) BuildID() string { return b.buildID }
 // Close releases the file. The binary answers no more questions.
 func (b *Binary) Close() error {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.closed {
+		b.mu.Unlock()
 		return nil
 	}
 	b.closed = true
 	if b.debugFile != nil {
 		b.debugFile.Close()
 	}
-	unmapFile(b.mapped)
+	mapped := b.mapped
 	b.mapped = nil
+	b.mu.Unlock()
+	// Not under mu: a reader holds inUse while it takes mu to see closed.
+	b.inUse.Lock()
+	unmapFile(mapped)
+	b.inUse.Unlock()
 	if b.closer != nil {
 		return b.closer.Close()
 	}

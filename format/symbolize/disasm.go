@@ -225,6 +225,9 @@ func (d *Disassembler) SymbolAt(addr uint64) (string, uint64) {
 func (d *Disassembler) Decode(start, end uint64, syntax Syntax) (insts []Inst, err error) {
 	defer recoverError(&err, d.b.path)
 	defer safely(debug.SetPanicOnFault(true))
+	// d.text and the pclntab are the mapped file's pages.
+	d.b.inUse.RLock()
+	defer d.b.inUse.RUnlock()
 	d.b.mu.Lock()
 	closed := d.b.closed
 	d.b.mu.Unlock()

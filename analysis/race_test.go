@@ -1,0 +1,7 @@
+//go:build race
+
+package analysis
+
+// raceEnabled: the race detector slows the engine ten times or more; the
+// exhaustive comparisons run on smaller inputs under it (raceSize).
+const raceEnabled = true

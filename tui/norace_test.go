@@ -1,0 +1,8 @@
+//go:build !race
+
+package tui
+
+const (
+	raceEnabled = false
+	patience    = 1
+)
