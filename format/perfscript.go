@@ -111,10 +111,13 @@ type perfParser struct {
 	p      *Profile
 	b      *builder
 	events map[string]int // event name as printed -> its period column
-	locOf  map[perfLocKey]int32
-	fnOf   map[string]int32
-	mapOf  map[string]int32
-	keys   struct{ comm, pid, tid, cpu int32 }
+	// bare maps an event name without its modifiers (cycles for
+	// cycles:u) to the first printed name that had it.
+	bare  map[string]string
+	locOf map[perfLocKey]int32
+	fnOf  map[string]int32
+	mapOf map[string]int32
+	keys  struct{ comm, pid, tid, cpu int32 }
 	// firstComm is the command of the first sample, whose executable
 	// becomes the first mapping: pprof names a profile by it ("File:").
 	firstComm int32
@@ -214,6 +217,7 @@ func newPerfParser(m *meter) *perfParser {
 	pp := &perfParser{
 		p:      &Profile{},
 		events: map[string]int{},
+		bare:   map[string]string{},
 		locOf:  map[perfLocKey]int32{},
 		fnOf:   map[string]int32{},
 		mapOf:  map[string]int32{},
@@ -336,10 +340,10 @@ func (pp *perfParser) event(printed string) (int, error) {
 		return col, nil
 	}
 	name := perfModifiersRE.ReplaceAllString(printed, "")
-	for other := range pp.events {
-		if other != printed && perfModifiersRE.ReplaceAllString(other, "") == name {
-			name = printed // cycles:u and cycles:k stay apart
-		}
+	if first, ok := pp.bare[name]; ok && first != printed {
+		name = printed // cycles:u and cycles:k stay apart
+	} else {
+		pp.bare[name] = printed
 	}
 	if len(pp.events) >= 1024 {
 		return 0, fmt.Errorf("more than 1024 events")

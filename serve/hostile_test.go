@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -181,10 +182,11 @@ func TestStartups(t *testing.T) {
 		}
 	}
 	// Early drop between start and full, by the coin.
-	coin := 0.5
+	var coin atomic.Value // read by the server's connection goroutines
+	coin.Store(0.5)
 	ts := startServer(t, func(c *Config) {
 		c.Startups = Startups{1, 40, 3}
-		c.random = func() float64 { return coin }
+		c.random = func() float64 { return coin.Load().(float64) }
 	})
 	first, err := net.Dial("tcp", ts.addr)
 	if err != nil {
@@ -197,7 +199,7 @@ func TestStartups(t *testing.T) {
 	} else {
 		t.Errorf("at 40%% with the coin at 0.5: %v", err)
 	}
-	coin = 0.3
+	coin.Store(0.3)
 	if c, err := ts.dialFrom("127.0.0.2", ts.key); err == nil {
 		c.Close()
 		t.Errorf("at 40%% with the coin at 0.3: admitted")

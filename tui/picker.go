@@ -30,9 +30,9 @@ type picker struct {
 	entries []pickEntry
 	shown   []int // the entries the filter keeps, in order
 	listErr error // reading dir failed
-	// regular is how many files dir holds, of which the first
-	// maxPickerFiles (by name) were sniffed.
-	regular int
+	// regular is how many files dir holds, of which the first maxFiles
+	// (by name) were sniffed.
+	regular, maxFiles int
 
 	cursor, offset int // into shown
 	filter         string
@@ -62,7 +62,7 @@ type pickedMsg struct {
 var maxPickerFiles = 5000
 
 func newPicker(files Files, dir string, c *views.Common) *picker {
-	p := &picker{c: c, files: files, now: time.Now, label: dir}
+	p := &picker{c: c, files: files, now: time.Now, label: dir, maxFiles: maxPickerFiles}
 	if dir == "" || files != nil {
 		dir = "."
 	}
@@ -128,7 +128,7 @@ func (p *picker) listDir(dir string) ([]pickEntry, int, error) {
 			dirs = append(dirs, e)
 		case info.Mode().IsRegular():
 			regular++
-			if regular > maxPickerFiles {
+			if regular > p.maxFiles {
 				continue
 			}
 			if e.kind = p.sniff(path); e.kind != "" {
@@ -345,9 +345,9 @@ func (p *picker) view() string {
 		lines = append(lines, st.Dim.Render("nothing matches "+views.SafeText(p.filter)+" (esc clears)"))
 	case p.filter != "":
 		lines = append(lines, st.Dim.Render("filter: "+views.SafeText(p.filter)+" (esc clears)"))
-	case p.regular > maxPickerFiles:
+	case p.regular > p.maxFiles:
 		// Not silently: a profile may be among the files not looked at.
-		lines = append(lines, st.Dim.Render(fitLeft(fmt.Sprintf("profiles among the first %s of %s files, by name", thousands(maxPickerFiles), thousands(p.regular)), p.width)))
+		lines = append(lines, st.Dim.Render(fitLeft(fmt.Sprintf("profiles among the first %s of %s files, by name", thousands(p.maxFiles), thousands(p.regular)), p.width)))
 	case nprof == 0:
 		lines = append(lines, st.Dim.Render("no profiles in this directory: enter one, or pass a file or URL (pprof-tui cpu.pb.gz)"))
 	default:
