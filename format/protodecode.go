@@ -145,7 +145,7 @@ func decodeProto(s *byteStream, sizeHint int64, m *meter) (*Profile, error) {
 		err = s.err
 	}
 	if err == nil {
-		err = d.charge(0)
+		err = d.chargeGathered()
 	}
 	if gzipped {
 		pipe.idle.Store(nil)
@@ -209,13 +209,20 @@ func (d *protoDecoder) batch() (*linkBatch, error) {
 }
 
 // charge adds n to what the decoder has taken and charges it to the
-// meter once enough has gathered (or when n is 0): a sample is too small
-// a step to charge one at a time on the hot path.
+// meter once enough has gathered: a sample is too small a step to charge
+// one at a time on the hot path. It is small enough to be inlined there.
 func (d *protoDecoder) charge(n int64) error {
-	d.uncharged += n
-	if n > 0 && d.uncharged < 1<<18 {
+	if d.uncharged += n; d.uncharged < 1<<18 {
 		return nil
 	}
+	return d.chargeGathered()
+}
+
+// chargeGathered charges the meter for what has gathered. Kept out of
+// line so that charge, which calls it, is inlined.
+//
+//go:noinline
+func (d *protoDecoder) chargeGathered() error {
 	err := d.mem.charge(d.uncharged)
 	d.uncharged = 0
 	return err
@@ -606,10 +613,8 @@ func (d *protoDecoder) sample(b []byte) error {
 			d.cacheSet(sc, len(lkey), set)
 		}
 	}
-	if d.uncharged += 8 + 8*int64(nv); d.uncharged >= 1<<18 {
-		if err := d.charge(0); err != nil {
-			return err
-		}
+	if err := d.charge(8 + 8*int64(nv)); err != nil {
+		return err
 	}
 	s.Labels = append(s.Labels, set)
 	for t, v := range vals {
