@@ -277,7 +277,7 @@ func (b *builder) addSums(values []int64) error {
 		if v > 0 && s > math.MaxInt64-v || v < 0 && s < math.MinInt64-v {
 			name := fmt.Sprintf("column %d", t)
 			if t < len(b.p.SampleTypes) {
-				name = b.p.SampleTypes[t].Type
+				name = trimForError(b.p.SampleTypes[t].Type)
 			}
 			return fmt.Errorf("the %s values add up past the int64 range (%d + %d)", name, s, v)
 		}

@@ -80,7 +80,7 @@ func decodeV8(data []byte, m *meter) (*v8Profile, error) {
 		}
 		key, _ := t.(string)
 		if seen[key] {
-			return nil, fmt.Errorf("%s: appears twice", key)
+			return nil, fmt.Errorf("%s: appears twice", trimForError(key))
 		}
 		seen[key] = true
 		switch key {

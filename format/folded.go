@@ -25,7 +25,7 @@ func splitFoldedLine(line string) (stack string, count int64, countErr error, ok
 	n, err := strconv.ParseInt(line[sp+1:], 10, 64)
 	switch {
 	case errors.Is(err, strconv.ErrRange):
-		return stack, 0, fmt.Errorf("count %s is past the int64 range", line[sp+1:]), true
+		return stack, 0, fmt.Errorf("count %s is past the int64 range", trimForError(line[sp+1:])), true
 	case err != nil:
 		return "", 0, nil, false
 	case n < 0:

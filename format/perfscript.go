@@ -279,7 +279,7 @@ func (pp *perfParser) header(r *lineReader, l string) error {
 	c.period = 1
 	if m[6] != "" {
 		if c.period, err = strconv.ParseInt(m[6], 10, 64); err != nil {
-			return r.errorf("period %s out of range", m[6])
+			return r.errorf("period %s out of range", trimForError(m[6]))
 		}
 	}
 	if pp.p.Period == 0 && c.col == 0 {
@@ -307,7 +307,7 @@ func (pp *perfParser) header(r *lineReader, l string) error {
 		}
 		v, err := strconv.ParseInt(id.s, 10, 64)
 		if err != nil {
-			return r.errorf("%s %s out of range", pp.p.Strings[id.key], id.s)
+			return r.errorf("%s %s out of range", pp.p.Strings[id.key], trimForError(id.s))
 		}
 		c.num = append(c.num, NumLabel{Key: id.key, Value: v})
 	}
@@ -364,7 +364,7 @@ func (pp *perfParser) event(printed string) (int, error) {
 	// two new columns: many event names make every sample large.
 	n := p.Samples.Len()
 	if err := pp.b.mem.charge(16 * int64(n)); err != nil {
-		return 0, fmt.Errorf("event %s: %w", name, err)
+		return 0, fmt.Errorf("event %s: %w", trimForError(name), err)
 	}
 	p.Samples.Values = append(p.Samples.Values, make([]int64, n), make([]int64, n))
 	pp.events[printed] = col

@@ -254,7 +254,7 @@ func (p *Profile) CheckSums() error {
 			if carry != 0 || sum > math.MaxInt64 {
 				name := "sample type " + strconv.Itoa(t)
 				if t < len(p.SampleTypes) {
-					name = p.SampleTypes[t].Type
+					name = trimForError(p.SampleTypes[t].Type)
 				}
 				return fmt.Errorf("the %s values add up past the int64 range: their totals would wrap", name)
 			}
