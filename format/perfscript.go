@@ -493,6 +493,7 @@ func parsePerfData(data []byte, maxBytes int64, m *meter) (*Profile, error) {
 	}
 	m.bound(int64(stdout.buf.Len()))
 	p, err := parsePerfScript(stdout.buf.Bytes(), m)
+	m.release(stdout.charged) // perf's text is garbage now
 	if err != nil {
 		return nil, fmt.Errorf("perf.data: perf script output: %w", err)
 	}
@@ -504,12 +505,13 @@ func parsePerfData(data []byte, maxBytes int64, m *meter) (*Profile, error) {
 // over) and fails once the budget is spent. It holds its bytes.Buffer by
 // name: an embedded one's ReadFrom would let io.Copy around Write.
 type cappedBuffer struct {
-	buf  bytes.Buffer
-	max  int64
-	over bool
-	full func()
-	m    *meter
-	err  error // the meter's refusal
+	buf     bytes.Buffer
+	max     int64
+	over    bool
+	full    func()
+	m       *meter
+	charged int64 // to m
+	err     error // the meter's refusal
 }
 
 func (c *cappedBuffer) Write(b []byte) (int, error) {
@@ -521,10 +523,12 @@ func (c *cappedBuffer) Write(b []byte) (int, error) {
 		return 0, errors.New("output too large")
 	}
 	if c.m != nil && c.buf.Len()+len(b) > c.buf.Cap() {
-		if err := c.m.charge(int64(max(c.buf.Cap(), len(b)))); err != nil {
+		n := int64(max(c.buf.Cap(), len(b)))
+		if err := c.m.charge(n); err != nil {
 			c.err = err
 			return 0, err
 		}
+		c.charged += n
 	}
 	return c.buf.Write(b)
 }
