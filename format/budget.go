@@ -41,9 +41,6 @@ func (b *Budget) Sub(limit int64) *Budget {
 	return &Budget{limit: limit, parent: b}
 }
 
-// Limit is the most the budget allows.
-func (b *Budget) Limit() int64 { return b.limit }
-
 // Used is how much is charged now.
 func (b *Budget) Used() int64 { return b.used.Load() }
 
