@@ -58,15 +58,7 @@ func (g *generator) walkGraph() {
 		f := goFunction(r, names, float64(i%10)/10)
 		f.layer = 1
 		f.inline = i < inl
-		body := 5 + r.IntN(150)
-		if f.inline {
-			body = 2 + r.IntN(8)
-		}
-		f.startLine = int32(20 + r.IntN(2500))
-		f.size = uint64(16 + body*(8+r.IntN(24)))
-		for j := range f.leafLines {
-			f.leafLines[j] = f.startLine + 1 + int32(r.IntN(body))
-		}
+		f.layOutBody(r)
 		g.fns = append(g.fns, f)
 	}
 	callable := n - inl

@@ -996,18 +996,23 @@ func (gb *graphBuilder) sizeBodies() {
 	g, r := gb.g, gb.r
 	gb.bodies = make([]int, len(g.fns))
 	for i := range g.fns {
-		f := &g.fns[i]
-		body := 5 + r.IntN(150)
-		if f.inline {
-			body = 2 + r.IntN(8)
-		}
-		gb.bodies[i] = body
-		f.startLine = int32(20 + r.IntN(2500))
-		f.size = uint64(16 + body*(8+r.IntN(24)))
-		for j := range f.leafLines {
-			f.leafLines[j] = f.startLine + 1 + int32(r.IntN(body))
-		}
+		gb.bodies[i] = g.fns[i].layOutBody(r)
 	}
+}
+
+// layOutBody draws f's body, in lines (returned), its first line, its
+// code size and its leaf lines, in that order from r.
+func (f *function) layOutBody(r *rand.Rand) int {
+	body := 5 + r.IntN(150)
+	if f.inline {
+		body = 2 + r.IntN(8)
+	}
+	f.startLine = int32(20 + r.IntN(2500))
+	f.size = uint64(16 + body*(8+r.IntN(24)))
+	for j := range f.leafLines {
+		f.leafLines[j] = f.startLine + 1 + int32(r.IntN(body))
+	}
+	return body
 }
 
 // edge makes from call to, once.
