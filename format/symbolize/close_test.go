@@ -29,7 +29,7 @@ func TestDecodeWhileClosing(t *testing.T) {
 		t.Fatal("no .text")
 	}
 	start, end := text.Addr, text.Addr+text.Size
-	open := func() *symbolize.Disassembler {
+	open := func() (*symbolize.Binary, *symbolize.Disassembler) {
 		b, err := symbolize.Open(bin)
 		if err != nil {
 			t.Fatal(err)
@@ -38,9 +38,10 @@ func TestDecodeWhileClosing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return d
+		return b, d
 	}
-	want, err := open().Decode(start, end, symbolize.GNUSyntax)
+	_, d := open()
+	want, err := d.Decode(start, end, symbolize.GNUSyntax)
 	if err != nil || len(want) == 0 {
 		t.Fatalf("decode: %d instructions, %v", len(want), err)
 	}
@@ -50,14 +51,7 @@ func TestDecodeWhileClosing(t *testing.T) {
 	}
 	closedMidway := 0
 	for round := range rounds {
-		b, err := symbolize.Open(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := symbolize.NewDisassembler(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, d := open()
 		var wg sync.WaitGroup
 		results := make([]error, 3)
 		for i := range results {
