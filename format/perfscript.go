@@ -111,9 +111,9 @@ type perfParser struct {
 	p      *Profile
 	b      *builder
 	events map[string]int // event name as printed -> its period column
-	// bare maps an event name without its modifiers (cycles for
-	// cycles:u) to the first printed name that had it.
-	bare  map[string]string
+	// bare holds the event names seen, without their modifiers (cycles
+	// for cycles:u).
+	bare  map[string]bool
 	locOf map[perfLocKey]int32
 	fnOf  map[string]int32
 	mapOf map[string]int32
@@ -217,7 +217,7 @@ func newPerfParser(m *meter) *perfParser {
 	pp := &perfParser{
 		p:      &Profile{},
 		events: map[string]int{},
-		bare:   map[string]string{},
+		bare:   map[string]bool{},
 		locOf:  map[perfLocKey]int32{},
 		fnOf:   map[string]int32{},
 		mapOf:  map[string]int32{},
@@ -340,10 +340,10 @@ func (pp *perfParser) event(printed string) (int, error) {
 		return col, nil
 	}
 	name := perfModifiersRE.ReplaceAllString(printed, "")
-	if first, ok := pp.bare[name]; ok && first != printed {
+	if pp.bare[name] {
 		name = printed // cycles:u and cycles:k stay apart
 	} else {
-		pp.bare[name] = printed
+		pp.bare[name] = true
 	}
 	if len(pp.events) >= 1024 {
 		return 0, fmt.Errorf("more than 1024 events")
