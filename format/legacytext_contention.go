@@ -42,7 +42,7 @@ func parseLegacyContention(r *lineReader) (*Profile, error) {
 		case "discarded samples":
 			continue
 		default:
-			return nil, fmt.Errorf("line %d: unknown attribute %q: %w", r.line, key, errNotCPPContention)
+			return nil, fmt.Errorf("line %d: unknown attribute %q: %w", r.line, trimForError(key), errNotCPPContention)
 		}
 		n, err := strconv.ParseInt(value, 10, 64)
 		if err != nil {

@@ -53,7 +53,7 @@ func parseLegacyHeap(r *lineReader, header string) (*Profile, error) {
 		if h[6] != "" {
 			n, err := strconv.ParseInt(h[6], 10, 64)
 			if err != nil {
-				return nil, r.errorf("heap sampling rate %s out of range", h[6])
+				return nil, r.errorf("heap sampling rate %s out of range", trimForError(h[6]))
 			}
 			period = n
 		}
@@ -67,7 +67,7 @@ func parseLegacyHeap(r *lineReader, header string) (*Profile, error) {
 		case "heapprofile":
 			period = 1
 		default:
-			return nil, r.errorf("unknown heap profile type %q", h[5])
+			return nil, r.errorf("unknown heap profile type %q", trimForError(h[5]))
 		}
 	}
 	types := []ValueType{{"objects", "count"}, {"space", "bytes"}}
@@ -94,7 +94,7 @@ func parseLegacyHeap(r *lineReader, header string) (*Profile, error) {
 		for i := range v {
 			n, err := strconv.ParseInt(m[i+1], 10, 64)
 			if err != nil {
-				return nil, r.errorf("heap sample value %s out of range", m[i+1])
+				return nil, r.errorf("heap sample value %s out of range", trimForError(m[i+1]))
 			}
 			v[i] = n
 		}

@@ -57,7 +57,7 @@ func readJavaAttrs(r *lineReader, kind string, l string, ok bool) (javaAttrs, st
 		switch {
 		case key == "format":
 			if value != "java" {
-				return a, l, ok, r.errorf("unknown format %q", value)
+				return a, l, ok, r.errorf("unknown format %q", trimForError(value))
 			}
 		case key == "resolution":
 			a.unit = value
@@ -72,7 +72,7 @@ func readJavaAttrs(r *lineReader, kind string, l string, ok bool) (javaAttrs, st
 				a.period, a.hasPeriod = n, true
 			}
 		default:
-			return a, l, ok, r.errorf("unknown attribute %q in a Java %s profile", key, kind)
+			return a, l, ok, r.errorf("unknown attribute %q in a Java %s profile", trimForError(key), kind)
 		}
 	}
 	return a, l, ok, nil

@@ -44,7 +44,7 @@ func parseLegacyCount(r *lineReader, name string) (*Profile, error) {
 		}
 		n, err := strconv.ParseInt(count, 10, 64)
 		if err != nil {
-			return nil, r.errorf("count %s out of range", count)
+			return nil, r.errorf("count %s out of range", trimForError(count))
 		}
 		lp.values[0] = n
 		if err := lp.sampleCallers(r, name, stack, nil); err != nil {
