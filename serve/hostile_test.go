@@ -312,7 +312,11 @@ func TestFromPatterns(t *testing.T) {
 		{"10.1.2.3", "host.example.com", false},
 		{"10.1.2.3", "[10.1.2.3]", false},
 	} {
-		if got := matchFromList(c.ip, c.list); got != c.want {
+		list, err := parseFromList(c.list)
+		if err != nil {
+			t.Fatalf("%q: %v", c.list, err)
+		}
+		if got := list.match(c.ip); got != c.want {
 			t.Errorf("%s in %q: %v, want %v", c.ip, c.list, got, c.want)
 		}
 	}
