@@ -465,3 +465,46 @@ func TestOpenSSHKeyFrom(t *testing.T) {
 		t.Errorf("the log:\n%s", log)
 	}
 }
+
+// TestLogForgingAfterLogin sends what an authorized client chooses: an
+// exec command, a subsystem name and a TERM, each with an escape
+// sequence and a line that reads like the server's own.
+func TestLogForgingAfterLogin(t *testing.T) {
+	ts := startServer(t, nil)
+	forged := "\x1b[2J\x1b[Hx\ntime=2026-01-01T00:00:00Z level=INFO msg=\"auth accepted\" addr=10.0.0.1:1 user=root\r"
+	client, err := ts.dial(ts.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	sess, _ := client.NewSession()
+	if err := sess.Start("cmd" + forged); err == nil {
+		t.Errorf("exec was granted")
+	}
+	sess, _ = client.NewSession()
+	if err := sess.RequestSubsystem("sub" + forged); err == nil {
+		t.Errorf("a subsystem was granted")
+	}
+	tm := ts.open(termOpt{term: "xterm" + forged})
+	tm.waitFor(0, "cpu.pb.gz")
+	tm.send("q")
+	tm.wait()
+
+	waitUntil(t, 5*time.Second, "the session's end", func() bool {
+		return strings.Contains(ts.log.String(), `msg="session ended"`)
+	})
+	log := ts.log.String()
+	if strings.ContainsAny(log, "\x1b\r") {
+		t.Errorf("the log holds control bytes a client sent:\n%q", log)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
+		if !strings.HasPrefix(line, "time=") || strings.Contains(line, "addr=10.0.0.1") && !strings.Contains(line, `\n`) {
+			t.Errorf("a forged line: %q", line)
+		}
+	}
+	for _, want := range []string{`command="cmd\x1b[2J`, `subsystem="sub\x1b[2J`, `term="xterm\x1b[2J`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %q:\n%s", want, log)
+		}
+	}
+}
