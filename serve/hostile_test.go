@@ -508,3 +508,33 @@ func TestLogForgingAfterLogin(t *testing.T) {
 		}
 	}
 }
+
+// TestMemHoldSwitch: a session that opens another profile holds the
+// larger of the two while it loads, then the new one's alone; a failed
+// load leaves it the old one's.
+func TestMemHoldSwitch(t *testing.T) {
+	b := &budget{total: 100, wait: time.Second, changed: make(chan struct{})}
+	h := &memHold{b: b}
+	step := func(n int64, loaded bool, during, after int64) {
+		t.Helper()
+		extra, err := h.grow(t.Context(), n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.used != during {
+			t.Errorf("loading %d: %d reserved, want %d", n, b.used, during)
+		}
+		h.settle(n, extra, loaded)
+		if b.used != after {
+			t.Errorf("after loading %d (ok=%v): %d reserved, want %d", n, loaded, b.used, after)
+		}
+	}
+	step(30, true, 30, 30)
+	step(50, true, 50, 50)  // larger: the old stays until the new is in
+	step(10, true, 50, 10)  // smaller: the old one's share covers the load
+	step(60, false, 60, 10) // failed: back to the old one's
+	h.releaseAll()
+	if b.used != 0 {
+		t.Errorf("after the session: %d reserved", b.used)
+	}
+}
