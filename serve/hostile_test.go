@@ -538,3 +538,20 @@ func TestMemHoldSwitch(t *testing.T) {
 		t.Errorf("after the session: %d reserved", b.used)
 	}
 }
+
+// TestOpenedNames: names a client typed stay apart in the log's list.
+func TestOpenedNames(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{nil, "nothing"},
+		{[]string{"mem.pb.gz", "cpu.pb.gz"}, "cpu.pb.gz, mem.pb.gz"},
+		{[]string{"a, b", "c"}, `"a, b", c`},
+		{[]string{`say "hi"`, "x\ny"}, `"say \"hi\"", "x\ny"`},
+	} {
+		if got := opened(c.names); got != c.want {
+			t.Errorf("opened(%q) = %q, want %q", c.names, got, c.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -567,12 +568,20 @@ func (s *Server) Sessions() int {
 // Loads reports the profiles being parsed now.
 func (s *Server) Loads() int { return len(s.files.loads) }
 
-// opened names the profiles a session opened, for its log line.
+// opened names the profiles a session opened, for its log line. A
+// client can type a name, so one holding the list's separator or a
+// quote is quoted itself: slog quotes the whole value, which keeps it
+// on its line but would not keep "a, b" one name.
 func opened(names []string) string {
 	if len(names) == 0 {
 		return "nothing"
 	}
 	names = append([]string(nil), names...)
 	sort.Strings(names)
+	for i, n := range names {
+		if q := strconv.Quote(n); strings.ContainsAny(n, `,"`) || q[1:len(q)-1] != n {
+			names[i] = q
+		}
+	}
 	return strings.Join(names, ", ")
 }
