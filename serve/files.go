@@ -91,14 +91,6 @@ func (f *rootFiles) open(name string) (*os.File, error) {
 	return file, nil
 }
 
-// Load parses the named profile once a load slot is free, holding the
-// memory it is reckoned to take only while it loads.
-func (f *rootFiles) Load(ctx context.Context, name string, opt format.Options) (*format.Profile, error) {
-	h := &memHold{b: f.mem}
-	defer h.releaseAll()
-	return f.load(ctx, name, opt, h)
-}
-
 // load parses the named profile into a session's hold on the memory
 // budget, once a load slot is free. The parse reads through a reader
 // that fails once ctx ends, so a session that goes away stops its load

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/pprof-tui/pprof-tui/format"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -319,4 +320,12 @@ func (tm *term) press(keys, want string) {
 	m := tm.quiet()
 	tm.send(keys)
 	tm.waitFor(m, want)
+}
+
+// Load is a load outside any session, for the tests of what is served:
+// it holds its share of the memory budget only while it loads.
+func (f *rootFiles) Load(ctx context.Context, name string, opt format.Options) (*format.Profile, error) {
+	h := &memHold{b: f.mem}
+	defer h.releaseAll()
+	return f.load(ctx, name, opt, h)
 }

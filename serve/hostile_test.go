@@ -312,7 +312,11 @@ func TestFromPatterns(t *testing.T) {
 		{"10.1.2.3", "host.example.com", false},
 		{"10.1.2.3", "[10.1.2.3]", false},
 	} {
-		if got := matchFromList(c.ip, c.list); got != c.want {
+		list, err := parseFromList(c.list)
+		if err != nil {
+			t.Fatalf("%q: %v", c.list, err)
+		}
+		if got := list.match(c.ip); got != c.want {
 			t.Errorf("%s in %q: %v, want %v", c.ip, c.list, got, c.want)
 		}
 	}
@@ -459,5 +463,95 @@ func TestOpenSSHKeyFrom(t *testing.T) {
 	}
 	if log := ts.log.String(); !strings.Contains(log, `why="address 127.0.0.1 is not in the key's from=\"10.9.9.9\""`) {
 		t.Errorf("the log:\n%s", log)
+	}
+}
+
+// TestLogForgingAfterLogin sends what an authorized client chooses: an
+// exec command, a subsystem name and a TERM, each with an escape
+// sequence and a line that reads like the server's own.
+func TestLogForgingAfterLogin(t *testing.T) {
+	ts := startServer(t, nil)
+	forged := "\x1b[2J\x1b[Hx\ntime=2026-01-01T00:00:00Z level=INFO msg=\"auth accepted\" addr=10.0.0.1:1 user=root\r"
+	client, err := ts.dial(ts.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	sess, _ := client.NewSession()
+	if err := sess.Start("cmd" + forged); err == nil {
+		t.Errorf("exec was granted")
+	}
+	sess, _ = client.NewSession()
+	if err := sess.RequestSubsystem("sub" + forged); err == nil {
+		t.Errorf("a subsystem was granted")
+	}
+	tm := ts.open(termOpt{term: "xterm" + forged})
+	tm.waitFor(0, "cpu.pb.gz")
+	tm.send("q")
+	tm.wait()
+
+	waitUntil(t, 5*time.Second, "the session's end", func() bool {
+		return strings.Contains(ts.log.String(), `msg="session ended"`)
+	})
+	log := ts.log.String()
+	if strings.ContainsAny(log, "\x1b\r") {
+		t.Errorf("the log holds control bytes a client sent:\n%q", log)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
+		if !strings.HasPrefix(line, "time=") || strings.Contains(line, "addr=10.0.0.1") && !strings.Contains(line, `\n`) {
+			t.Errorf("a forged line: %q", line)
+		}
+	}
+	for _, want := range []string{`command="cmd\x1b[2J`, `subsystem="sub\x1b[2J`, `term="xterm\x1b[2J`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+// TestMemHoldSwitch: a session that opens another profile holds the
+// larger of the two while it loads, then the new one's alone; a failed
+// load leaves it the old one's.
+func TestMemHoldSwitch(t *testing.T) {
+	b := &budget{total: 100, wait: time.Second, changed: make(chan struct{})}
+	h := &memHold{b: b}
+	step := func(n int64, loaded bool, during, after int64) {
+		t.Helper()
+		extra, err := h.grow(t.Context(), n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.used != during {
+			t.Errorf("loading %d: %d reserved, want %d", n, b.used, during)
+		}
+		h.settle(n, extra, loaded)
+		if b.used != after {
+			t.Errorf("after loading %d (ok=%v): %d reserved, want %d", n, loaded, b.used, after)
+		}
+	}
+	step(30, true, 30, 30)
+	step(50, true, 50, 50)  // larger: the old stays until the new is in
+	step(10, true, 50, 10)  // smaller: the old one's share covers the load
+	step(60, false, 60, 10) // failed: back to the old one's
+	h.releaseAll()
+	if b.used != 0 {
+		t.Errorf("after the session: %d reserved", b.used)
+	}
+}
+
+// TestOpenedNames: names a client typed stay apart in the log's list.
+func TestOpenedNames(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{nil, "nothing"},
+		{[]string{"mem.pb.gz", "cpu.pb.gz"}, "cpu.pb.gz, mem.pb.gz"},
+		{[]string{"a, b", "c"}, `"a, b", c`},
+		{[]string{`say "hi"`, "x\ny"}, `"say \"hi\"", "x\ny"`},
+	} {
+		if got := opened(c.names); got != c.want {
+			t.Errorf("opened(%q) = %q, want %q", c.names, got, c.want)
+		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // keyEntry is what one authorized_keys line lets its key do: log in
 // from the addresses its from= list matches, until its expiry-time=.
 type keyEntry struct {
-	from    []string // sshd's pattern list; nil: from anywhere
+	from    []fromList // nil: from anywhere
 	expires time.Time
 }
 
@@ -45,10 +45,11 @@ func parseKeyOptions(options []string) (keyEntry, error) {
 		}
 		switch {
 		case name == "from" && hasVal:
-			if err := checkFromList(val); err != nil {
+			list, err := parseFromList(val)
+			if err != nil {
 				return e, fmt.Errorf("from=%q: %v", val, err)
 			}
-			e.from = append(e.from, val)
+			e.from = append(e.from, list)
 		case name == "expiry-time" && hasVal:
 			t, err := parseExpiry(val)
 			if err != nil {
@@ -91,36 +92,60 @@ func (e keyEntry) allows(addr net.Addr, now time.Time) string {
 	}
 	ip := sourceOf(addr)
 	for _, list := range e.from {
-		if !matchFromList(ip, list) {
-			return fmt.Sprintf("address %s is not in the key's from=%q", ip, list)
+		if !list.match(ip) {
+			return fmt.Sprintf("address %s is not in the key's from=%q", ip, list.text)
 		}
 	}
 	return ""
 }
 
-// checkFromList refuses lists sshd would not read: empty entries and
-// malformed CIDR blocks (which sshd reports as errors and denies).
-func checkFromList(list string) error {
-	for _, p := range strings.Split(list, ",") {
-		p = strings.TrimPrefix(p, "!")
-		if p == "" {
-			return errors.New("an empty pattern")
-		}
-		if strings.Contains(p, "/") {
-			if _, err := netip.ParsePrefix(p); err != nil {
-				return fmt.Errorf("%q is not an address block", p)
-			}
-		}
-	}
-	return nil
+// fromList is a from= pattern list, parsed when the file is read so
+// that a login only matches against it.
+type fromList struct {
+	text     string // as the file gives it, for the log
+	patterns []fromPattern
 }
 
-// matchFromList is sshd's from= match for an address (it does not look
-// up host names, as sshd with UseDNS no): a comma-separated list of
-// patterns, each an address with * and ? wildcards or an address block
-// in CIDR form, negated by a leading '!'. A negated match refuses
-// whatever else matches; otherwise one match admits.
-func matchFromList(ip, list string) bool {
+// fromPattern is one entry: an address block, or else an address with
+// sshd's * and ? wildcards as a path.Match pattern (addresses hold no
+// '/', and '[' and '\' are quoted).
+type fromPattern struct {
+	neg    bool
+	prefix netip.Prefix
+	glob   string
+}
+
+var quoteGlob = strings.NewReplacer(`\`, `\\`, `[`, `\[`)
+
+// parseFromList reads a from= list, refusing what sshd would not read:
+// empty entries and malformed CIDR blocks (which sshd reports as errors
+// and denies).
+func parseFromList(list string) (fromList, error) {
+	l := fromList{text: list}
+	for _, p := range strings.Split(list, ",") {
+		var fp fromPattern
+		p, fp.neg = strings.CutPrefix(p, "!")
+		switch {
+		case p == "":
+			return l, errors.New("an empty pattern")
+		case strings.Contains(p, "/"):
+			pre, err := netip.ParsePrefix(p)
+			if err != nil {
+				return l, fmt.Errorf("%q is not an address block", p)
+			}
+			fp.prefix = pre
+		default:
+			fp.glob = quoteGlob.Replace(strings.ToLower(p))
+		}
+		l.patterns = append(l.patterns, fp)
+	}
+	return l, nil
+}
+
+// match is sshd's from= match for an address (it does not look up host
+// names, as sshd with UseDNS no): a negated match refuses whatever else
+// matches; otherwise one match admits.
+func (l fromList) match(ip string) bool {
 	addr, err := netip.ParseAddr(ip)
 	if err != nil {
 		return false
@@ -128,29 +153,19 @@ func matchFromList(ip, list string) bool {
 	addr = addr.Unmap()
 	text := addr.String()
 	matched := false
-	for _, p := range strings.Split(list, ",") {
-		neg := strings.HasPrefix(p, "!")
-		p = strings.TrimPrefix(p, "!")
+	for _, p := range l.patterns {
 		var m bool
-		if strings.Contains(p, "/") {
-			pre, err := netip.ParsePrefix(p)
-			m = err == nil && pre.Contains(addr)
+		if p.prefix.IsValid() {
+			m = p.prefix.Contains(addr)
 		} else {
-			m, _ = path.Match(wildcard(strings.ToLower(p)), text)
+			m, _ = path.Match(p.glob, text)
 		}
-		if m && neg {
+		if m && p.neg {
 			return false
 		}
 		matched = matched || m
 	}
 	return matched
-}
-
-// wildcard makes an sshd pattern (only * and ? are special) a
-// path.Match pattern: addresses hold no '/', and '[' and '\' are
-// quoted.
-func wildcard(p string) string {
-	return strings.NewReplacer(`\`, `\\`, `[`, `\[`).Replace(p)
 }
 
 // parseExpiry reads YYYYMMDD[HHMM[SS]] in local time, or UTC with a

@@ -157,9 +157,12 @@ func (k *keyFile) load() error {
 // authorized says why key may not log in from addr at now, or "" when
 // it may: one of its lines must let it.
 func (k *keyFile) authorized(key gossh.PublicKey, addr net.Addr, now time.Time) string {
+	// The stat runs outside the lock, so that logins wait on each other
+	// only while the file is read again.
+	st, err := os.Stat(k.path)
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if st, err := os.Stat(k.path); err != nil || !st.ModTime().Equal(k.mod) || st.Size() != k.size {
+	if err != nil || !st.ModTime().Equal(k.mod) || st.Size() != k.size {
 		if err := k.load(); err != nil {
 			k.log.Error("authorized keys", "err", err.Error())
 		} else {

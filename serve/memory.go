@@ -138,7 +138,7 @@ func (h *memHold) releaseAll() {
 // decodedCap is what a profile of size bytes read through r decodes to,
 // at most maxBytes: its size, or for gzip the trailer's ISIZE. A
 // trailer can lie; the parse is then capped at what it claims (see
-// rootFiles.load), so the lie fails the load instead of taking more
+// rootFiles.parseIn), so the lie fails the load instead of taking more
 // than was reserved. A gzip stream of several members, whose last
 // trailer gives only its own size, fails the same way.
 func decodedCap(r io.ReaderAt, size, maxBytes int64) int64 {

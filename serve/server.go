@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -73,11 +74,6 @@ type Config struct {
 }
 
 func (c *Config) defaults() {
-	def := func(v *int, d int) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
 	def(&c.MaxSessions, 8)
 	def(&c.MaxSessionsPerKey, 4)
 	def(&c.MaxLoads, 2)
@@ -90,25 +86,23 @@ func (c *Config) defaults() {
 	if c.random == nil {
 		c.random = rand.Float64
 	}
-	defd := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	defd(&c.Handshake, 10*time.Second)
-	defd(&c.Idle, 15*time.Minute)
-	defd(&c.EndpointTimeout, 20*time.Second)
+	def(&c.Handshake, 10*time.Second)
+	def(&c.Idle, 15*time.Minute)
+	def(&c.EndpointTimeout, 20*time.Second)
 	def(&c.EndpointSeconds, 10)
 	c.EndpointSeconds = min(c.EndpointSeconds, 60)
-	if c.MaxBytes <= 0 {
-		c.MaxBytes = 512 << 20
-	}
-	if c.MaxMemory <= 0 {
-		c.MaxMemory = DefaultMaxMemory
-	}
-	defd(&c.MemoryWait, 30*time.Second)
+	def(&c.MaxBytes, 512<<20)
+	def(&c.MaxMemory, DefaultMaxMemory)
+	def(&c.MemoryWait, 30*time.Second)
 	if c.Log == nil {
 		c.Log = os.Stderr
+	}
+}
+
+// def gives a limit left zero, or set below zero, its default.
+func def[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
 	}
 }
 
@@ -574,12 +568,20 @@ func (s *Server) Sessions() int {
 // Loads reports the profiles being parsed now.
 func (s *Server) Loads() int { return len(s.files.loads) }
 
-// opened names the profiles a session opened, for its log line.
+// opened names the profiles a session opened, for its log line. A
+// client can type a name, so one holding the list's separator or a
+// quote is quoted itself: slog quotes the whole value, which keeps it
+// on its line but would not keep "a, b" one name.
 func opened(names []string) string {
 	if len(names) == 0 {
 		return "nothing"
 	}
 	names = append([]string(nil), names...)
 	sort.Strings(names)
+	for i, n := range names {
+		if q := strconv.Quote(n); strings.ContainsAny(n, `,"`) || q[1:len(q)-1] != n {
+			names[i] = q
+		}
+	}
 	return strings.Join(names, ", ")
 }
