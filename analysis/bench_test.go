@@ -47,7 +47,7 @@ func explorer() analysis.Options {
 }
 
 // BenchmarkReaggregate1M is what a change of sample type or filter costs
-// on a 1M-sample profile of each shape (issue target: <= 150 ms). "default"
+// on a 1M-sample profile of each shape (target: at most 150 ms). "default"
 // is Engine.Top with pprof's default options; the others ask as the
 // explorer's Top view does: every node (nodefraction=0), the inline
 // markers of a screen's rows first (Engine.TopFirst; the rest are filled

@@ -1,34 +1,34 @@
 package analysis
 
-import "strconv"
-
 // locKey is what a query's location view and node lists depend on.
 type locKey struct {
 	granularity            string
 	noInlines, showColumns bool
-	// flags and lines are the values of the filters over frames, quoted
-	// one after the other in the settings table's order: those that
-	// only flag locations (flagsFrames) and those that change their
-	// lines (cutsFrames).
-	flags, lines string
+	// flags and lines are the values of the filters over frames, in the
+	// settings table's order: those that only flag locations
+	// (flagsFrames) and those that change their lines (cutsFrames).
+	// Arrays of the values themselves, not strings spelled out of them:
+	// a key is made on every query and must not allocate. A filter
+	// beyond their length panics on the first query.
+	flags [2]string
+	lines [4]string
 }
 
-func locKeyOf(opt Options) locKey {
-	// Spelled out in buffers on the stack: one string each, not one per
-	// filter.
-	var flagBuf, lineBuf [128]byte
-	flags, lines := flagBuf[:0], lineBuf[:0]
+func locKeyOf(opt *Options) locKey {
+	k := locKey{granularity: opt.Granularity, noInlines: opt.NoInlines, showColumns: opt.ShowColumns}
+	var nf, nl int
 	t := table()
 	for i := range t {
 		switch s := &t[i]; s.use {
 		case flagsFrames:
-			flags = strconv.AppendQuote(flags, s.get(&opt))
+			k.flags[nf] = s.get(opt)
+			nf++
 		case cutsFrames:
-			lines = strconv.AppendQuote(lines, s.get(&opt))
+			k.lines[nl] = s.get(opt)
+			nl++
 		}
 	}
-	return locKey{granularity: opt.Granularity, noInlines: opt.NoInlines, showColumns: opt.ShowColumns,
-		flags: string(flags), lines: string(lines)}
+	return k
 }
 
 // locPaths is a query's location view and node lists, kept by the Engine
@@ -60,7 +60,7 @@ func (e *Engine) recentLocs(k locKey) *locPaths {
 // sameLines is a kept location view whose key differs from k at most in
 // the filters that only flag locations (focus and ignore), or nil.
 func (e *Engine) sameLines(k locKey) *locPaths {
-	return e.keptLocs(k, func(k *locKey) { k.flags = "" })
+	return e.keptLocs(k, func(k *locKey) { clear(k.flags[:]) })
 }
 
 // sameView is a kept location view whose key differs from k at most in

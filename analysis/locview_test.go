@@ -47,7 +47,8 @@ func TestKeptViews(t *testing.T) {
 			if k.Granularity == "" {
 				k.Granularity = "functions"
 			}
-			key := locKeyOf(k.Trimmed())
+			k = k.Trimmed()
+			key := locKeyOf(&k)
 			if warm.recentLocs(key) == nil && warm.sameLines(key) != nil {
 				reused++
 			}

@@ -50,22 +50,23 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := compileOptions(&opt)
+	// The filters are read through the settings table's accessors, which
+	// take a pointer: the query's own copy, already on the heap, and not
+	// opt, which would move there too.
+	q := &query{e: e, opt: opt, vi: vi, mean: opt.Mean}
+	c, err := compileOptions(&q.opt)
 	if err != nil {
 		return nil, err
 	}
-	keep, err := e.sampleFilter(&opt)
-	if err != nil {
+	if q.keep, err = e.sampleFilter(&q.opt); err != nil {
 		return nil, err
 	}
-	q := &query{
-		e: e, opt: opt, vi: vi, mean: opt.Mean, c: c, keep: keep,
-		nodes: e.nodeTable(opt.Granularity, opt.NoInlines, opt.ShowColumns),
-		names: c.focus != nil || c.ignore != nil || c.hide != nil || c.show != nil,
-	}
+	q.c = c
+	q.nodes = e.nodeTable(opt.Granularity, opt.NoInlines, opt.ShowColumns)
+	q.names = c.focus != nil || c.ignore != nil || c.hide != nil || c.show != nil
 	q.drop = e.dropFrames() != nil
 	q.filtering = c.frames || q.drop
-	key := locKeyOf(opt)
+	key := locKeyOf(&q.opt)
 	if lp := e.recentLocs(key); lp != nil {
 		q.view, q.hidden, q.locOff, q.locNodes, q.locInlined = lp.view, lp.hidden, lp.off, lp.nodes, lp.inlined
 		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edge

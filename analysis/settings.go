@@ -95,6 +95,7 @@ type Setting struct {
 	// Filter marks the settings that select samples or frames: the status
 	// bar lists them and `reset` clears them. Listed ones also appear in
 	// pprof's "Active filters:" report header (prune_from does not).
+	// Filter follows from use, which every filter has.
 	Filter, Listed bool
 
 	get func(*Options) string
@@ -229,6 +230,7 @@ func checkTagFilter(v string) error {
 
 func (a accessors) in(s Setting) Setting {
 	s.get, s.set = a.get, a.set
+	s.Filter = s.use != notFilter
 	if s.Values == ValuesFree {
 		s.Values = map[Kind]Values{KindBool: ValuesBool, KindChoice: ValuesChoice,
 			KindRegexp: ValuesFunction, KindTagFilter: ValuesLabelFilter}[s.Kind]
@@ -248,11 +250,11 @@ var table = sync.OnceValue(settingTable)
 func settingTable() []Setting {
 	regexpFilter := func(name string, field func(*Options) *string, use filterUse, rx func(*compiled) **regexp.Regexp, listed bool, help string) Setting {
 		return text(field, checkRegexp).in(Setting{Name: name, Kind: KindRegexp, Group: GroupFilters,
-			Filter: true, Listed: listed, Help: help, use: use, rx: rx})
+			Listed: listed, Help: help, use: use, rx: rx})
 	}
 	tagFilter := func(name string, field func(*Options) *string, tag func(*tagFilters) *sampleFilter, help string) Setting {
 		return text(field, checkTagFilter).in(Setting{Name: name, Kind: KindTagFilter, Group: GroupFilters,
-			Filter: true, Listed: true, Help: help, use: selectsSamples, tag: tag,
+			Listed: true, Help: help, use: selectsSamples, tag: tag,
 			More: "KEY=RE keeps (or drops) samples whose label KEY has a value matching RE; " +
 				"several REs are separated by commas; a bare RE matches any key's value. " +
 				"KEY=LO:HI, KEY=LO:, KEY=:HI and KEY=V match numeric labels, with units (64kB:1MB)."})
