@@ -172,9 +172,12 @@ func (m *Model) statusBar() string {
 		right = st.Status.Render(fmt.Sprintf(" ⌫ back (%d) ", len(m.history)))
 	}
 	avail := m.width - ansi.StringWidth(right)
+	// The total asks every view whether its result is fresh: once a
+	// frame, not once a level.
+	total := m.total()
 	var line string
 	for level := 0; level < 4; level++ {
-		line = m.statusLine(level)
+		line = m.statusLine(level, total)
 		if ansi.StringWidth(line) <= avail {
 			break
 		}
@@ -186,8 +189,9 @@ func (m *Model) statusBar() string {
 	return line + st.Status.Render(strings.Repeat(" ", max(0, pad))) + right
 }
 
-// statusLine renders the status bar's text, shortened by level (0 full).
-func (m *Model) statusLine(level int) string {
+// statusLine renders the status bar's text, shortened by level (0 full),
+// with total as the total's part.
+func (m *Model) statusLine(level int, total string) string {
 	st := m.c.Styles
 	sep := st.Status.Render(" │ ")
 	name, unit := m.sampleTypeLabel()
@@ -206,8 +210,8 @@ func (m *Model) statusLine(level int) string {
 		stype += st.Status.Render(" (" + unit + ")")
 	}
 	parts = append(parts, stype)
-	if t := m.total(); t != "" {
-		parts = append(parts, st.Status.Render(t))
+	if total != "" {
+		parts = append(parts, st.Status.Render(total))
 	}
 	if level < 3 || m.opts.Granularity != "functions" {
 		parts = append(parts, st.Status.Render(m.opts.Granularity))
