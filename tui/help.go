@@ -92,12 +92,12 @@ const (
 	helpQuit                      // q
 	helpCommand                   // : closed the panel for the command line
 	helpStep                      // [ or ] on a snapshot: step dir
-	helpCopy                      // y copied: copy the panel's copy text
+	helpCopy                      // y: copy the panel's copy text
 )
 
 // update takes a key while the panel shows. dir is the step's direction
-// (helpStep).
-func (p *helpPanel) update(msg tea.KeyMsg) (act helpAction, dir int) {
+// (helpStep); text is what to copy (helpCopy).
+func (p *helpPanel) update(msg tea.KeyMsg) (act helpAction, dir int, text string) {
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Down):
@@ -113,20 +113,20 @@ func (p *helpPanel) update(msg tea.KeyMsg) (act helpAction, dir int) {
 	case key.Matches(msg, k.End):
 		p.offset = len(p.lines())
 	case key.Matches(msg, k.Quit):
-		return helpQuit, 0
+		return helpQuit, 0, ""
 	case key.Matches(msg, k.Command):
 		p.shown = false
-		return helpCommand, 0
+		return helpCommand, 0, ""
 	case p.step && (key.Matches(msg, k.StepBack) || key.Matches(msg, k.StepForward)):
-		return helpStep, stepDir(msg, k)
+		return helpStep, stepDir(msg, k), ""
 	case key.Matches(msg, k.Copy) && p.copy != "":
 		p.shown = false
-		return helpCopy, 0
+		return helpCopy, 0, p.copy
 	default:
 		p.shown = false
 	}
 	p.offset = max(0, min(p.offset, len(p.lines())-p.height+1))
-	return helpKept, 0
+	return helpKept, 0, ""
 }
 
 // view renders the panel in the view's place, scrolled to offset.
