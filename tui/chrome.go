@@ -128,10 +128,11 @@ func (m *Model) total() string {
 		return ""
 	}
 	unit := m.prof.SampleTypes[i].Unit
+	key := m.optsKey(m.opts) // every frame asks up to nine times
 	fresh := func(id viewID) bool {
 		v := m.views.get(id)
 		_, state := v.Query(m.engine, m.opts, m.selected)
-		return v.HasResult() && m.jobs.have[id] == m.dataKey(m.opts, state)
+		return v.HasResult() && m.jobs.have[id] == key+state
 	}
 	active := m.views.active
 	for _, id := range []viewID{active, viewTop, viewTree, viewLabels} {
