@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -25,7 +26,11 @@ type helpPanel struct {
 	st     *views.Styles
 	keys   *views.KeyMap
 	groups []views.KeyGroup // the key help's
-	hint   help.Model       // draws the footer's one-line key hint
+	// drawn is lines' result for the text and width: every frame and
+	// every key on the panel wants it, and the key help is some sixty
+	// styled rows. nil: to be made.
+	drawn []string
+	hint  help.Model // draws the footer's one-line key hint
 }
 
 func newHelpPanel(st *views.Styles, keys *views.KeyMap, groups []views.KeyGroup) helpPanel {
@@ -40,6 +45,7 @@ func newHelpPanel(st *views.Styles, keys *views.KeyMap, groups []views.KeyGroup)
 func (p *helpPanel) setSize(w, h int) {
 	p.width, p.height = w, h
 	p.hint.Width = w
+	p.drawn = nil
 }
 
 // hintLine is the footer's key hint: bindings, shortened.
@@ -65,6 +71,7 @@ func shortened(bs []key.Binding) []key.Binding {
 // open shows lines (nil: the key help) from the top.
 func (p *helpPanel) open(lines []string) {
 	p.shown, p.offset, p.text, p.copy, p.step = true, 0, lines, "", false
+	p.drawn = nil
 }
 
 func (p *helpPanel) close() { p.shown = false }
@@ -82,7 +89,7 @@ func (p *helpPanel) openStep(lines []string) {
 }
 
 // reset forgets the panel's text, with the profile it was about.
-func (p *helpPanel) reset() { p.shown, p.text = false, nil }
+func (p *helpPanel) reset() { p.shown, p.text, p.drawn = false, nil, nil }
 
 // helpAction is what a key on the panel asks of the root.
 type helpAction int
@@ -147,8 +154,16 @@ func (p *helpPanel) view() string {
 }
 
 // lines is what the panel shows: its text, or every key group, in two
-// columns when wide.
+// columns when wide. The slice is shared: append to it only clipped.
 func (p *helpPanel) lines() []string {
+	if p.drawn == nil {
+		p.drawn = slices.Clip(p.draw())
+	}
+	return p.drawn
+}
+
+// draw makes lines.
+func (p *helpPanel) draw() []string {
 	st := p.st
 	if p.text != nil {
 		lines := make([]string, len(p.text))
