@@ -239,6 +239,5 @@ func (m *Model) footer() string {
 		}
 		return st.Info.Render(ansi.Truncate(m.note.text.String(), m.width, "…"))
 	}
-	bindings := append(m.ActiveView().ShortHelp(), hints(m.keys)...)
-	return m.help.hintLine(bindings)
+	return m.help.hintLine(m.ActiveView().ShortHelp())
 }

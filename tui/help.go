@@ -31,15 +31,18 @@ type helpPanel struct {
 	// styled rows. nil: to be made.
 	drawn []string
 	hint  help.Model // draws the footer's one-line key hint
+	// rootHints end the hint line, after the view's, shortened: they
+	// do not change, and the footer is drawn every frame.
+	rootHints []key.Binding
 }
 
-func newHelpPanel(st *views.Styles, keys *views.KeyMap, groups []views.KeyGroup) helpPanel {
+func newHelpPanel(st *views.Styles, keys *views.KeyMap, groups []views.KeyGroup, rootHints []key.Binding) helpPanel {
 	hint := help.New()
 	hint.Styles.ShortKey = st.HelpKey
 	hint.Styles.ShortDesc = st.HelpDesc
 	hint.Styles.ShortSeparator = st.HelpSep
 	hint.Styles.Ellipsis = st.HelpSep
-	return helpPanel{st: st, keys: keys, groups: groups, hint: hint}
+	return helpPanel{st: st, keys: keys, groups: groups, hint: hint, rootHints: shortened(rootHints)}
 }
 
 func (p *helpPanel) setSize(w, h int) {
@@ -48,11 +51,13 @@ func (p *helpPanel) setSize(w, h int) {
 	p.drawn = nil
 }
 
-// hintLine is the footer's key hint: bindings, shortened.
-func (p *helpPanel) hintLine(bindings []key.Binding) string {
+// hintLine is the footer's key hint: the view's bindings, then the
+// root's, shortened.
+func (p *helpPanel) hintLine(view []key.Binding) string {
+	bindings := append(shortened(view), p.rootHints...)
 	// help truncates with an ellipsis, but not when the ellipsis itself
 	// does not fit.
-	return ansi.Truncate(p.hint.ShortHelpView(shortened(bindings)), p.width, "…")
+	return ansi.Truncate(p.hint.ShortHelpView(bindings), p.width, "…")
 }
 
 // shortened drops the explanations from bindings for the one-line hint:

@@ -163,7 +163,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	st := c.Styles
 	m.spin.Model = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
 	m.line = newCmdline(st)
-	m.help = newHelpPanel(st, c.Keys, keyGroups(m.keys, c.Keys))
+	m.help = newHelpPanel(st, c.Keys, keyGroups(m.keys, c.Keys), hints(m.keys))
 	m.load = newLoader(cfg, st)
 	if len(cfg.Sources.Sources) == 0 {
 		m.picker = newPicker(cfg.Files, cfg.Dir, c)
