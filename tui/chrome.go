@@ -220,7 +220,7 @@ func (m *Model) statusLine(level int, total string) string {
 	if fs := m.opts.Filters(); len(fs) > 0 {
 		crumbs := make([]string, len(fs))
 		for i, f := range fs {
-			crumbs[i] = st.Crumb.Render(f.String())
+			crumbs[i] = st.Crumb.Render(views.Safe(f.String()).String()) // as the info panel's settings
 		}
 		parts = append(parts, strings.Join(crumbs, st.Status.Render(" › ")))
 	}
