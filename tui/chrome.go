@@ -128,10 +128,11 @@ func (m *Model) total() string {
 		return ""
 	}
 	unit := m.prof.SampleTypes[i].Unit
+	key := m.optsKey(m.opts) // every frame asks up to nine times
 	fresh := func(id viewID) bool {
 		v := m.views.get(id)
 		_, state := v.Query(m.engine, m.opts, m.selected)
-		return v.HasResult() && m.jobs.have[id] == m.dataKey(m.opts, state)
+		return v.HasResult() && m.jobs.have[id] == key+state
 	}
 	active := m.views.active
 	for _, id := range []viewID{active, viewTop, viewTree, viewLabels} {
@@ -172,9 +173,12 @@ func (m *Model) statusBar() string {
 		right = st.Status.Render(fmt.Sprintf(" ⌫ back (%d) ", len(m.history)))
 	}
 	avail := m.width - ansi.StringWidth(right)
+	// The total asks every view whether its result is fresh: once a
+	// frame, not once a level.
+	total := m.total()
 	var line string
 	for level := 0; level < 4; level++ {
-		line = m.statusLine(level)
+		line = m.statusLine(level, total)
 		if ansi.StringWidth(line) <= avail {
 			break
 		}
@@ -186,8 +190,9 @@ func (m *Model) statusBar() string {
 	return line + st.Status.Render(strings.Repeat(" ", max(0, pad))) + right
 }
 
-// statusLine renders the status bar's text, shortened by level (0 full).
-func (m *Model) statusLine(level int) string {
+// statusLine renders the status bar's text, shortened by level (0 full),
+// with total as the total's part.
+func (m *Model) statusLine(level int, total string) string {
 	st := m.c.Styles
 	sep := st.Status.Render(" │ ")
 	name, unit := m.sampleTypeLabel()
@@ -206,8 +211,8 @@ func (m *Model) statusLine(level int) string {
 		stype += st.Status.Render(" (" + unit + ")")
 	}
 	parts = append(parts, stype)
-	if t := m.total(); t != "" {
-		parts = append(parts, st.Status.Render(t))
+	if total != "" {
+		parts = append(parts, st.Status.Render(total))
 	}
 	if level < 3 || m.opts.Granularity != "functions" {
 		parts = append(parts, st.Status.Render(m.opts.Granularity))
@@ -215,7 +220,7 @@ func (m *Model) statusLine(level int) string {
 	if fs := m.opts.Filters(); len(fs) > 0 {
 		crumbs := make([]string, len(fs))
 		for i, f := range fs {
-			crumbs[i] = st.Crumb.Render(f.String())
+			crumbs[i] = st.Crumb.Render(views.Safe(f.String()).String()) // as the info panel's settings
 		}
 		parts = append(parts, strings.Join(crumbs, st.Status.Render(" › ")))
 	}
@@ -234,6 +239,5 @@ func (m *Model) footer() string {
 		}
 		return st.Info.Render(ansi.Truncate(m.note.text.String(), m.width, "…"))
 	}
-	bindings := append(m.ActiveView().ShortHelp(), hints(m.keys)...)
-	return m.help.hintLine(bindings)
+	return m.help.hintLine(m.ActiveView().ShortHelp())
 }

@@ -123,7 +123,11 @@ func (c *cmdline) update(msg tea.KeyMsg, prof *format.Profile) (act lineAction, 
 		}
 		return lineIgnored, "", nil
 	case tea.KeyUp, tea.KeyDown:
-		if c.mode == inputCommand && c.recall(map[bool]int{true: -1, false: 1}[msg.Type == tea.KeyUp]) {
+		dir := 1
+		if msg.Type == tea.KeyUp {
+			dir = -1
+		}
+		if c.mode == inputCommand && c.recall(dir) {
 			return lineRecalled, "", nil
 		}
 		return lineIgnored, "", nil

@@ -83,7 +83,13 @@ func (j *jobs) busy() bool {
 // dataKey names what a view's data is for: the profile's generation
 // (live refreshes replace it), the options and the view's own state.
 func (m *Model) dataKey(opts analysis.Options, state string) string {
-	return fmt.Sprintf("%d|%#v|%s", m.gen, opts, state)
+	return m.optsKey(opts) + state
+}
+
+// optsKey is dataKey's part that all views share, for asking about
+// several views at once without formatting the options for each.
+func (m *Model) optsKey(opts analysis.Options) string {
+	return fmt.Sprintf("%d|%#v|", m.gen, opts)
 }
 
 // ensure requests view id's data for the target options unless it has

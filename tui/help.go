@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -25,28 +26,38 @@ type helpPanel struct {
 	st     *views.Styles
 	keys   *views.KeyMap
 	groups []views.KeyGroup // the key help's
-	hint   help.Model       // draws the footer's one-line key hint
+	// drawn is lines' result for the text and width: every frame and
+	// every key on the panel wants it, and the key help is some sixty
+	// styled rows. nil: to be made.
+	drawn []string
+	hint  help.Model // draws the footer's one-line key hint
+	// rootHints end the hint line, after the view's, shortened: they
+	// do not change, and the footer is drawn every frame.
+	rootHints []key.Binding
 }
 
-func newHelpPanel(st *views.Styles, keys *views.KeyMap, groups []views.KeyGroup) helpPanel {
+func newHelpPanel(st *views.Styles, keys *views.KeyMap, groups []views.KeyGroup, rootHints []key.Binding) helpPanel {
 	hint := help.New()
 	hint.Styles.ShortKey = st.HelpKey
 	hint.Styles.ShortDesc = st.HelpDesc
 	hint.Styles.ShortSeparator = st.HelpSep
 	hint.Styles.Ellipsis = st.HelpSep
-	return helpPanel{st: st, keys: keys, groups: groups, hint: hint}
+	return helpPanel{st: st, keys: keys, groups: groups, hint: hint, rootHints: shortened(rootHints)}
 }
 
 func (p *helpPanel) setSize(w, h int) {
 	p.width, p.height = w, h
 	p.hint.Width = w
+	p.drawn = nil
 }
 
-// hintLine is the footer's key hint: bindings, shortened.
-func (p *helpPanel) hintLine(bindings []key.Binding) string {
+// hintLine is the footer's key hint: the view's bindings, then the
+// root's, shortened.
+func (p *helpPanel) hintLine(view []key.Binding) string {
+	bindings := append(shortened(view), p.rootHints...)
 	// help truncates with an ellipsis, but not when the ellipsis itself
 	// does not fit.
-	return ansi.Truncate(p.hint.ShortHelpView(shortened(bindings)), p.width, "…")
+	return ansi.Truncate(p.hint.ShortHelpView(bindings), p.width, "…")
 }
 
 // shortened drops the explanations from bindings for the one-line hint:
@@ -65,6 +76,7 @@ func shortened(bs []key.Binding) []key.Binding {
 // open shows lines (nil: the key help) from the top.
 func (p *helpPanel) open(lines []string) {
 	p.shown, p.offset, p.text, p.copy, p.step = true, 0, lines, "", false
+	p.drawn = nil
 }
 
 func (p *helpPanel) close() { p.shown = false }
@@ -82,7 +94,7 @@ func (p *helpPanel) openStep(lines []string) {
 }
 
 // reset forgets the panel's text, with the profile it was about.
-func (p *helpPanel) reset() { p.shown, p.text = false, nil }
+func (p *helpPanel) reset() { p.shown, p.text, p.drawn = false, nil, nil }
 
 // helpAction is what a key on the panel asks of the root.
 type helpAction int
@@ -92,12 +104,12 @@ const (
 	helpQuit                      // q
 	helpCommand                   // : closed the panel for the command line
 	helpStep                      // [ or ] on a snapshot: step dir
-	helpCopy                      // y copied: copy the panel's copy text
+	helpCopy                      // y: copy the panel's copy text
 )
 
 // update takes a key while the panel shows. dir is the step's direction
-// (helpStep).
-func (p *helpPanel) update(msg tea.KeyMsg) (act helpAction, dir int) {
+// (helpStep); text is what to copy (helpCopy).
+func (p *helpPanel) update(msg tea.KeyMsg) (act helpAction, dir int, text string) {
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Down):
@@ -113,20 +125,20 @@ func (p *helpPanel) update(msg tea.KeyMsg) (act helpAction, dir int) {
 	case key.Matches(msg, k.End):
 		p.offset = len(p.lines())
 	case key.Matches(msg, k.Quit):
-		return helpQuit, 0
+		return helpQuit, 0, ""
 	case key.Matches(msg, k.Command):
 		p.shown = false
-		return helpCommand, 0
+		return helpCommand, 0, ""
 	case p.step && (key.Matches(msg, k.StepBack) || key.Matches(msg, k.StepForward)):
-		return helpStep, stepDir(msg, k)
+		return helpStep, stepDir(msg, k), ""
 	case key.Matches(msg, k.Copy) && p.copy != "":
 		p.shown = false
-		return helpCopy, 0
+		return helpCopy, 0, p.copy
 	default:
 		p.shown = false
 	}
 	p.offset = max(0, min(p.offset, len(p.lines())-p.height+1))
-	return helpKept, 0
+	return helpKept, 0, ""
 }
 
 // view renders the panel in the view's place, scrolled to offset.
@@ -147,8 +159,16 @@ func (p *helpPanel) view() string {
 }
 
 // lines is what the panel shows: its text, or every key group, in two
-// columns when wide.
+// columns when wide. The slice is shared: append to it only clipped.
 func (p *helpPanel) lines() []string {
+	if p.drawn == nil {
+		p.drawn = slices.Clip(p.draw())
+	}
+	return p.drawn
+}
+
+// draw makes lines.
+func (p *helpPanel) draw() []string {
 	st := p.st
 	if p.text != nil {
 		lines := make([]string, len(p.text))

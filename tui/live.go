@@ -209,14 +209,10 @@ func (m *Model) fetch() tea.Cmd {
 	src, index := m.sources, m.opts.SampleIndex
 	return guard(func() tea.Msg {
 		defer cancel()
-		p, err := format.Load(ctx, src, opt)
-		if err == nil {
-			err = p.CheckSums()
-		}
+		p, err := accept(format.Load(ctx, src, opt))
 		if err != nil {
 			return liveLoadedMsg{err: err}
 		}
-		safeProfile(p)
 		return liveLoadedMsg{p: p, total: sampleTotal(p, index)}
 	})
 }

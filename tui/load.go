@@ -122,14 +122,7 @@ func (l *loader) start(ctx context.Context, src format.Sources, data []byte) tea
 		} else {
 			p, err = format.Load(ctx, src, opt)
 		}
-		if err == nil {
-			err = p.CheckSums()
-		}
-		if err == nil {
-			safeProfile(p)
-		} else {
-			p = nil
-		}
+		p, err = accept(p, err)
 		mu.Lock()
 		defer mu.Unlock()
 		return loadedMsg{p: p, err: err, took: time.Since(t0), notes: notes}

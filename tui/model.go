@@ -163,7 +163,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	st := c.Styles
 	m.spin.Model = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
 	m.line = newCmdline(st)
-	m.help = newHelpPanel(st, c.Keys, keyGroups(m.keys, c.Keys))
+	m.help = newHelpPanel(st, c.Keys, keyGroups(m.keys, c.Keys), hints(m.keys))
 	m.load = newLoader(cfg, st)
 	if len(cfg.Sources.Sources) == 0 {
 		m.picker = newPicker(cfg.Files, cfg.Dir, c)
@@ -391,7 +391,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 
 // helpKey passes a key to the help panel and does what it asks.
 func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
-	switch act, dir := m.help.update(msg); act {
+	switch act, dir, text := m.help.update(msg); act {
 	case helpQuit:
 		return tea.Quit
 	case helpCommand:
@@ -399,7 +399,7 @@ func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 	case helpStep:
 		m.stepSnapshot(dir)
 	case helpCopy:
-		return m.copyText(m.help.copy, "the command line")
+		return m.copyText(text, "the command line")
 	}
 	return nil
 }

@@ -29,6 +29,9 @@ type picker struct {
 	label   string // how files' top is named on screen
 	entries []pickEntry
 	shown   []int // the entries the filter keeps, in order
+	// longest is the widest label among shown, plus one for a
+	// directory's slash: the name column's width wants it every frame.
+	longest int
 	listErr error // reading dir failed
 	// regular is how many files dir holds, of which the first maxFiles
 	// (by name) were sniffed.
@@ -43,12 +46,13 @@ type picker struct {
 }
 
 type pickEntry struct {
-	name string
-	path string // "" for the demo
-	kind string // the format, "directory" or "demo"
-	dir  bool
-	size int64
-	mod  time.Time
+	name  string
+	label string // name, safe to draw (views.SafeText)
+	path  string // "" for the demo
+	kind  string // the format, "directory" or "demo"
+	dir   bool
+	size  int64
+	mod   time.Time
 }
 
 type pickedMsg struct {
@@ -80,6 +84,11 @@ func (p *picker) chdir(dir, at string) {
 	}
 	p.dir = dir
 	p.entries, p.regular, p.listErr = p.listDir(dir)
+	// Sanitised once per listing, not once per entry per frame.
+	for i := range p.entries {
+		e := &p.entries[i]
+		e.label, e.kind = views.SafeText(e.name), views.SafeText(e.kind)
+	}
 	p.filter, p.filtering, p.err = "", false, nil
 	p.refilter()
 	for i, e := range p.shown {
@@ -209,11 +218,12 @@ func (p *picker) sniff(name string) string {
 // refilter keeps the entries whose names contain the filter (any case),
 // the cursor on the first.
 func (p *picker) refilter() {
-	p.shown = p.shown[:0]
+	p.shown, p.longest = p.shown[:0], 0
 	f := strings.ToLower(p.filter)
 	for i, e := range p.entries {
 		if f == "" || strings.Contains(strings.ToLower(e.name), f) && e.name != ".." {
 			p.shown = append(p.shown, i)
+			p.longest = max(p.longest, ansi.StringWidth(e.label)+1)
 		}
 	}
 	p.cursor, p.offset = 0, 0
@@ -362,15 +372,11 @@ func (p *picker) view() string {
 		ageW = 0
 	}
 	// The name column is as wide as the longest name needs, if it can.
-	longest := 0
-	for _, i := range p.shown {
-		longest = max(longest, ansi.StringWidth(views.SafeText(p.entries[i].name))+1)
-	}
-	nameW := max(10, min(max(longest, 30), p.width-2-typeW-sizeW-ageW-3))
+	nameW := max(10, min(max(p.longest, 30), p.width-2-typeW-sizeW-ageW-3))
 	end := min(len(p.shown), p.offset+p.rows())
 	for i := p.offset; i < end; i++ {
 		e := p.entries[p.shown[i]]
-		name := views.SafeText(e.name)
+		name := e.label
 		size, age := analysis.ScaledLabel(e.size, "bytes", "minimum"), ""
 		if e.dir {
 			name += "/"
@@ -382,7 +388,7 @@ func (p *picker) view() string {
 		var b strings.Builder
 		b.WriteString("  " + views.PadRight(fitLeft(name, nameW), nameW))
 		if typeW > 0 {
-			b.WriteString(" " + views.PadRight(fitLeft(views.SafeText(e.kind), typeW), typeW))
+			b.WriteString(" " + views.PadRight(fitLeft(e.kind, typeW), typeW))
 		}
 		b.WriteString(" " + fmt.Sprintf("%*s", sizeW, size))
 		if ageW > 0 {

@@ -5,6 +5,21 @@ import (
 	"github.com/pprof-tui/pprof-tui/views"
 )
 
+// accept takes a profile just loaded (or the error loading it) into the
+// explorer: one whose columns' sums overflow is refused, and the strings
+// of the rest are made safe to draw. The first load and every live
+// refresh come through it, so that neither can skip a step.
+func accept(p *format.Profile, err error) (*format.Profile, error) {
+	if err == nil {
+		err = p.CheckSums()
+	}
+	if err != nil {
+		return nil, err
+	}
+	safeProfile(p)
+	return p, nil
+}
+
 // safeProfile makes every string of p the explorer may draw safe for the
 // terminal (views.SafeText): a profile is data from anywhere, and a
 // function named with an escape sequence would otherwise clear the screen

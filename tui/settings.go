@@ -31,7 +31,7 @@ func (m *Model) settingsHelp() []string {
 			if s.Group != g {
 				continue
 			}
-			text := views.PadRight(ansi.Truncate(m.shownValue(s), valueW-1, "…"), valueW)
+			text := views.PadRight(ansi.Truncate(m.shownValue(s).String(), valueW-1, "…"), valueW)
 			shown := st.Dim.Render(text)
 			if s.Value(m.opts) != s.Default() {
 				shown = st.HelpKey.Render(text)
@@ -74,7 +74,7 @@ func (m *Model) settingHelp(name string) ([]string, error) {
 	field := func(k, v string) {
 		lines = append(lines, "  "+st.HelpKey.Render(views.PadRight(k, 10))+st.HelpDesc.Render(v))
 	}
-	field("value", m.shownValue(s))
+	field("value", m.shownValue(s).String())
 	field("default", orDash(s.Default()))
 	if len(s.Choices) > 0 {
 		field("choices", strings.Join(s.Choices, ", ")+" (each also a setting: :"+s.Choices[len(s.Choices)-1]+")")
@@ -134,15 +134,16 @@ func wrap(text string, w int) []string {
 }
 
 // shownValue is s's value as :help shows it: an unset sample_index by
-// the type it resolves to in this profile.
-func (m *Model) shownValue(s analysis.Setting) string {
+// the type it resolves to in this profile. A value may have come from
+// a command line someone shared, as the info panel's may.
+func (m *Model) shownValue(s analysis.Setting) views.Text {
 	v := s.Value(m.opts)
 	if s.Name == "sample_index" && v == "" && m.prof != nil {
 		if i, err := analysis.SampleIndex(m.prof, ""); err == nil {
-			return m.prof.SampleTypes[i].Type + " (the profile's default)"
+			return views.Safe(m.prof.SampleTypes[i].Type + " (the profile's default)")
 		}
 	}
-	return orDash(v)
+	return views.Safe(orDash(v))
 }
 
 func orDash(s string) string {

@@ -81,13 +81,11 @@ func (q quantity) widest(vs ...int64) int {
 // the samples shown), and the roots' totals and self values, which size
 // the columns.
 func treeQuantity(c *Common, tr *analysis.Tree, opt analysis.Options) (quantity, []int64) {
-	var sum int64
 	vs := make([]int64, 0, 2*len(tr.Roots())+1)
 	for _, r := range tr.Roots() {
-		sum += r.Total
 		vs = append(vs, r.Total, r.Self)
 	}
-	return newQuantity(c, tr.SampleType.Unit, opt, append(vs, sum)...), vs
+	return newQuantity(c, tr.SampleType.Unit, opt, append(vs, rootsTotal(tr))...), vs
 }
 
 // shownSum is the sum of the samples a top table shows: its flats.
