@@ -103,7 +103,7 @@ func uncompressed(b *testing.B, path string) []byte {
 	return buf.Bytes()
 }
 
-// BenchmarkDecode1M measures the targets on a 1M-sample profile,
+// BenchmarkDecode1M measures the decode targets on a 1M-sample profile,
 // in one run so the machine's load affects both sides alike:
 //
 //	go test ./format -run XXX -bench Decode1M -benchtime 10x
