@@ -15,7 +15,12 @@ import (
 // View draws the frame through views.SafeFrame, which all the explorer
 // shows passes: should a string from outside reach it unsanitised, it
 // still cannot set the title or the clipboard, or move the cursor.
-func (m *Model) View() string { return views.SafeFrame(m.frame()) }
+func (m *Model) View() string {
+	if m.crashed() {
+		return "" // what is left of the state may not draw
+	}
+	return views.SafeFrame(m.frame())
+}
 
 func (m *Model) frame() string {
 	st := m.c.Styles

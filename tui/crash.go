@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 
@@ -8,7 +9,7 @@ import (
 )
 
 // CrashError is a panic in the explorer's background work (loading,
-// computing a view): a bug. The program ends with it, and main prints
+// computing a view) or in its Update: a bug. The program ends with it, and main prints
 // it once the terminal is restored, stack included, for the report.
 type CrashError struct {
 	Value any
@@ -34,4 +35,10 @@ func guard(cmd tea.Cmd) tea.Cmd {
 		}()
 		return cmd()
 	}
+}
+
+// crashed reports whether the program is ending with a crash.
+func (m *Model) crashed() bool {
+	var crash *CrashError
+	return errors.As(m.err, &crash)
 }

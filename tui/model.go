@@ -245,7 +245,25 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.load.start(m.ctx, m.cfg.Sources, nil), m.startSpin())
 }
 
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update handles msg. A panic in it ends the program as a crash in the
+// background work does (a CrashError, printed once the terminal is
+// restored), through bubbletea's ordinary quit: its own recovery ends
+// the program without waiting for the input reader, and closes the
+// terminal under it.
+func (m *Model) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
+	if m.crashed() {
+		return m, tea.Quit
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			m.err = &CrashError{Value: r, Stack: debug.Stack()}
+			model, cmd = m, tea.Quit
+		}
+	}()
+	return m.update(msg)
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

@@ -81,14 +81,6 @@ func TestPanicRestoresTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	if raceEnabled {
-		// The child is this binary, race-enabled too. bubbletea (v1.3.10)
-		// ends a crashed program without waiting for its input reader,
-		// and closes the terminal's file while the reader still polls it
-		// (cancelreader v0.2.2): the race report, and its exit status 66,
-		// replace what the test looks for. The normal run covers it.
-		t.Skip("-race: bubbletea's crash path races in the child")
-	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
@@ -101,13 +93,23 @@ func TestPanicRestoresTerminal(t *testing.T) {
 		keys, want string
 		stack      bool // the stack is on the restored screen
 	}{
-		{"P", ErrPanic.Error(), true},
-		// bubbletea prints the stack of a command's panic on the
-		// alternate screen, which goes: our own commands are guarded.
+		{"P", "please report it with this text): test panic in Update", true},
+		// A panic in a command the root did not guard is bubbletea's to
+		// recover, which prints the stack on the alternate screen, which
+		// goes: the root guards its own commands.
 		{"C", ErrPanic.Error(), false},
 		{"Xs", "test panic in a computation", true},
 	} {
 		t.Run(tc.keys, func(t *testing.T) {
+			if raceEnabled && tc.keys == "C" {
+				// The child is this binary, race-enabled too. bubbletea
+				// (v1.3.10) ends a program whose command panicked without
+				// waiting for its input reader, and closes the terminal
+				// under it (cancelreader v0.2.2): the race report can
+				// replace what the test reads. The root's own crashes
+				// end through an ordinary quit, and are tested here.
+				t.Skip("-race: bubbletea's recovery of a command's panic races in the child")
+			}
 			sock := filepath.Join(t.TempDir(), "tmux.sock")
 			tm := func(args ...string) string {
 				out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
