@@ -42,7 +42,7 @@ func TestConfigFromPprof(t *testing.T) {
 		t.Fatalf("names %q, want %q", got, want)
 	}
 	hot := explorerDefaults()
-	hot.Focus, hot.Ignore, hot.Hide, hot.Granularity = `main\.`, "runtime|syscall", "fmt", "lines"
+	hot.Focus, hot.Ignore, hot.Hide, hot.Granularity = `main\.(quicksort|hashBlock)`, "fmt|slices", "runtime", "lines"
 	byCum := explorerDefaults()
 	byCum.Sort, byCum.NoInlines, byCum.NoTrim, byCum.TagFocus = "cum", true, true, "worker=w1"
 	byCum.NodeCount, byCum.NodeFraction = 20, 0.01

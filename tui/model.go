@@ -52,11 +52,12 @@ type Model struct {
 	jobs     jobs
 	spin     spin
 
-	line   cmdline // the command and search line
-	search *regexp.Regexp
-	note   footNote
-	click  views.DoubleClick // for the views that leave double clicks to the root
-	help   helpPanel         // in the view's place: ?, :help, I, :cmd
+	line    cmdline // the command and search line
+	search  *regexp.Regexp
+	note    footNote
+	click   views.DoubleClick // for the views that leave double clicks to the root
+	help    helpPanel         // in the view's place: ?, :help, I, :cmd
+	configs configStore       // pprof's saved configurations (:config)
 }
 
 // openProfile is what the explorer has open.
@@ -163,6 +164,8 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	st := c.Styles
 	m.spin.Model = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
 	m.line = newCmdline(st)
+	m.line.args = m.completeArgs
+	m.configs = configStore{path: cfg.SettingsFile}
 	m.help = newHelpPanel(st, c.Keys, keyGroups(m.keys, c.Keys), hints(m.keys))
 	m.load = newLoader(cfg, st)
 	if len(cfg.Sources.Sources) == 0 {

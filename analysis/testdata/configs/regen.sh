@@ -38,9 +38,9 @@ pprof_bin="$(go env GOROOT)/pkg/tool/$(go env GOOS)_$(go env GOARCH)/pprof"
 # 1. Configurations saved by pprof's web UI.
 serve saved
 save() { curl -sf -X POST "http://127.0.0.1:$port/ui/saveconfig?config=$1&$2"; }
-save hot 'f=main%5C.&i=runtime&g=lines&h=fmt'
+save hot 'f=main%5C.(quicksort%7ChashBlock)&i=fmt&g=lines&h=runtime'
 save by-cum 'sort=cum&noinlines=t&trim=f&tf=worker%3Dw1&n=20&nf=0.01'
-save hot 'f=main%5C.&i=runtime%7Csyscall&g=lines&h=fmt'   # Save as an existing name replaces it
+save hot 'f=main%5C.(quicksort%7ChashBlock)&i=fmt%7Cslices&g=lines&h=runtime'   # Save as an existing name replaces it
 stop
 cp "$tmp/saved/pprof/settings.json" "$here/pprof-settings.json"
 
