@@ -58,6 +58,8 @@ type Model struct {
 	click   views.DoubleClick // for the views that leave double clicks to the root
 	help    helpPanel         // in the view's place: ?, :help, I, :cmd
 	configs configStore       // pprof's saved configurations (:config)
+	// baseFacts is the base read on its own, for the info panel.
+	baseFacts baseFacts
 }
 
 // openProfile is what the explorer has open.
@@ -224,6 +226,7 @@ func (m *Model) closeProfile() tea.Cmd {
 	m.jobs.seq, m.jobs.epoch = seq, epoch+1
 	m.optionState = newOptionState(openingOptions(m.cfg))
 	m.selected, m.search = "", nil
+	m.baseFacts = baseFacts{}
 	m.help.reset()
 	m.line.close()
 	m.note = footNote{}
@@ -274,7 +277,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.phase = phaseLoading
 		m.source, m.picked = views.Safe(msg.name), msg.name
 		m.sources = format.Sources{Sources: msg.sources}
-		return m, tea.Batch(m.load.start(m.ctx, format.Sources{Sources: msg.sources}, msg.data), m.startSpin())
+		if msg.data == nil { // the demo has no file to compare
+			m.sources = msg.base.apply(m.sources)
+		}
+		if m.c.Diff = hasBase(m.sources); m.c.Diff {
+			m.source = sourceName(m.sources)
+		}
+		return m, tea.Batch(m.load.start(m.ctx, m.sources, msg.data), m.startSpin())
 	case loadedMsg:
 		return m, m.loaded(msg)
 	case resultMsg:
@@ -306,7 +315,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case savedMsg:
 		m.saved(msg)
 		return m, nil
+	case rebasedMsg:
+		return m, m.rebased(msg)
 	case infoMsg:
+		if msg.gen == m.gen && msg.facts.p != nil {
+			m.baseFacts = msg.facts
+		}
 		if m.phase == phaseReady {
 			m.help.open(m.infoLines(msg))
 		}

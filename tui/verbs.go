@@ -43,6 +43,8 @@ func verbs() []verb {
 				m.showCommand()
 				return nil, nil
 			}},
+		{name: "base", args: "[-base|-diff_base] [FILE]", run: runBase, complete: (*Model).completeBase,
+			help: "compare the profile with FILE, read again with FILE subtracted as go tool pprof's -diff_base (percentages of the new profile) or -base; no FILE clears the base"},
 		{name: "config", args: "[NAME | save NAME | delete NAME]", run: runConfig, complete: (*Model).completeConfig,
 			help: "pprof's saved configurations, shared with go tool pprof -http's Config menu: NAME applies one, save NAME saves the current settings as one, delete NAME deletes one; alone, lists them"},
 	}

@@ -17,6 +17,10 @@ type KeyMap struct {
 	// Live refresh (-refresh).
 	Pause, Refresh, Delta, Trend key.Binding
 	StepBack, StepForward        key.Binding
+	Mark                         key.Binding
+
+	// The picker's own.
+	PickBase key.Binding
 
 	// Moving in a view.
 	Up, Down, PageUp, PageDown, Home, End key.Binding
@@ -69,6 +73,8 @@ func DefaultKeyMap() *KeyMap {
 		Trend:       b("t", "trend: a column of each function's flat over the snapshots (Top)", "t"),
 		StepBack:    b("[", "step back: an earlier snapshot's top functions (pauses)", "["),
 		StepForward: b("]", "step forward: a later snapshot, past the latest back to live", "]"),
+		Mark:        b("m", "mark: compare every new snapshot with this one (again: clear)", "m"),
+		PickBase:    b("b", "base: compare what opens next with this profile (again: -base, again: none)", "b"),
 		Picker:      b("P", "picker: close the profile, back to the picker (when it opened from one)", "P"),
 
 		Up:        b("↑/k", "up", "up", "k"),

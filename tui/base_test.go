@@ -1,0 +1,176 @@
+package tui
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/analysis/report"
+)
+
+// pprofTop is the -top report of the profile the explorer has open
+// (with -nodefraction=0 -nodecount=1000000 and unit, as the goldens of
+// analysis/testdata/top are made), to compare with go tool pprof's.
+func (h *harness) pprofTop(unit string) string {
+	h.t.Helper()
+	var b bytes.Buffer
+	var err error
+	h.do(func(m *Model) {
+		o := analysis.DefaultOptions()
+		o.NodeFraction, o.NodeCount = 0, 1000000
+		if unit != "" {
+			o.Unit = unit
+		}
+		var top *analysis.Top
+		if top, err = m.engine.Top(o); err == nil {
+			err = report.Top(&b, m.prof, top, o)
+		}
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return b.String()
+}
+
+// wantTop is pprof's -top golden name from analysis/testdata/top.
+func wantTop(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "analysis", "testdata", "top", name+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func (h *harness) checkTop(what, unit, golden string) {
+	h.t.Helper()
+	if got, want := h.pprofTop(unit), wantTop(h.t, golden); got != want {
+		h.t.Errorf("%s: the profile shown differs from go tool pprof's (%s.txt)\n--- got\n%s\n--- pprof\n%s", what, golden, got, want)
+	}
+}
+
+// TestPickerBase: b marks the base in the picker; the profile opened
+// next is the one go tool pprof -top -diff_base gives (b twice: -base),
+// and the status bar names both.
+func TestPickerBase(t *testing.T) {
+	dir := t.TempDir()
+	copyTo(t, testdata("cpu_labels.pb.gz"), filepath.Join(dir, "new.pb.gz"))
+	copyTo(t, testdata("cpu_labels_no_w0.pb.gz"), filepath.Join(dir, "old.pb.gz"))
+	copyTo(t, filepath.Join("..", "testdata", "notes", "goroutine1.pb.gz"), filepath.Join(dir, "g1.pb.gz"))
+	copyTo(t, filepath.Join("..", "testdata", "notes", "goroutine2.pb.gz"), filepath.Join(dir, "g2.pb.gz"))
+	h := start(t, pickerConfig(dir))
+	h.waitFor("the picker", func(m *Model) bool { return m.picker != nil })
+
+	h.moveTo("old.pb.gz")
+	h.keys("b")
+	if s := h.screen(); !strings.Contains(s, "base -diff_base old.pb.gz") || !strings.Contains(s, "base (-diff_base)") {
+		t.Errorf("the picker does not show the base:\n%s", s)
+	}
+	h.pick("new.pb.gz")
+	h.waitReady()
+	h.checkTop("picker -diff_base", "ns", "diff-cpu")
+	if s := h.screen(); !strings.Contains(s, "new.pb.gz −diff_base old.pb.gz") || !strings.Contains(s, "Δflat") {
+		t.Errorf("the screen does not say what is compared:\n%s", s)
+	}
+
+	h.keys("P")
+	h.waitFor("the picker", func(m *Model) bool { return m.phase == phasePicking })
+	h.moveTo("g1.pb.gz")
+	h.keys("b", "b")
+	if s := h.screen(); !strings.Contains(s, "base -base g1.pb.gz") {
+		t.Errorf("b twice is not -base:\n%s", s)
+	}
+	h.pick("g2.pb.gz")
+	h.waitReady()
+	h.checkTop("picker -base", "", "base-goroutine")
+
+	h.keys("P")
+	h.waitFor("the picker", func(m *Model) bool { return m.phase == phasePicking })
+	h.moveTo("g1.pb.gz")
+	h.keys("b")
+	if s := h.screen(); strings.Contains(s, "base -") {
+		t.Errorf("b a third time did not clear the base:\n%s", s)
+	}
+	h.pick("new.pb.gz")
+	h.waitReady()
+	h.checkTop("no base", "ns", "cpu-default")
+}
+
+// moveTo puts the picker's cursor on the entry named name.
+func (h *harness) moveTo(name string) {
+	h.t.Helper()
+	found := false
+	h.do(func(m *Model) {
+		for i, e := range m.picker.shown {
+			if m.picker.entries[e].name == name {
+				m.picker.moveTo(i)
+				found = true
+			}
+		}
+	})
+	if !found {
+		h.t.Fatalf("the picker does not list %q:\n%s", name, h.screen())
+	}
+}
+
+// TestBaseVerb: :base FILE compares the open profile with FILE as
+// go tool pprof -top -diff_base does, :base -base FILE as -base, and
+// :base alone goes back to the profile; tab completes the file names;
+// I shows both profiles' facts.
+func TestBaseVerb(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.command("focus=fib")
+	h.keys(":")
+	h.typeText("base " + testdata("cpu_labels_no"))
+	h.keys("<tab>")
+	if line := h.inputLine(); line != "base "+testdata("cpu_labels_no_w0.pb.gz") {
+		t.Fatalf("completed to %q", line)
+	}
+	h.keys("<enter>")
+	h.waitFor("the diff", func(m *Model) bool { return m.c.Diff })
+	h.checkTop(":base", "ns", "diff-cpu")
+	if o := h.options(); o.Focus != "fib" {
+		t.Errorf("the settings were lost: %+v", o)
+	}
+	if s := h.screen(); !strings.Contains(s, "cpu_labels.pb.gz −diff_base cpu_labels_no_w0.pb.gz") {
+		t.Errorf("the status bar does not say what is compared:\n%s", s)
+	}
+	h.keys("I")
+	h.waitFor("the info panel", func(m *Model) bool { return m.help.shown && m.help.text != nil })
+	var lines []string
+	h.do(func(m *Model) { lines = m.help.lines() })
+	info := strings.Join(lines, "\n")
+	if !strings.Contains(info, "Base (diff_base)") || strings.Count(info, "Type: cpu") != 2 || !strings.Contains(info, "Total samples = 2120ms") {
+		t.Errorf("the info panel lacks the base's facts:\n%s", info)
+	}
+	h.keys("x")
+
+	h.command("base")
+	h.waitFor("no diff", func(m *Model) bool { return !m.c.Diff })
+	h.checkTop(":base alone", "ns", "cpu-default")
+	h.command("base")
+	if s := h.screen(); !strings.Contains(s, "no base to clear") {
+		t.Errorf("no note for nothing to clear:\n%s", s)
+	}
+	h.command("base nope.pb.gz")
+	h.waitFor("the error", func(m *Model) bool { return m.note.isErr })
+	diff := true
+	h.do(func(m *Model) { diff = m.c.Diff })
+	if s := h.screen(); !strings.Contains(s, "base: open nope.pb.gz") || diff {
+		t.Errorf("no error for a missing file:\n%s", s)
+	}
+}
+
+// TestBaseVerbMinus: :base -base FILE subtracts as -base.
+func TestBaseVerbMinus(t *testing.T) {
+	h := start(t, testConfig(filepath.Join("..", "testdata", "notes", "goroutine2.pb.gz")))
+	h.command("base -base " + filepath.Join("..", "testdata", "notes", "goroutine1.pb.gz"))
+	h.waitFor("the diff", func(m *Model) bool { return m.c.Diff })
+	h.checkTop(":base -base", "", "base-goroutine")
+	if s := h.screen(); !strings.Contains(s, "goroutine2.pb.gz −base goroutine1.pb.gz") {
+		t.Errorf("the status bar:\n%s", s)
+	}
+}
