@@ -223,3 +223,16 @@ func baseFlag(src format.Sources) string {
 	}
 	return "-diff_base"
 }
+
+// comparing is the status bar's short word on a base when the source's
+// name does not fit (level 2: the base's name, 3: a sign), "" for none.
+func (m *Model) comparing(level int) string {
+	files := append(slices.Clone(m.sources.Base), m.sources.DiffBase...)
+	if len(files) == 0 || m.live != nil {
+		return ""
+	}
+	if level >= 3 {
+		return "Δ"
+	}
+	return "Δ " + baseFlag(m.sources) + " " + fitLeft(views.SafeText(filepath.Base(files[0])), 20)
+}

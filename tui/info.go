@@ -77,6 +77,9 @@ func (m *Model) infoLines(msg infoMsg) []string {
 		}
 	}
 	field("Samples", views.Textf("%d", p.Samples.Len()))
+	if p.Period != 0 {
+		field("Period", views.Textf("%s of %s", analysis.ScaledLabel(p.Period, p.PeriodType.Unit, "auto"), p.PeriodType.Type))
+	}
 	if msg.base != nil || msg.baseErr != nil {
 		section("Base (" + strings.TrimPrefix(baseFlag(m.sources), "-") + ")")
 		if msg.baseErr != nil {
@@ -85,9 +88,6 @@ func (m *Model) infoLines(msg infoMsg) []string {
 		for _, l := range msg.base {
 			text(views.Safe(l))
 		}
-	}
-	if p.Period != 0 {
-		field("Period", views.Textf("%s of %s", analysis.ScaledLabel(p.Period, p.PeriodType.Unit, "auto"), p.PeriodType.Type))
 	}
 	if l := m.live; l != nil {
 		section("Live")

@@ -395,8 +395,8 @@ func (p *picker) view() string {
 	case p.filter != "":
 		lines = append(lines, st.Dim.Render("filter: "+views.SafeText(p.filter)+" (esc clears)"))
 	case p.marked.path != "":
-		lines = append(lines, st.Prompt.Render(fitLeft("base "+p.marked.flag()+" "+p.marked.label+": the profile opened next is shown against it (b on it again: "+
-			map[bool]string{false: "-base", true: "none"}[p.marked.minus]+")", p.width)))
+		again := map[bool]string{false: "-base", true: "none"}[p.marked.minus]
+		lines = append(lines, st.Prompt.Render(fitLeft("base "+p.marked.flag()+" "+p.marked.label+" · b on it again: "+again+" · open a profile to compare", p.width)))
 	case p.regular > p.maxFiles:
 		// Not silently: a profile may be among the files not looked at.
 		lines = append(lines, st.Dim.Render(fitLeft(fmt.Sprintf("profiles among the first %s of %s files, by name", thousands(p.maxFiles), thousands(p.regular)), p.width)))
