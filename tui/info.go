@@ -96,6 +96,9 @@ func (m *Model) infoLines(msg infoMsg) []string {
 			field("Total trend", views.Safe(line))
 		}
 		field("Snapshots", views.Textf("%d kept of the last %d (-history)", len(l.totals), l.keep))
+		if l.mark != nil {
+			field("Mark", l.markLine(msg.opts))
+		}
 	}
 	section("Sample types")
 	cur, _ := analysis.SampleIndex(p, msg.opts.SampleIndex)
