@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -126,6 +127,7 @@ func (m *Model) rebased(msg rebasedMsg) tea.Cmd {
 	m.prof, m.engine = msg.p, msg.engine
 	m.gen++
 	m.baseFacts = baseFacts{}
+	m.setSides()
 	if m.c.Diff {
 		m.setNote(views.Safe("comparing "+m.source.String()), false)
 	} else {
@@ -235,4 +237,66 @@ func (m *Model) comparing(level int) string {
 		return "Δ"
 	}
 	return "Δ " + baseFlag(m.sources) + " " + fitLeft(views.SafeText(filepath.Base(files[0])), 20)
+}
+
+// sides reads a diff's two profiles apart, once, for views.Common.Sides
+// (the differential flame graph), off the UI goroutine.
+type sides struct {
+	once        sync.Once
+	read        func() (newP, baseP *format.Profile, err error)
+	newE, baseE *analysis.Engine
+	err         error
+}
+
+func (s *sides) get() (newE, baseE *analysis.Engine, err error) {
+	s.once.Do(func() {
+		n, b, err := s.read()
+		if err != nil {
+			s.err = fmt.Errorf("reading the profiles apart: %w", err)
+			return
+		}
+		s.newE, s.baseE = analysis.NewEngine(n), analysis.NewEngine(b)
+	})
+	return s.newE, s.baseE, s.err
+}
+
+// setSides gives the views the open diff's two profiles apart: read
+// again from the sources at first use (the loaded profile is their
+// difference), as -diff_base and -base read them, normalized when
+// -normalize asks. Without a base, or live (showSnapshot sets them),
+// there are none.
+func (m *Model) setSides() {
+	m.c.Sides = nil
+	if !hasBase(m.sources) || m.live != nil {
+		return
+	}
+	ctx, read, src := m.ctx, m.sourceReader(), m.sources
+	s := &sides{read: func() (*format.Profile, *format.Profile, error) {
+		n, err := read(ctx, format.Sources{Sources: src.Sources, Binary: src.Binary})
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := read(ctx, format.Sources{Sources: append(slices.Clone(src.Base), src.DiffBase...), Binary: src.Binary})
+		if err != nil {
+			return nil, nil, fmt.Errorf("base: %w", err)
+		}
+		if src.Normalize {
+			if err := format.Normalize(n, b); err != nil {
+				return nil, nil, err
+			}
+		}
+		return n, b, nil
+	}}
+	m.c.Sides = s.get
+}
+
+// snapshotSides gives the views a live diff's two snapshots (nil: not
+// a diff of two snapshots).
+func (m *Model) snapshotSides(newP, baseP *format.Profile) {
+	m.c.Sides = nil
+	if newP == nil || baseP == nil {
+		return
+	}
+	s := &sides{read: func() (*format.Profile, *format.Profile, error) { return newP, baseP, nil }}
+	m.c.Sides = s.get
 }

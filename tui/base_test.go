@@ -174,3 +174,39 @@ func TestBaseVerbMinus(t *testing.T) {
 		t.Errorf("the status bar:\n%s", s)
 	}
 }
+
+// TestDiffFlame: in a diff the flame graph's frames are as wide as the
+// new profile's values and coloured by their change; the detail line
+// gives the frame's before, after and change; w draws the base's widths
+// (main.runFib, new in this profile, is then gone).
+func TestDiffFlame(t *testing.T) {
+	cfg := testConfig(testdata("cpu_labels.pb.gz"))
+	cfg.Sources.DiffBase = []string{testdata("cpu_labels_no_w0.pb.gz")}
+	h := start(t, cfg)
+	h.keys("4")
+	h.do(func(m *Model) { m.views.get(viewFlame).Reveal("main.runFib") })
+	s := h.screen()
+	for _, want := range []string{"▶ main.runFib  before 0  after 720ms  change +720ms (+33.96%)", "widths: new · w: base",
+		"▏main.runHash 0", "▏root +720ms"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the diff flame graph lacks %q:\n%s", want, s)
+		}
+	}
+	golden(t, "flame-diff-new", s)
+	h.do(func(m *Model) { m.views.get(viewFlame).Reveal("main.hashBlock") })
+	if s := h.screen(); !strings.Contains(s, "▶ main.hashBlock  before 690ms  after 690ms  change 0 (0%)") {
+		t.Errorf("main.hashBlock:\n%s", s)
+	}
+	h.keys("w")
+	h.waitFor("the base's widths", func(m *Model) bool { return strings.Contains(m.View(), "widths: base · w: new") })
+	s = h.screen()
+	if strings.Contains(s, "main.runFib") {
+		t.Errorf("main.runFib, not in the base, is drawn with the base's widths:\n%s", s)
+	}
+	if !strings.Contains(s, "▶ main.hashBlock  before 690ms  after 690ms") {
+		t.Errorf("the cursor left main.hashBlock:\n%s", s)
+	}
+	golden(t, "flame-diff-base", s)
+	h.keys("w")
+	h.waitFor("the new profile's widths", func(m *Model) bool { return strings.Contains(m.View(), "widths: new · w: base") })
+}

@@ -113,7 +113,9 @@ type snapshotMsg struct {
 	engine *analysis.Engine
 	delta  bool          // p is a delta
 	span   time.Duration // the time it is a change over (deltaSpan)
-	err    error
+	// cur and base are a delta's two snapshots (Common.Sides).
+	cur, base *format.Profile
+	err       error
 }
 
 // newLive returns the loop for cfg, or nil without -refresh.
@@ -279,6 +281,7 @@ func (l *live) prepare() tea.Cmd {
 				msg.err = fmt.Errorf("delta: %w", err)
 			} else {
 				msg.p, msg.delta = d, true
+				msg.cur, msg.base = cur, prev
 			}
 		}
 		msg.engine = analysis.NewEngine(msg.p)
@@ -298,6 +301,9 @@ func (m *Model) showSnapshot(msg snapshotMsg) tea.Cmd {
 	}
 	m.c.Diff = diff
 	m.prof, m.engine = msg.p, msg.engine
+	if !m.live.sourceDiff {
+		m.snapshotSides(msg.cur, msg.base)
+	}
 	m.gen++
 	if m.views.active != viewTop { // Top too, for the trend and the snapshots [ ] step through
 		return tea.Batch(m.ensure(m.views.active, false), m.ensure(viewTop, false))

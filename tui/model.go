@@ -227,6 +227,7 @@ func (m *Model) closeProfile() tea.Cmd {
 	m.optionState = newOptionState(openingOptions(m.cfg))
 	m.selected, m.search = "", nil
 	m.baseFacts = baseFacts{}
+	m.c.Sides = nil
 	m.help.reset()
 	m.line.close()
 	m.note = footNote{}

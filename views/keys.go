@@ -37,6 +37,7 @@ type KeyMap struct {
 
 	// Flame graph.
 	FramePrev, FrameNext, FrameParent, FrameChild, Zoom, ZoomOut key.Binding
+	Widths                                                       key.Binding
 
 	// Peek.
 	Walk, Center key.Binding
@@ -108,6 +109,7 @@ func DefaultKeyMap() *KeyMap {
 		FrameChild:  b("↓/j", "heaviest child frame (callee)", "down", "j"),
 		Zoom:        b("enter", "zoom: the frame fills the width (or double click)", "enter"),
 		ZoomOut:     b("⌫/esc", "zoom out: back through the zooms", "backspace", "esc"),
+		Widths:      b("w", "widths: in a diff, frames as wide as the new profile's values or the base's", "w"),
 
 		Walk:   b("enter", "walk: select the caller/callee under the cursor (double click too)", "enter"),
 		Center: b("c", "center: back to the selected function", "c"),
@@ -136,7 +138,7 @@ func (k *KeyMap) ViewGroups() []KeyGroup {
 		{"Top", []key.Binding{k.Sort}},
 		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
 		{"Labels", k.LabelBindings()},
-		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut}},
+		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut, k.Widths}},
 		{"Peek", []key.Binding{k.Walk, k.Center}},
 		{"Source", []key.Binding{k.Hottest, k.ScrollLeft, k.ScrollRight}},
 		{"Disassembly", []key.Binding{withHelp(k.Hottest, "hottest: go to the hottest instruction"), k.Follow, k.Return}},
