@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/analysis/report"
 )
@@ -209,4 +211,36 @@ func TestDiffFlame(t *testing.T) {
 	golden(t, "flame-diff-base", s)
 	h.keys("w")
 	h.waitFor("the new profile's widths", func(m *Model) bool { return strings.Contains(m.View(), "widths: new · w: base") })
+}
+
+// TestSideBySide: a diff's Top at 160 columns or more shows the base's
+// table and the new profile's next to each other, a function on the
+// same line in both (· where a profile lacks it), moving together;
+// narrower, the diff table.
+func TestSideBySide(t *testing.T) {
+	cfg := testConfig(testdata("cpu_labels.pb.gz"))
+	cfg.Sources.DiffBase = []string{testdata("cpu_labels_no_w0.pb.gz")}
+	cfg.Width, cfg.Height = 170, 14
+	h := start(t, cfg)
+	h.keys("j", "j", "j")
+	s := h.screen()
+	lines := strings.Split(s, "\n")
+	for _, want := range []string{
+		"30ms  1.42%       30ms  1.42%  main.fib",
+		"750ms 26.41%      750ms 26.41%  main.fib",
+		"·      ·          ·      ·  main.runFib",
+		"0     0%      720ms 25.35%  main.runFib",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("side by side lacks %q:\n%s", want, s)
+		}
+	}
+	if len(lines) < 6 || strings.Count(lines[5], "main.runFib") != 2 || strings.Count(lines[5], "▶") != 2 {
+		t.Errorf("the cursor's row is not main.runFib in both tables:\n%s", s)
+	}
+	golden(t, "top-side-by-side", s)
+	h.tm.Send(tea.WindowSizeMsg{Width: 120, Height: 14})
+	h.waitFor("the diff table", func(m *Model) bool { return strings.Contains(m.View(), "Δflat") })
+	h.tm.Send(tea.WindowSizeMsg{Width: 170, Height: 14})
+	h.waitFor("the two tables again", func(m *Model) bool { return strings.Contains(m.View(), "name — new") })
 }

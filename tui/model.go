@@ -257,6 +257,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.resize()
+		if m.phase == phaseReady {
+			// A view whose data depend on its width (Top side by side)
+			// asks again.
+			return m, m.ensure(m.views.active, false)
+		}
 		return m, nil
 	case tea.KeyMsg:
 		cmd := m.handleKey(msg)
