@@ -215,7 +215,8 @@ func TestDiffFlame(t *testing.T) {
 
 // TestSideBySide: a diff's Top at 160 columns or more shows the base's
 // table and the new profile's next to each other, a function on the
-// same line in both (· where a profile lacks it), moving together;
+// same line in both (· where a profile lacks it), the unchanged ones
+// too, moving together;
 // narrower, the diff table.
 func TestSideBySide(t *testing.T) {
 	cfg := testConfig(testdata("cpu_labels.pb.gz"))
@@ -230,6 +231,8 @@ func TestSideBySide(t *testing.T) {
 		"750ms 26.41%      750ms 26.41%  main.fib",
 		"·      ·          ·      ·  main.runFib",
 		"0     0%      720ms 25.35%  main.runFib",
+		"120ms  5.66%      690ms 32.55%  main.hashBlock", // unchanged: after the changes
+		"120ms  4.23%      690ms 24.30%  main.hashBlock",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("side by side lacks %q:\n%s", want, s)

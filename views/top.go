@@ -82,7 +82,9 @@ func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, st
 			base, err := e.BaseTop(opt)
 			d := topData{top: top, base: base}
 			if err == nil && sides != nil {
-				d.sides, err = sideTops(sides, opt)
+				if d.sides, err = sideTops(sides, opt); err == nil {
+					d.top = withUnchanged(top, d.sides)
+				}
 			}
 			return d, err
 		}, t.setResult), t.sidesState()

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -130,4 +132,34 @@ func (t *Top) sideRow(name string, v [2]int64, ok bool, total int64, cols topCol
 		b.WriteString(strings.Repeat(" ", pad))
 	}
 	return b.String()
+}
+
+// withUnchanged returns the diff table top with a zero row added for
+// every function of the two profiles it lacks (its value did not
+// change), heaviest first, so that side by side every function of both
+// has its line.
+func withUnchanged(top *analysis.Top, sides *topSides) *analysis.Top {
+	in := make(map[string]bool, len(top.Rows))
+	for _, r := range top.Rows {
+		in[top.Nodes.Name(r.Node)] = true
+	}
+	weight := func(name string) int64 { return max(abs(sides.new[name][1]), abs(sides.base[name][1])) }
+	var names []string
+	for _, m := range []map[string][2]int64{sides.new, sides.base} {
+		for name := range m {
+			if !in[name] {
+				in[name] = true
+				names = append(names, name)
+			}
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(weight(b), weight(a)), strings.Compare(a, b)) })
+	out := *top
+	out.Rows = slices.Clone(top.Rows)
+	for _, id := range top.Nodes.Find(names) {
+		if id >= 0 {
+			out.Rows = append(out.Rows, analysis.Row{Node: id})
+		}
+	}
+	return &out
 }
