@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -136,18 +137,36 @@ func (m *Model) rebased(msg rebasedMsg) tea.Cmd {
 	return m.ensure(m.views.active, false)
 }
 
+// baseDir is the directory a relative :base name is in: the picker's
+// when the profile came from it (a path in Files when served), else the
+// current directory ("").
+func (m *Model) baseDir() string {
+	if m.picker != nil && m.picked != "" {
+		return m.picker.dir
+	}
+	return ""
+}
+
 // localName is a name typed on the command line as the loader opens it:
-// in a served explorer a path in Files (no leading slash).
+// in a served explorer a path in Files (no leading slash), else a path
+// of the file system; relative to baseDir.
 func (m *Model) localName(name string) string {
 	if m.cfg.Files != nil {
+		if !strings.HasPrefix(name, "/") {
+			name = path.Join(m.baseDir(), name)
+		}
 		return path.Clean(strings.TrimPrefix(name, "/"))
+	}
+	if d := m.baseDir(); d != "" && !filepath.IsAbs(name) {
+		return filepath.Join(d, name)
 	}
 	return name
 }
 
 // completeBase completes :base's argument: -base or -diff_base first,
 // then a file or directory name, from the directory the word names
-// (the current one, or in a served explorer the served one).
+// under baseDir (the picker's, or the current one; in a served explorer
+// the served one).
 func (m *Model) completeBase(before []string, word string) []string {
 	var out []string
 	if len(before) == 0 {
@@ -163,13 +182,17 @@ func (m *Model) completeBase(before []string, word string) []string {
 	var des []fs.DirEntry
 	var err error
 	if m.cfg.Files != nil {
-		des, err = m.cfg.Files.ReadDir(path.Clean("./" + dir))
-	} else {
 		d := dir
-		if d == "" {
-			d = "."
+		if !strings.HasPrefix(d, "/") {
+			d = path.Join(m.baseDir(), d)
 		}
-		des, err = os.ReadDir(filepath.FromSlash(d))
+		des, err = m.cfg.Files.ReadDir(path.Clean("./" + strings.TrimPrefix(d, "/")))
+	} else {
+		d := filepath.FromSlash(dir)
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(cmp.Or(m.baseDir(), "."), d)
+		}
+		des, err = os.ReadDir(d)
 	}
 	if err != nil {
 		return out

@@ -99,6 +99,17 @@ func TestPickerBase(t *testing.T) {
 	h.pick("new.pb.gz")
 	h.waitReady()
 	h.checkTop("no base", "ns", "cpu-default")
+
+	// :base names a file of the picker's directory, and completes it.
+	h.keys(":")
+	h.typeText("base ol")
+	h.keys("<tab>")
+	if line := h.inputLine(); line != "base old.pb.gz" {
+		t.Fatalf("completed to %q", line)
+	}
+	h.keys("<enter>")
+	h.waitFor("the diff", func(m *Model) bool { return m.c.Diff })
+	h.checkTop(":base in the picker's directory", "ns", "diff-cpu")
 }
 
 // moveTo puts the picker's cursor on the entry named name.
