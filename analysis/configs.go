@@ -266,7 +266,9 @@ func (f *ConfigFile) Apply(name string, o, defaults Options) (Options, error) {
 			return o, fmt.Errorf("configuration %q: %s: %w", name, cf.name, err)
 		}
 		s := lookup(cf.name)
-		if v == cf.def {
+		if v == cf.def || cf.kind == KindString && v == "" {
+			// pprof's default; an empty text field (sort, unit,
+			// granularity) leaves pprof's URL without it: the default too.
 			v = s.Value(defaults)
 		}
 		if err := o.Set(cf.name, v); err != nil {

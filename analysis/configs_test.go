@@ -204,6 +204,19 @@ func TestConfigBadInput(t *testing.T) {
 			t.Errorf("%s applied", name)
 		}
 	}
+	// A configuration written by hand with one field: the others are
+	// their JSON zero values, as pprof reads them (trim=false,
+	// edgefraction=0), and an
+	// empty sort or unit is the default.
+	f, err = ParseConfigFile([]byte(`{"configs":[{"name":"m","focus":"x"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := explorerDefaults()
+	want.Focus, want.NoTrim, want.EdgeFraction = "x", true, 0
+	if o, err := f.Apply("m", explorerDefaults(), explorerDefaults()); err != nil || o != want {
+		t.Errorf("a one-field configuration applies as\n%+v, want\n%+v (%v)", o, want, err)
+	}
 	if f, err := ParseConfigFile(nil); err != nil || len(f.Names()) != 0 {
 		t.Errorf("empty file: %v", err)
 	}
