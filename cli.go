@@ -26,6 +26,7 @@ const (
 	groupSources   = "Sources"
 	groupSymbolize = "Symbolization"
 	groupLive      = "Live (the explorer)"
+	groupConfig    = "Saved configurations"
 	groupProgram   = "This program"
 )
 
@@ -61,6 +62,8 @@ func commandFlags(c *cmdline) []commandFlag {
 		{groupLive, "refresh", "DURATION", "read the source again every DURATION, keeping the view: a CPU profile URL is fetched back to back for DURATION each; a file is read again when it changes", (*durationValue)(&c.refresh)},
 		{groupLive, "history", "N", "snapshots whose totals the live trend keeps (default 60)", (*intValue)(&c.history)},
 
+		{groupConfig, "config", "NAME", "apply the configuration NAME saved in pprof's settings.json (go tool pprof -http's Config menu, or the explorer's :config save); settings given as flags win", (*stringValue)(&c.config)},
+
 		{groupProgram, "version", "", "print the version and exit", (*boolValue)(&c.version)},
 		{groupProgram, "help", "", "print this help and exit (also -h)", (*boolValue)(&c.help)},
 	}...)
@@ -83,6 +86,7 @@ type settingFlag struct {
 	opt    *analysis.Options
 	name   string // the flag's name: a setting or one of its choices
 	isBool bool
+	given  *[][2]string // the settings given, name and value, in order
 }
 
 func (f *settingFlag) String() string { return "" }
@@ -94,6 +98,7 @@ func (f *settingFlag) Set(v string) error {
 		}
 		return err
 	}
+	*f.given = append(*f.given, [2]string{f.name, v})
 	return nil
 }
 func (f *settingFlag) IsBoolFlag() bool { return f.isBool }
@@ -104,9 +109,9 @@ func newFlagSet(c *cmdline) *flag.FlagSet {
 	c.opt = analysis.DefaultOptions()
 	c.load.MaxBytes = format.DefaultMaxBytes
 	for _, s := range analysis.Settings() {
-		fs.Var(&settingFlag{opt: &c.opt, name: s.Name, isBool: s.IsBool()}, s.Name, s.Help)
+		fs.Var(&settingFlag{opt: &c.opt, name: s.Name, isBool: s.IsBool(), given: &c.given}, s.Name, s.Help)
 		for _, ch := range s.Choices {
-			fs.Var(&settingFlag{opt: &c.opt, name: ch, isBool: true}, ch, "same as -"+s.Name+"="+ch)
+			fs.Var(&settingFlag{opt: &c.opt, name: ch, isBool: true, given: &c.given}, ch, "same as -"+s.Name+"="+ch)
 		}
 	}
 	c.legacy = map[string]*bool{}
@@ -180,6 +185,7 @@ SSH (pprof-tui serve -h lists its flags).
 	printGroup(groupSources)
 	printGroup(groupSymbolize)
 	printGroup(groupLive)
+	printGroup(groupConfig)
 	printGroup(groupProgram)
 	fmt.Fprint(w, `
 Environment:

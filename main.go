@@ -49,6 +49,10 @@ type cmdline struct {
 	// -nodefraction (its own default) from one given.
 	set    map[string]bool
 	legacy map[string]*bool
+	// given are the settings flags set, in order, applied again over a
+	// -config.
+	given  [][2]string
+	config string
 
 	// reports are the report flags given, in order (at most one may
 	// remain: see run).
@@ -79,6 +83,11 @@ func parseArgs(args []string) (*cmdline, error) {
 		}
 	}
 	fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
+	if c.config != "" {
+		if err := c.applyConfig(); err != nil {
+			return nil, err
+		}
+	}
 	for _, l := range legacySampleIndex {
 		if *c.legacy[l.flag] {
 			c.opt.SampleIndex = l.sampleIndex
@@ -96,6 +105,35 @@ func parseArgs(args []string) (*cmdline, error) {
 	c.load.NoInlines = c.opt.NoInlines || chosen && spec.noInlines
 	c.load.BinaryPath = os.Getenv("PPROF_BINARY_PATH")
 	return c, nil
+}
+
+// applyConfig applies -config: the named configuration from pprof's
+// settings.json over the defaults, then the settings given as flags
+// again, so that they win wherever they stand on the line.
+func (c *cmdline) applyConfig() error {
+	path, err := analysis.ConfigFilePath()
+	if err != nil {
+		return &exitError{2, fmt.Errorf("-config: %w", err)}
+	}
+	f, err := analysis.ReadConfigFile(path)
+	if err != nil {
+		return &exitError{2, fmt.Errorf("-config: %w", err)}
+	}
+	def := analysis.DefaultOptions()
+	opt, err := f.Apply(c.config, def, def)
+	if err != nil {
+		return &exitError{2, fmt.Errorf("-config: %w (in %s)", err, path)}
+	}
+	if opt.NodeFraction != def.NodeFraction {
+		c.set["nodefraction"] = true // the configuration's, not the explorer's default
+	}
+	for _, g := range c.given {
+		if err := opt.Set(g[0], g[1]); err != nil {
+			return &exitError{2, err}
+		}
+	}
+	c.opt = opt
+	return nil
 }
 
 // flagError rewords the flag package's errors: an unknown flag gets the
@@ -278,6 +316,9 @@ func explore(ctx context.Context, c *cmdline, stdout, stderr io.Writer) error {
 		Options: c.opt,
 		Output:  stdout,
 	}
+	// :config shares pprof's settings.json; without a config directory
+	// (no $HOME) its configurations last for the session.
+	cfg.SettingsFile, _ = analysis.ConfigFilePath()
 	if c.refresh != 0 {
 		if len(c.sources.Sources) != 1 || c.sources.Sources[0] == "-" {
 			return usageError("-refresh needs one URL or file source")

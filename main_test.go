@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
 )
 
 // cases reads analysis/testdata/top/cases.txt: name, profile, pprof flags.
@@ -261,5 +263,61 @@ func TestPrintErrorSafe(t *testing.T) {
 	printError(&b, err)
 	if strings.ContainsAny(b.String(), "\x1b\a") || !strings.Contains(b.String(), "n␛]0;PWNED␇.pb.gz") {
 		t.Errorf("printed %q", b.String())
+	}
+}
+
+// useSettings makes data pprof's settings.json for the test: pprof keeps
+// it in os.UserConfigDir()/pprof, which follows XDG_CONFIG_HOME on Linux
+// (and HOME elsewhere).
+func useSettings(t *testing.T, data []byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("HOME", dir)
+	path, err := analysis.ConfigFilePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestConfigFlag: -config applies a configuration go tool pprof -http
+// saved (analysis/testdata/configs/pprof-settings.json), and the report
+// equals pprof's with the same settings as flags (the cpu-config-hot
+// case); flags given on the line win over the configuration's, wherever
+// they stand.
+func TestConfigFlag(t *testing.T) {
+	data, err := os.ReadFile("analysis/testdata/configs/pprof-settings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	useSettings(t, data)
+	want, err := os.ReadFile("analysis/testdata/top/cpu-config-hot.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join("testdata", "go", "cpu_labels.pb.gz")
+	for _, args := range [][]string{
+		{"-top", "-symbolize=none", "-nodefraction=0", "-nodecount=1000000", "-unit=ns", "-config=hot", src},
+		{"-nodefraction=0", "-config=hot", "-top", "-symbolize=none", src, "-nodecount=1000000", "-unit=ns"},
+	} {
+		if got := runCLI(t, args...); got != string(want) {
+			t.Errorf("%v: output differs from pprof's\n--- got\n%s\n--- pprof\n%s", args, got, want)
+		}
+	}
+	got := runCLI(t, "-top", "-symbolize=none", "-nodefraction=0", "-config=hot", "-focus=main.fib", src)
+	if !strings.Contains(got, "focus=main.fib\n") || !strings.Contains(got, "hide=runtime") {
+		t.Errorf("-focus did not win over the configuration's, or its hide was lost:\n%s", got)
+	}
+	var stdout, stderr bytes.Buffer
+	err = run(context.Background(), []string{"-top", "-config=nope", src}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), `no saved configuration "nope" (saved: hot, by-cum)`) {
+		t.Errorf("unknown configuration: %v", err)
 	}
 }

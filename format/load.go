@@ -73,17 +73,30 @@ func Load(ctx context.Context, s Sources, opt Options) (*Profile, error) {
 		sym.symbolize(p)
 		return p, nil
 	}
+	merged, err := Subtract(p, bases, len(s.DiffBase) > 0, s.Normalize)
+	if err != nil {
+		return nil, err
+	}
+	sym.symbolize(merged)
+	return merged, nil
+}
+
+// Subtract returns p minus the bases (merged), as pprof's -base does, or
+// -diff_base when diffBase is set (the base's samples marked, so that
+// percentages are of the new profile's total); normalize first scales p
+// to the base's total, as -normalize. It changes the bases.
+func Subtract(p *Profile, bases []*Profile, diffBase, normalize bool) (*Profile, error) {
 	base, err := Merge(bases)
 	if err != nil {
 		return nil, fmt.Errorf("base: %w", err)
 	}
-	if s.Normalize {
+	if normalize {
 		if err := Normalize(p, base); err != nil {
 			return nil, fmt.Errorf("normalize: %w", err)
 		}
 	}
 	Scale(base, -1)
-	if len(s.DiffBase) > 0 {
+	if diffBase {
 		if err := MarkBase(base); err != nil {
 			return nil, err
 		}
@@ -92,6 +105,5 @@ func Load(ctx context.Context, s Sources, opt Options) (*Profile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("base: %w", err)
 	}
-	sym.symbolize(merged)
 	return merged, nil
 }

@@ -199,3 +199,28 @@ func TestPickerOverSSH(t *testing.T) {
 	tm.press("jj\r", "main.fib")
 	tm.press("P", "choose a profile")
 }
+
+// TestBaseAndConfigServed: a served session compares with a base read
+// through the served directory (:base), and keeps :config's
+// configurations in its own memory: the server's config directory is
+// neither read nor written.
+func TestBaseAndConfigServed(t *testing.T) {
+	cfgDir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfgDir)
+	ts := startServer(t, func(c *Config) {
+		// The served profile again, under another name: a diff of
+		// nothing, but read through the served root.
+		if err := os.WriteFile(filepath.Join(c.Dir, "old.pb.gz"), testProfile(t), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	tm := ts.open(termOpt{})
+	tm.waitFor(0, "profiles: 2 profiles")
+	tm.press("/cpu.pb\r", "main.fib")
+	tm.press(":base old.pb.gz\r", "−diff_base old.pb.gz")
+	tm.press(":config save x\r", "saved configuration x for this session")
+	tm.press(":config\r", "Saved configurations  for this session")
+	if entries, _ := os.ReadDir(cfgDir); len(entries) != 0 {
+		t.Errorf("the server's config directory holds %d entries", len(entries))
+	}
+}

@@ -204,6 +204,8 @@ func (m *Model) statusLine(level int, total string) string {
 	var parts []string
 	if level < 2 {
 		parts = append(parts, st.StatusLabel.Render(" "+m.source.String()))
+	} else if c := m.comparing(level); c != "" {
+		parts = append(parts, st.StatusLabel.Render(" "+c)) // a diff says so at every width
 	}
 	if m.live != nil {
 		parts = append(parts, st.Status.Render(m.liveStatus(level).String()))

@@ -53,6 +53,10 @@ type cmdline struct {
 	labelsOf    *format.Profile
 	labelKeys   []string
 	labelValues map[string][]string
+	// args completes a verb's argument: word, after the words before
+	// it on the line (the verb first); false when the line does not
+	// start with a verb that completes its arguments.
+	args func(before []string, word string) ([]string, bool)
 }
 
 func newCmdline(st *views.Styles) cmdline {

@@ -125,7 +125,14 @@ func (c *cmdline) complete(prof *format.Profile) (word string, ok bool) {
 	} else if w, err := splitCommand(word); err == nil && len(w) == 1 {
 		word = w[0]
 	}
-	cands := c.completions(word, prof)
+	var cands []string
+	if args, ok := c.verbArgs(line[:start], word); ok {
+		for _, x := range args {
+			cands = append(cands, quoteWord(x))
+		}
+	} else {
+		cands = c.completions(word, prof)
+	}
 	c.comp = completion{}
 	switch len(cands) {
 	case 0:
@@ -163,4 +170,15 @@ func quoteCompletion(word string) string {
 		return word
 	}
 	return name + "=" + quoteWord(value)
+}
+
+// verbArgs completes word as an argument of the verb the line starts
+// with (before is the line before word), if that verb completes its
+// arguments.
+func (c *cmdline) verbArgs(before, word string) ([]string, bool) {
+	words, _, _ := scanCommand(before)
+	if len(words) == 0 || c.args == nil {
+		return nil, false
+	}
+	return c.args(words, word)
 }

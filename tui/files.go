@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"slices"
 
 	"github.com/pprof-tui/pprof-tui/format"
 )
@@ -21,10 +22,26 @@ type Files interface {
 	Load(ctx context.Context, name string, opt format.Options) (*format.Profile, error)
 }
 
-// loadFiles loads src through files: one profile, no base.
+// loadFiles loads src through files: one profile, less a base of one
+// or more (-base or -diff_base) as format.Load does.
 func loadFiles(ctx context.Context, files Files, src format.Sources, opt format.Options) (*format.Profile, error) {
-	if len(src.Sources) != 1 || len(src.Base)+len(src.DiffBase) > 0 || src.Binary != "" {
+	if len(src.Sources) != 1 || src.Binary != "" {
 		return nil, fmt.Errorf("one profile at a time here")
 	}
-	return files.Load(ctx, src.Sources[0], opt)
+	if len(src.Base) > 0 && len(src.DiffBase) > 0 {
+		return nil, fmt.Errorf("-base and -diff_base cannot be used together")
+	}
+	p, err := files.Load(ctx, src.Sources[0], opt)
+	bases := append(slices.Clone(src.Base), src.DiffBase...)
+	if err != nil || len(bases) == 0 {
+		return p, err
+	}
+	opt.Progress = nil
+	profiles := make([]*format.Profile, len(bases))
+	for i, b := range bases {
+		if profiles[i], err = files.Load(ctx, b, opt); err != nil {
+			return nil, err
+		}
+	}
+	return format.Subtract(p, profiles, len(src.DiffBase) > 0, src.Normalize)
 }

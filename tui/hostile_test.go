@@ -74,18 +74,7 @@ func copyProfile(t *testing.T, name, dir, as string) string {
 // pick opens the picker's entry named name.
 func (h *harness) pick(name string) {
 	h.t.Helper()
-	found := false
-	h.do(func(m *Model) {
-		for i, e := range m.picker.shown {
-			if m.picker.entries[e].name == name {
-				m.picker.moveTo(i)
-				found = true
-			}
-		}
-	})
-	if !found {
-		h.t.Fatalf("the picker does not list %q:\n%s", name, h.screen())
-	}
+	h.moveTo(name)
 	h.keys("<enter>")
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/analysis/report"
+	"github.com/pprof-tui/pprof-tui/format"
 	"github.com/pprof-tui/pprof-tui/views"
 )
 
@@ -21,14 +22,25 @@ type infoMsg struct {
 	top  *analysis.Top
 	opts analysis.Options
 	err  error
+	// The base's header (a diff), its error, and the base as read.
+	base    []string
+	baseErr error
+	facts   baseFacts
+	gen     int
 }
 
 // showInfo computes what the panel needs; infoMsg opens it.
 func (m *Model) showInfo() tea.Cmd {
 	e, opts := m.engine, m.opts
+	ctx, read, src, facts, gen := m.ctx, m.sourceReader(), m.sources, m.baseFacts, m.gen
+	if m.live != nil {
+		src = format.Sources{} // a live diff's sources are read on every refresh
+	}
 	return guard(func() tea.Msg {
 		top, err := e.Top(opts)
-		return infoMsg{top, opts, err}
+		msg := infoMsg{top: top, opts: opts, err: err, gen: gen}
+		msg.facts, msg.base, msg.baseErr = baseInfo(ctx, read, src, facts, opts)
+		return msg
 	})
 }
 
@@ -68,6 +80,15 @@ func (m *Model) infoLines(msg infoMsg) []string {
 	if p.Period != 0 {
 		field("Period", views.Textf("%s of %s", analysis.ScaledLabel(p.Period, p.PeriodType.Unit, "auto"), p.PeriodType.Type))
 	}
+	if msg.base != nil || msg.baseErr != nil {
+		section("Base (" + strings.TrimPrefix(baseFlag(m.sources), "-") + ")")
+		if msg.baseErr != nil {
+			text(views.Safe(msg.baseErr.Error()))
+		}
+		for _, l := range msg.base {
+			text(views.Safe(l))
+		}
+	}
 	if l := m.live; l != nil {
 		section("Live")
 		field("Status", m.liveStatus(0))
@@ -75,6 +96,9 @@ func (m *Model) infoLines(msg infoMsg) []string {
 			field("Total trend", views.Safe(line))
 		}
 		field("Snapshots", views.Textf("%d kept of the last %d (-history)", len(l.totals), l.keep))
+		if l.mark != nil {
+			field("Mark", l.markLine(msg.opts))
+		}
 	}
 	section("Sample types")
 	cur, _ := analysis.SampleIndex(p, msg.opts.SampleIndex)

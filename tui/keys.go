@@ -110,6 +110,11 @@ func rootKeys(k *views.KeyMap) []keyRow {
 			}
 			return cmd
 		}),
+		live(k.Mark, func(m *Model, _ tea.KeyMsg) tea.Cmd {
+			cmd, note := m.live.toggleMark()
+			m.setNote(note, false)
+			return cmd
+		}),
 		live(k.Trend, func(m *Model, _ tea.KeyMsg) tea.Cmd {
 			m.toggleTrend()
 			return nil

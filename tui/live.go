@@ -71,6 +71,11 @@ type live struct {
 	step     int // the snapshot [ and ] show (-1: none)
 	trendOn  bool
 	trendFor analysis.Options
+	// mark is the snapshot m marked: every snapshot after it is shown
+	// as its change since it (-base of it), in place of the delta,
+	// until m clears it.
+	mark   *format.Profile
+	markAt time.Time // when mark was read
 }
 
 // trendRows bounds the functions a snapshot keeps for the trend.
@@ -108,7 +113,9 @@ type snapshotMsg struct {
 	engine *analysis.Engine
 	delta  bool          // p is a delta
 	span   time.Duration // the time it is a change over (deltaSpan)
-	err    error
+	// cur and base are a delta's two snapshots (Common.Sides).
+	cur, base *format.Profile
+	err       error
 }
 
 // newLive returns the loop for cfg, or nil without -refresh.
@@ -256,12 +263,16 @@ func (l *live) loaded(msg liveLoadedMsg, shown *format.Profile) tea.Cmd {
 func (l *live) prepare() tea.Cmd {
 	l.seq++
 	seq, cur, prev := l.seq, l.cur, l.prev
+	prevAt := l.prevAt
 	if !l.delta {
 		prev = nil
 	}
+	if l.mark != nil {
+		prev, prevAt = l.mark, l.markAt
+	}
 	var span time.Duration
 	if prev != nil {
-		span = deltaSpan(cur, prev, l.updated, l.prevAt)
+		span = deltaSpan(cur, prev, l.updated, prevAt)
 	}
 	return guard(func() tea.Msg {
 		msg := snapshotMsg{seq: seq, p: cur, span: span}
@@ -270,6 +281,7 @@ func (l *live) prepare() tea.Cmd {
 				msg.err = fmt.Errorf("delta: %w", err)
 			} else {
 				msg.p, msg.delta = d, true
+				msg.cur, msg.base = cur, prev
 			}
 		}
 		msg.engine = analysis.NewEngine(msg.p)
@@ -289,6 +301,9 @@ func (m *Model) showSnapshot(msg snapshotMsg) tea.Cmd {
 	}
 	m.c.Diff = diff
 	m.prof, m.engine = msg.p, msg.engine
+	if !m.live.sourceDiff {
+		m.snapshotSides(msg.cur, msg.base)
+	}
 	m.gen++
 	if m.views.active != viewTop { // Top too, for the trend and the snapshots [ ] step through
 		return tea.Batch(m.ensure(m.views.active, false), m.ensure(viewTop, false))
@@ -310,10 +325,46 @@ func (l *live) take(msg snapshotMsg) (diff, ok bool) {
 	return l.sourceDiff || msg.delta, true
 }
 
+// toggleMark marks the latest snapshot as the base every later one is
+// shown against, or clears the mark, saying which.
+func (l *live) toggleMark() (tea.Cmd, views.Text) {
+	if l.mark != nil {
+		l.mark = nil
+		return l.prepare(), views.Safe("mark cleared: " + l.showing())
+	}
+	if l.cur == nil {
+		return nil, views.Safe("no snapshot to mark yet")
+	}
+	l.mark, l.markAt = l.cur, l.updated
+	return l.prepare(), views.Safe("marked the snapshot of " + l.markAt.Format("15:04:05") + ": every snapshot is shown as its change since it (m clears)")
+}
+
+// markLine describes the mark for the info panel: when it was read and
+// its total of the sample type shown.
+func (l *live) markLine(opts analysis.Options) views.Text {
+	total := ""
+	if i, err := analysis.SampleIndex(l.mark, opts.SampleIndex); err == nil {
+		t := l.mark.Total(i)
+		total = ", total " + views.Format(&views.Common{}, l.mark.SampleTypes[i].Unit, opts, t)(t)
+	}
+	return views.Textf("the snapshot of %s%s: every snapshot is shown as its change since it (m clears)", l.markAt.Format("15:04:05"), total)
+}
+
+// showing says what the views show without a mark.
+func (l *live) showing() string {
+	if l.delta {
+		return "each snapshot's change since the one before"
+	}
+	return "the latest snapshot"
+}
+
 // toggleDelta switches between the latest snapshot and its change; the
 // note says when there is no change to show yet.
 func (l *live) toggleDelta() (tea.Cmd, views.Text) {
 	l.delta = !l.delta
+	if l.mark != nil {
+		return nil, views.Safe("the mark is shown (m clears it); then " + l.showing())
+	}
 	if l.delta && l.prev == nil {
 		return nil, views.Safe("delta: shown from the next snapshot on")
 	}
@@ -449,7 +500,14 @@ func (l *live) status(level int, per time.Duration) views.Text {
 	if short {
 		s = "live"
 	}
-	if per > 0 && level >= 3 {
+	if l.mark != nil && level >= 3 {
+		s += " · Δ mark"
+	} else if l.mark != nil {
+		s += " · Δ since mark " + l.markAt.Format("15:04:05")
+		if per > 0 {
+			s += " /s"
+		}
+	} else if per > 0 && level >= 3 {
 		s += " · Δ/s"
 	} else if per > 0 {
 		s += fmt.Sprintf(" · Δ/s over %.1fs", per.Seconds())

@@ -187,16 +187,7 @@ func TestLiveDelta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Rows) != len(want.Rows) || got.Total != want.Total {
-		t.Fatalf("delta: %d rows, total %d; -base: %d rows, total %d", len(got.Rows), got.Total, len(want.Rows), want.Total)
-	}
-	for i := range want.Rows {
-		g, w := got.Rows[i], want.Rows[i]
-		gn, wn := got.Nodes.Name(g.Node), want.Nodes.Name(w.Node)
-		if gn != wn || g.Flat != w.Flat || g.Cum != w.Cum {
-			t.Errorf("row %d: %s %d %d, -base gives %s %d %d", i, gn, g.Flat, g.Cum, wn, w.Flat, w.Cum)
-		}
-	}
+	sameTop(t, got, want)
 	if s := h.screen(); !strings.Contains(s, "Δ over") || !strings.Contains(s, "Δflat") {
 		t.Errorf("the delta is not marked on screen:\n%s", s)
 	}
@@ -679,5 +670,71 @@ func TestSparkline(t *testing.T) {
 	}
 	if got := sparkline([]int64{0, 1, 2, 3}, 2); got != "▁█" {
 		t.Errorf("the last 2 of 4: %q", got)
+	}
+}
+
+// TestLiveMark: m marks the snapshot shown; every later snapshot is
+// then shown as its change since the mark, as go tool pprof's -base of
+// the marked snapshot gives it (not since the snapshot before, which
+// here is the same profile: its delta would be empty); m again clears.
+func TestLiveMark(t *testing.T) {
+	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
+	srv := &liveServer{files: []string{a, b, b}, once: true}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cfg := testConfig(ts.URL + "/debug/pprof/heap")
+	cfg.Refresh = 200 * time.Millisecond
+	h := start(t, cfg)
+	h.keys("p", "m") // pause on the first snapshot and mark it
+	if s := h.screen(); !strings.Contains(s, "every snapshot is shown as its change since it") || !strings.Contains(s, "Δ since mark") {
+		t.Errorf("the mark is not said:\n%s", s)
+	}
+	h.keys("d") // the delta gives way to the mark
+	h.keys("p")
+	// Generations: 1 the mark, 2 and 3 the snapshots after it.
+	h.waitFor("the third snapshot", func(m *Model) bool { return srv.served() == 3 && m.gen >= 3 })
+	p, err := format.Load(t.Context(), format.Sources{Sources: []string{b}, Base: []string{a}}, format.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := analysis.NewEngine(p).Top(uiOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *analysis.Top
+	h.do(func(m *Model) { got, err = m.engine.Top(m.opts) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameTop(t, got, want)
+	if s := h.screen(); !strings.Contains(s, "Δflat") || !strings.Contains(s, "Δ since mark") {
+		t.Errorf("the change since the mark is not on screen:\n%s", s)
+	}
+	h.keys("m")
+	h.waitFor("the mark cleared", func(m *Model) bool { return m.live.mark == nil && m.live.shown == m.live.seq })
+	if s := h.screen(); !strings.Contains(s, "mark cleared") {
+		t.Errorf("no note for the mark cleared:\n%s", s)
+	}
+}
+
+// served is how many requests the server answered with a profile.
+func (s *liveServer) served() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return min(s.n, len(s.files))
+}
+
+// sameTop compares two top tables row by row.
+func sameTop(t *testing.T, got, want *analysis.Top) {
+	t.Helper()
+	if len(got.Rows) != len(want.Rows) || got.Total != want.Total {
+		t.Fatalf("%d rows, total %d; want %d rows, total %d", len(got.Rows), got.Total, len(want.Rows), want.Total)
+	}
+	for i := range want.Rows {
+		g, w := got.Rows[i], want.Rows[i]
+		gn, wn := got.Nodes.Name(g.Node), want.Nodes.Name(w.Node)
+		if gn != wn || g.Flat != w.Flat || g.Cum != w.Cum {
+			t.Errorf("row %d: %s %d %d, -base gives %s %d %d", i, gn, g.Flat, g.Cum, wn, w.Flat, w.Cum)
+		}
 	}
 }

@@ -169,6 +169,7 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 	}
 	m.prof = msg.p
 	m.engine = analysis.NewEngine(msg.p)
+	m.setSides()
 	if len(msg.notes) > 0 {
 		m.setNote(views.Safe(strings.Join(msg.notes, "; ")), false)
 	}

@@ -52,11 +52,14 @@ type Model struct {
 	jobs     jobs
 	spin     spin
 
-	line   cmdline // the command and search line
-	search *regexp.Regexp
-	note   footNote
-	click  views.DoubleClick // for the views that leave double clicks to the root
-	help   helpPanel         // in the view's place: ?, :help, I, :cmd
+	line    cmdline // the command and search line
+	search  *regexp.Regexp
+	note    footNote
+	click   views.DoubleClick // for the views that leave double clicks to the root
+	help    helpPanel         // in the view's place: ?, :help, I, :cmd
+	configs configStore       // pprof's saved configurations (:config)
+	// baseFacts is the base read on its own, for the info panel.
+	baseFacts baseFacts
 }
 
 // openProfile is what the explorer has open.
@@ -163,6 +166,8 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	st := c.Styles
 	m.spin.Model = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
 	m.line = newCmdline(st)
+	m.line.args = m.completeArgs
+	m.configs = configStore{path: cfg.SettingsFile}
 	m.help = newHelpPanel(st, c.Keys, keyGroups(m.keys, c.Keys), hints(m.keys))
 	m.load = newLoader(cfg, st)
 	if len(cfg.Sources.Sources) == 0 {
@@ -221,6 +226,8 @@ func (m *Model) closeProfile() tea.Cmd {
 	m.jobs.seq, m.jobs.epoch = seq, epoch+1
 	m.optionState = newOptionState(openingOptions(m.cfg))
 	m.selected, m.search = "", nil
+	m.baseFacts = baseFacts{}
+	m.c.Sides = nil
 	m.help.reset()
 	m.line.close()
 	m.note = footNote{}
@@ -268,6 +275,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.resize()
+		if m.phase == phaseReady {
+			// A view whose data depend on its width (Top side by side)
+			// asks again.
+			return m, m.ensure(m.views.active, false)
+		}
 		return m, nil
 	case tea.KeyMsg:
 		cmd := m.handleKey(msg)
@@ -289,7 +301,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.phase = phaseLoading
 		m.source, m.picked = views.Safe(msg.name), msg.name
 		m.sources = format.Sources{Sources: msg.sources}
-		return m, tea.Batch(m.load.start(m.ctx, format.Sources{Sources: msg.sources}, msg.data), m.startSpin())
+		if msg.data == nil { // the demo has no file to compare
+			m.sources = msg.base.apply(m.sources)
+		}
+		if m.c.Diff = hasBase(m.sources); m.c.Diff {
+			m.source = sourceName(m.sources)
+		}
+		return m, tea.Batch(m.load.start(m.ctx, m.sources, msg.data), m.startSpin())
 	case loadedMsg:
 		return m, m.loaded(msg)
 	case resultMsg:
@@ -321,7 +339,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case savedMsg:
 		m.saved(msg)
 		return m, nil
+	case rebasedMsg:
+		return m, m.rebased(msg)
 	case infoMsg:
+		if msg.gen == m.gen && msg.facts.p != nil {
+			m.baseFacts = msg.facts
+		}
 		if m.phase == phaseReady {
 			m.help.open(m.infoLines(msg))
 		}

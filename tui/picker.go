@@ -43,6 +43,14 @@ type picker struct {
 	width, height  int
 	err            error            // the last open failed
 	now            func() time.Time // time.Now; tests fix it
+	marked         pickedBase       // the profile marked as the base (b)
+}
+
+// pickedBase is the profile b marked: what opens next is shown against
+// it, as -diff_base or (minus) -base.
+type pickedBase struct {
+	path, label string // "" for none
+	minus       bool   // -base: subtract only; else -diff_base
 }
 
 type pickEntry struct {
@@ -59,6 +67,7 @@ type pickedMsg struct {
 	name    string
 	sources []string
 	data    []byte
+	base    pickedBase
 }
 
 // maxPickerFiles bounds the files of one directory the picker sniffs:
@@ -301,8 +310,37 @@ func (p *picker) update(msg tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Drill):
 		return p.open()
+	case key.Matches(msg, k.PickBase):
+		p.markBase()
 	}
 	return nil
+}
+
+// markBase makes the profile under the cursor the base (-diff_base); b
+// again on it makes it -base, and again unmarks it.
+func (p *picker) markBase() {
+	if len(p.shown) == 0 {
+		return
+	}
+	e := p.entries[p.shown[p.cursor]]
+	switch {
+	case e.dir || e.path == "":
+		p.err = fmt.Errorf("a base is a profile file: b on one marks it")
+	case p.marked.path != e.path:
+		p.marked = pickedBase{path: e.path, label: e.label}
+	case !p.marked.minus:
+		p.marked.minus = true
+	default:
+		p.marked = pickedBase{}
+	}
+}
+
+// flag is how the base is subtracted, as pprof's flag names it.
+func (b pickedBase) flag() string {
+	if b.minus {
+		return "-base"
+	}
+	return "-diff_base"
 }
 
 // open opens the entry under the cursor: a directory is listed, a
@@ -324,7 +362,8 @@ func (p *picker) open() tea.Cmd {
 	case e.path == "":
 		return func() tea.Msg { return pickedMsg{name: "demo", data: demoProfile} }
 	}
-	return func() tea.Msg { return pickedMsg{name: e.name, sources: []string{e.path}} }
+	base := p.marked
+	return func() tea.Msg { return pickedMsg{name: e.name, sources: []string{e.path}, base: base} }
 }
 
 func (p *picker) view() string {
@@ -355,6 +394,9 @@ func (p *picker) view() string {
 		lines = append(lines, st.Dim.Render("nothing matches "+views.SafeText(p.filter)+" (esc clears)"))
 	case p.filter != "":
 		lines = append(lines, st.Dim.Render("filter: "+views.SafeText(p.filter)+" (esc clears)"))
+	case p.marked.path != "":
+		again := map[bool]string{false: "-base", true: "none"}[p.marked.minus]
+		lines = append(lines, st.Prompt.Render(fitLeft("base "+p.marked.flag()+" "+p.marked.label+" · b on it again: "+again+" · open a profile to compare", p.width)))
 	case p.regular > p.maxFiles:
 		// Not silently: a profile may be among the files not looked at.
 		lines = append(lines, st.Dim.Render(fitLeft(fmt.Sprintf("profiles among the first %s of %s files, by name", thousands(p.maxFiles), thousands(p.regular)), p.width)))
@@ -387,8 +429,12 @@ func (p *picker) view() string {
 		}
 		var b strings.Builder
 		b.WriteString("  " + views.PadRight(fitLeft(name, nameW), nameW))
+		kind := e.kind
+		if p.marked.path != "" && e.path == p.marked.path {
+			kind = "base (" + p.marked.flag() + ")"
+		}
 		if typeW > 0 {
-			b.WriteString(" " + views.PadRight(fitLeft(e.kind, typeW), typeW))
+			b.WriteString(" " + views.PadRight(fitLeft(kind, typeW), typeW))
 		}
 		b.WriteString(" " + fmt.Sprintf("%*s", sizeW, size))
 		if ageW > 0 {
@@ -403,7 +449,7 @@ func (p *picker) view() string {
 	for len(lines) < p.height-1 {
 		lines = append(lines, "")
 	}
-	hint := "enter open • ⌫ parent directory • / filter • ↑↓ g G pgup pgdn move • q quit"
+	hint := "enter open • b base • ⌫ parent directory • / filter • ↑↓ g G pgup pgdn move • q quit"
 	if p.filtering {
 		hint = "type to filter by name • enter opens the first match • ↑↓ move • esc clears"
 	}

@@ -55,6 +55,10 @@ type Config struct {
 	// NoSave makes :save refuse: a served explorer writes nothing on
 	// the server (y still copies to the client's clipboard).
 	NoSave bool
+	// SettingsFile is pprof's settings.json, where :config keeps the
+	// saved configurations (analysis.ConfigFilePath); empty keeps them
+	// in memory for this program only (serve).
+	SettingsFile string
 	// NoSignalHandler leaves SIGINT and SIGTERM to the caller: one
 	// process serves many programs and stops them itself.
 	NoSignalHandler bool

@@ -118,8 +118,7 @@ func (m *Model) saved(msg savedMsg) {
 // current view and the go tool pprof one with the same settings.
 func (m *Model) commandLines() (ours, pprof string) {
 	var flags, pflags []string
-	explorer := analysis.DefaultOptions()
-	explorer.NodeFraction = 0
+	explorer := explorerDefaults()
 	pprofDefaults := analysis.DefaultOptions()
 	for _, s := range analysis.Settings() {
 		v := s.Value(m.opts)
@@ -213,6 +212,10 @@ func (m *Model) showCommand() {
 	for _, l := range wrap(views.Safe(pprof).String(), m.width-4) {
 		lines = append(lines, "  "+st.HelpDesc.Render(l))
 	}
+	lines = append(lines, "", st.HelpTitle.Render("The same settings in go tool pprof -http's web UI (after its address)"))
+	for _, l := range wrap(views.Safe(m.webPath()).String(), m.width-4) {
+		lines = append(lines, "  "+st.HelpDesc.Render(l))
+	}
 	lines = append(lines, "", st.Dim.Render("  y copies the pprof-tui line to the clipboard (OSC 52) · any other key closes"))
 	m.help.openCopy(lines, ours)
 }
@@ -231,4 +234,22 @@ func (m *Model) copyText(s, what string) tea.Cmd {
 		out.Write([]byte(seq))
 		return nil
 	}
+}
+
+// webPages are the pages of pprof's web UI that show what a view does;
+// a view without one gets the top table.
+var webPages = map[viewID]string{viewFlame: "flamegraph", viewPeek: "peek", viewSource: "source", viewDisasm: "disasm"}
+
+// webPath is the path and query of pprof's web UI page with the current
+// settings (pprof's URL parameters), for :cmd.
+func (m *Model) webPath() string {
+	page, ok := webPages[m.views.active]
+	if !ok {
+		page = "top"
+	}
+	path := "/ui/" + page
+	if q := analysis.PprofURLQuery(m.opts, explorerDefaults()); q != "" {
+		path += "?" + q
+	}
+	return path
 }

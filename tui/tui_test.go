@@ -198,7 +198,7 @@ func TestGoldenScreens(t *testing.T) {
 		{"diff-cpu-tree", "cpu_labels.pb.gz", []string{"2"}, "cpu_labels_no_w0.pb.gz", 0, 0},
 		{"diff-cpu-labels", "cpu_labels.pb.gz", []string{"3"}, "cpu_labels_no_w0.pb.gz", 0, 0},
 		{"diff-reverse-top", "cpu_labels_no_w0.pb.gz", nil, "cpu_labels.pb.gz", 0, 0},
-		{"goroutine-flame-diff-zoomed", "../notes/goroutine1.pb.gz", []string{"4", "g", "<down>", "<right>", "<enter>"}, "../notes/goroutine2.pb.gz", 0, 0},
+		{"goroutine-flame-diff-zoomed", "../notes/goroutine1.pb.gz", []string{"4", "w", "g", "<down>", "<right>", "<right>", "<right>", "<right>", "<enter>"}, "../notes/goroutine2.pb.gz", 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig(testdata(tc.file))

@@ -21,6 +21,9 @@ type verb struct {
 	// run does what a line starting with the verb asks; nil for reset,
 	// which is a word among settings (Model.apply).
 	run func(m *Model, args []string, bang bool) (tea.Cmd, error)
+	// complete lists what may replace word, an argument after the
+	// arguments before; nil: the verb's arguments are not completed.
+	complete func(m *Model, before []string, word string) []string
 }
 
 // verbReset clears the filters, alone or among settings; a bare line
@@ -40,6 +43,10 @@ func verbs() []verb {
 				m.showCommand()
 				return nil, nil
 			}},
+		{name: "base", args: "[-base|-diff_base] [FILE]", run: runBase, complete: (*Model).completeBase,
+			help: "compare the profile with FILE, read again with FILE subtracted as go tool pprof's -diff_base (percentages of the new profile) or -base; no FILE clears the base"},
+		{name: "config", args: "[NAME | save NAME | delete NAME]", run: runConfig, complete: (*Model).completeConfig,
+			help: "pprof's saved configurations, shared with go tool pprof -http's Config menu: NAME applies one, save NAME saves the current settings as one, delete NAME deletes one; alone, lists them"},
 	}
 }
 
@@ -98,4 +105,14 @@ func (m *Model) verbHelp(v verb) []string {
 		lines = append(lines, "  "+st.HelpDesc.Render(l))
 	}
 	return lines
+}
+
+// completeArgs completes a verb's argument: word, after the words
+// before (the verb first).
+func (m *Model) completeArgs(before []string, word string) ([]string, bool) {
+	v, _, ok := lookupVerb(before[0])
+	if !ok || v.complete == nil {
+		return nil, false
+	}
+	return v.complete(m, before[1:], word), true
 }

@@ -42,6 +42,13 @@ type Flame struct {
 	// while it runs, 0 when none does.
 	seq, pending int
 
+	// diff is the differential flame graph's state (flamediff.go): nil
+	// unless a diff's two profiles are at hand; fromBase: w asked for
+	// the base's widths.
+	diff     *flameDiff
+	fromBase bool
+	toggled  bool // w asked for the other widths: a result is on its way
+
 	lay     *flameLayout
 	zoom    *analysis.TreeNode   // the frame filling the width; nil for the root
 	history []*analysis.TreeNode // the earlier zooms, for zooming out
@@ -76,6 +83,9 @@ func (f *Flame) ShortHelp() []key.Binding {
 		out.SetHelp("⌫", "zoom out")
 		return []key.Binding{k.Zoom, k.Clear, out, k.Focus, k.Ignore}
 	}
+	if f.diff != nil {
+		return []key.Binding{k.Zoom, k.ZoomOut, k.Widths, k.Focus, k.Ignore}
+	}
 	return []key.Binding{k.Zoom, k.ZoomOut, k.Focus, k.Ignore}
 }
 
@@ -86,6 +96,7 @@ type flameResult struct {
 	zoom    *analysis.TreeNode
 	history []*analysis.TreeNode
 	lay     *flameLayout
+	diff    *flameDiff
 }
 
 func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
@@ -99,12 +110,16 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 		paths = append(paths, namePath(f.tree, f.zoom))
 	}
 	width := f.width
+	sides, fromBase, state := f.c.Sides, f.fromBase, f.flameDiffState()
+	if !f.c.Diff {
+		sides = nil
+	}
 	return job(opt, func() (*flameResult, error) {
-		tr, err := e.Tree(opt, analysis.TreeOptions{})
+		tr, diff, err := flameTrees(e, opt, sides, fromBase)
 		if err != nil {
 			return nil, err
 		}
-		r := &flameResult{tree: tr}
+		r := &flameResult{tree: tr, diff: diff}
 		for i, p := range paths {
 			n := findPath(tr, p)
 			if i == len(paths)-1 {
@@ -115,7 +130,7 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 		}
 		r.lay = layoutFlame(tr, r.zoom, width)
 		return r, nil
-	}, f.setResult), ""
+	}, f.setResult), state
 }
 
 // namePath is the names of the nodes from a root down to n.
@@ -153,13 +168,19 @@ func findPath(tr *analysis.Tree, names []string) *analysis.TreeNode {
 func (f *Flame) HasResult() bool { return f.tree != nil }
 
 // Total is the percentage denominator of the data shown.
-func (f *Flame) Total() int64 { return f.tree.Total }
+func (f *Flame) Total() int64 {
+	if f.diff != nil {
+		return f.diff.total
+	}
+	return f.tree.Total
+}
 
 // ShownTotal is what the graph's roots account for.
 func (f *Flame) ShownTotal() int64 { return rootsTotal(f.tree) }
 
 func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
-	f.tree, f.zoom, f.history, f.lay = r.tree, r.zoom, r.history, r.lay
+	f.tree, f.zoom, f.history, f.lay, f.diff = r.tree, r.zoom, r.history, r.lay, r.diff
+	f.toggled = false
 	f.mu, f.pending = &sync.Mutex{}, 0
 	q, _ := treeQuantity(f.c, f.tree, opt)
 	f.value = q.format
@@ -242,7 +263,7 @@ func (f *Flame) layoutCmd(cursor *analysis.TreeNode) tea.Cmd {
 
 // Busy reports whether a zoom is being laid out. Exported for tui's
 // tests, which wait for it before they read the screen.
-func (f *Flame) Busy() bool { return f.pending != 0 }
+func (f *Flame) Busy() bool { return f.pending != 0 || f.toggled }
 
 // graphHeight is the number of rows on screen: the view less the detail
 // line and, in a diff, the legend.
@@ -346,6 +367,8 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 			return f.zoomInto(f.cur)
 		case key.Matches(msg, k.ZoomOut):
 			return f.zoomOut()
+		case key.Matches(msg, k.Widths):
+			return f.toggleWidths()
 		default:
 			return nil
 		}
@@ -583,6 +606,10 @@ func (f *Flame) label(i int) string {
 			share = f.signed(fr.n.Total) // a share hides the sign
 		}
 	}
+	if f.diff != nil {
+		before, after := f.beforeAfter(fr.n)
+		share = f.signed(after - before)
+	}
 	if w-1 < minLabel {
 		return PadRight(edge, w)
 	}
@@ -627,6 +654,8 @@ func (f *Flame) frameStyle(i int) lipgloss.Style {
 		return st.FlameAncestor
 	case fr.kind == frameRoot:
 		return st.FlameRoot
+	case f.diff != nil:
+		return f.diffStyle(fr.n)
 	case f.c.Diff:
 		return st.DiffBox(fr.n.Total, f.tree.Total)
 	}
@@ -679,6 +708,9 @@ func (f *Flame) detail() string {
 			{"together " + f.value(v) + " (" + flameShare(v, total) + ")", ""},
 			{"together " + f.value(v), ""},
 		}
+	case f.diff != nil:
+		nums := f.diffDetail(fr.n)
+		variants = [][2]string{{nums[0], zoom + f.widthsNote()}, {nums[0], f.widthsNote()}, {nums[0], ""}, {nums[1], ""}, {nums[2], ""}, {nums[3], ""}}
 	case fr.n == nil:
 		variants = [][2]string{{"cum " + withShare(sum), zoom}, {"cum " + withShare(sum), ""}, {"cum " + f.signed(sum), ""}}
 	}

@@ -17,6 +17,10 @@ type KeyMap struct {
 	// Live refresh (-refresh).
 	Pause, Refresh, Delta, Trend key.Binding
 	StepBack, StepForward        key.Binding
+	Mark                         key.Binding
+
+	// The picker's own.
+	PickBase key.Binding
 
 	// Moving in a view.
 	Up, Down, PageUp, PageDown, Home, End key.Binding
@@ -33,6 +37,7 @@ type KeyMap struct {
 
 	// Flame graph.
 	FramePrev, FrameNext, FrameParent, FrameChild, Zoom, ZoomOut key.Binding
+	Widths                                                       key.Binding
 
 	// Peek.
 	Walk, Center key.Binding
@@ -69,6 +74,8 @@ func DefaultKeyMap() *KeyMap {
 		Trend:       b("t", "trend: a column of each function's flat over the snapshots (Top)", "t"),
 		StepBack:    b("[", "step back: an earlier snapshot's top functions (pauses)", "["),
 		StepForward: b("]", "step forward: a later snapshot, past the latest back to live", "]"),
+		Mark:        b("m", "mark: compare every new snapshot with this one (again: clear)", "m"),
+		PickBase:    b("b", "base: compare what opens next with this profile (again: -base, again: none)", "b"),
 		Picker:      b("P", "picker: close the profile, back to the picker (when it opened from one)", "P"),
 
 		Up:        b("↑/k", "up", "up", "k"),
@@ -102,6 +109,7 @@ func DefaultKeyMap() *KeyMap {
 		FrameChild:  b("↓/j", "heaviest child frame (callee)", "down", "j"),
 		Zoom:        b("enter", "zoom: the frame fills the width (or double click)", "enter"),
 		ZoomOut:     b("⌫/esc", "zoom out: back through the zooms", "backspace", "esc"),
+		Widths:      b("w", "widths: in a diff, frames as wide as the new profile's values or the base's", "w"),
 
 		Walk:   b("enter", "walk: select the caller/callee under the cursor (double click too)", "enter"),
 		Center: b("c", "center: back to the selected function", "c"),
@@ -130,7 +138,7 @@ func (k *KeyMap) ViewGroups() []KeyGroup {
 		{"Top", []key.Binding{k.Sort}},
 		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
 		{"Labels", k.LabelBindings()},
-		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut}},
+		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut, k.Widths}},
 		{"Peek", []key.Binding{k.Walk, k.Center}},
 		{"Source", []key.Binding{k.Hottest, k.ScrollLeft, k.ScrollRight}},
 		{"Disassembly", []key.Binding{withHelp(k.Hottest, "hottest: go to the hottest instruction"), k.Follow, k.Return}},

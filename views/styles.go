@@ -42,6 +42,8 @@ type Styles struct {
 	// narrow to draw; and the cursor's frame and search matches, which
 	// must stand out from every package colour.
 	FlameRoot, FlameAncestor, FlameNarrow, FlameCursor, FlameMatch lipgloss.Style
+	// FlameSame is a differential flame graph's frame that did not change.
+	FlameSame lipgloss.Style
 
 	// heat colours percentages: hottest first (see Heat).
 	heat [5]lipgloss.Style
@@ -162,6 +164,7 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 		s.flame[i] = n().Background(c).Foreground(colFlameFg)
 	}
 	s.FlameRoot = n().Background(colFlameRoot).Foreground(colFlameFg).Bold(true)
+	s.FlameSame = n().Background(colFlameRoot).Foreground(colFlameFg)
 	s.FlameAncestor = n().Background(colFlameAncBg).Foreground(colMuted)
 	s.FlameNarrow = n().Foreground(colFlameNarrow)
 	s.FlameCursor = n().Background(colFlameCursorBg).Foreground(colFlameCursorFg).Bold(true)

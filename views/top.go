@@ -24,6 +24,8 @@ type Top struct {
 	// base is each node's flat and cum in the base profile, for the
 	// diff columns (nil unless a -diff_base profile is open).
 	base map[int32][2]int64
+	// sides is the two profiles' own tables, side by side (topsides.go).
+	sides *topSides
 
 	sortBy string                   // "flat", "cum" or "name"
 	trend  func(name string) string // the live trend column, or nil
@@ -59,6 +61,7 @@ func (t *Top) ShortHelp() []key.Binding {
 // and, in diff mode, the base profile's own values.
 type topData struct {
 	top, base *analysis.Top
+	sides     *topSides
 }
 
 // Table returns the table shown (the deltas, in diff mode), or nil
@@ -67,14 +70,24 @@ func (t *Top) Table() *analysis.Top { return t.top }
 
 func (t *Top) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
 	if t.c.Diff {
+		var sides func() (newE, baseE *analysis.Engine, err error)
+		if t.wantSides() {
+			sides = t.c.Sides
+		}
 		return job(opt, func() (topData, error) {
 			top, err := e.Top(opt)
 			if err != nil {
 				return topData{}, err
 			}
 			base, err := e.BaseTop(opt)
-			return topData{top, base}, err
-		}, t.setResult), ""
+			d := topData{top: top, base: base}
+			if err == nil && sides != nil {
+				if d.sides, err = sideTops(sides, opt); err == nil {
+					d.top = withUnchanged(top, d.sides)
+				}
+			}
+			return d, err
+		}, t.setResult), t.sidesState()
 	}
 	// Sorted by flat, the rows on screen are exact now and the root
 	// asks for the rest once the table is up (see analysis.Top.Partial).
@@ -127,7 +140,7 @@ func (t *Top) setResult(d topData, opt analysis.Options) {
 		t.sortBy = cmp.Or(opt.Sort, "flat")
 	}
 	t.base = nil
-	t.top = d.top
+	t.top, t.sides = d.top, d.sides
 	if d.base != nil {
 		t.base = make(map[int32][2]int64, len(d.base.Rows))
 		for _, r := range d.base.Rows {
@@ -367,6 +380,9 @@ func (t *Top) columns() topColumns {
 func (t *Top) View() string {
 	if t.top == nil {
 		return fillLines([]string{t.c.Styles.Dim.Render("  computing…")}, t.height)
+	}
+	if t.sides != nil && t.wantSides() {
+		return t.sidesView()
 	}
 	cols := t.columns()
 	trend := t.trend != nil && t.width >= 80

@@ -28,6 +28,11 @@ type Common struct {
 	// SourceFiles, when set, is where the Source view reads files
 	// (analysis.SourceFilesIn when served); nil: the file system.
 	SourceFiles *analysis.SourceFiles
+	// Sides, when set in a diff, gives the new and the base profile
+	// apart, each with its engine, for the differential flame graph; it
+	// may read them the first time (call it off the UI goroutine, having
+	// taken it on the UI goroutine: the root replaces it).
+	Sides func() (newE, baseE *analysis.Engine, err error)
 	// Served is set when the explorer is served to others: a profile's
 	// mappings name paths on the server, so no binary is opened for
 	// them.
