@@ -138,12 +138,12 @@ func (f *rootFiles) parse(ctx context.Context, name string, cr *ctxReader, opt f
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	p, err := f.parseIn(ctx, name, cr, opt, decoded)
+	p, err := f.parseIn(ctx, name, cr, opt, decoded, need)
 	h.settle(need, extra, err == nil)
 	return p, err
 }
 
-func (f *rootFiles) parseIn(ctx context.Context, name string, cr *ctxReader, opt format.Options, decoded int64) (*format.Profile, error) {
+func (f *rootFiles) parseIn(ctx context.Context, name string, cr *ctxReader, opt format.Options, decoded, reserved int64) (*format.Profile, error) {
 	select {
 	case f.loads <- struct{}{}:
 	default:
@@ -158,6 +158,9 @@ func (f *rootFiles) parseIn(ctx context.Context, name string, cr *ctxReader, opt
 	}
 	defer func() { <-f.loads }()
 	opt.MaxBytes = decoded
+	// The decode may take what was reserved for it: a small profile's
+	// maps and slices take several times its few kilobytes.
+	opt.Budget = format.NewBudget(reserved)
 	opt.Symbolize = "none" // no binaries are read
 	opt.Binaries, opt.BinaryPath = nil, ""
 	opt.NoPrograms = true // perf.data would run perf

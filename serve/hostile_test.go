@@ -555,3 +555,27 @@ func TestOpenedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestServedSmallProfiles: what loads on the command line loads when
+// served. A small profile's decode takes several times its size; it
+// must fit in what the server reserves for it.
+func TestServedSmallProfiles(t *testing.T) {
+	ts := startServer(t, nil)
+	files, err := filepath.Glob("../testdata/go/*.pb.gz")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no profiles: %v", err)
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(file)
+		if err := os.WriteFile(filepath.Join(ts.dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ts.srv.files.Load(t.Context(), name, format.Options{}); err != nil {
+			t.Errorf("%s (%d bytes): %v", name, len(data), err)
+		}
+	}
+}
