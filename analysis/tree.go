@@ -99,10 +99,15 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	w, dw, total, totalDiv := q.stackWeights()
 	n := p.Stacks.Len()
 	t := &Tree{SampleType: p.SampleTypes[q.vi], Inverted: to.Inverted, Nodes: &NodeSet{q.nodes}, mean: q.mean,
-		fold: to.FoldRecursion, locs: p.Stacks.Locs, stackOff: p.Stacks.Off,
+		fold: to.FoldRecursion || q.opt.Recursion == RecursionDirect, locs: p.Stacks.Locs, stackOff: p.Stacks.Off,
 		locOff: q.locOff, locNodes: q.locNodes, w: w, dw: dw,
 		curLoc: make([]int32, n), curSlot: make([]int32, n)}
-	if q.filtering {
+	filtering := q.filtering
+	if q.opt.Recursion == RecursionAll {
+		t.foldAll(q)
+		filtering = false // the folded paths are what survived
+	}
+	if filtering {
 		t.lo, t.hi = make([]int32, n), make([]int32, n)
 	}
 	t.all = make([]int32, 0, n)
@@ -116,7 +121,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 			if !ok {
 				continue
 			}
-			base := p.Stacks.Off[s]
+			base := t.stackOff[s]
 			t.lo[s], t.hi[s] = base+int32(lo), base+int32(hi)
 		}
 		i, j := t.first(int32(s))
@@ -135,6 +140,41 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	}
 	t.roots = t.group(&t.g, nil, t.all, 0)
 	return t, nil
+}
+
+// foldAll makes the tree read each stack's path folded under
+// recursion=all: the paths are written out, leaf first, as stacks of
+// pseudo-locations that are the nodes themselves (location k is node
+// k's one frame), so that the cursors read them as they read stacks.
+func (t *Tree) foldAll(q *query) {
+	p := q.e.p
+	n := p.Stacks.Len()
+	nodes := q.nodes.len()
+	t.locOff = make([]int32, nodes+1)
+	t.locNodes = make([]int32, nodes)
+	for k := range t.locNodes {
+		t.locOff[k], t.locNodes[k] = int32(k), int32(k)
+	}
+	t.locOff[nodes] = int32(nodes)
+	off := make([]int32, n+1)
+	locs := make([]int32, 0, len(p.Stacks.Locs))
+	f := q.folder()
+	var path []int32
+	for s := 0; s < n; s++ {
+		off[s] = int32(len(locs))
+		if t.w[s] == 0 && (t.dw == nil || t.dw[s] == 0) {
+			continue
+		}
+		var ok bool
+		if path, ok = q.appendPath(f, path[:0], nil, p.Stacks.At(int32(s))); !ok {
+			continue
+		}
+		for i := len(path) - 1; i >= 0; i-- {
+			locs = append(locs, path[i])
+		}
+	}
+	off[n] = int32(len(locs))
+	t.locs, t.stackOff = locs, off
 }
 
 // bounds is the part of stack s's locations the path runs over.
@@ -197,6 +237,31 @@ func (t *Tree) next(s, i, j int32) (int32, int32) {
 			return i, j
 		}
 	}
+}
+
+// Flat returns the value of the paths whose leaf is node: pprof's flat
+// of the node among the tree's stacks, wherever in them it is.
+func (t *Tree) Flat(node int32) int64 {
+	var sum, div int64
+	for _, s := range t.all {
+		lo, hi := t.bounds(s)
+		for i := lo; i < hi; i++ {
+			l := t.locs[i]
+			if t.locOff[l+1] > t.locOff[l] {
+				if t.locNodes[t.locOff[l+1]-1] == node {
+					sum += t.w[s]
+					if t.dw != nil {
+						div += t.dw[s]
+					}
+				}
+				break
+			}
+		}
+	}
+	if t.mean && div != 0 {
+		return sum / div
+	}
+	return sum
 }
 
 // Roots returns the top-level nodes, heaviest first.

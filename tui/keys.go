@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/views"
 )
 
@@ -97,6 +98,8 @@ func rootKeys(k *views.KeyMap) []keyRow {
 		}},
 
 		filter(k.Drill, filterDrill), filter(k.Focus, filterFocus), filter(k.Ignore, filterIgnore), filter(k.Hide, filterHide),
+		{group: groupSelected, key: k.Pivot, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.pivotSelected() }},
+		{group: groupGeneral, key: k.Recursion, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.cycleRecursion() }},
 
 		live(k.Pause, func(m *Model, _ tea.KeyMsg) tea.Cmd {
 			m.setNote(m.live.pause(), false)
@@ -201,4 +204,35 @@ func (m *Model) nextMatch(dir int) tea.Cmd {
 		m.setNote(views.Safe("no match for "+m.search.String()), true)
 	}
 	return nil
+}
+
+// pivotSelected pivots on the selected function: in the active view when
+// it pivots (the flame graph, the tree), else in the flame graph.
+func (m *Model) pivotSelected() tea.Cmd {
+	sel, ok := m.ActiveView().Selection()
+	if !ok || sel.Kind != views.SelFunction || sel.Name == "" {
+		m.setNote(views.Safe("select a function to pivot on"), false)
+		return nil
+	}
+	if p, ok := m.ActiveView().(views.Pivoter); ok {
+		return p.Pivot(sel.Name)
+	}
+	p := m.views.get(viewFlame).(views.Pivoter)
+	cmd := p.Pivot(sel.Name)
+	return tea.Batch(cmd, m.switchView(viewFlame))
+}
+
+// cycleRecursion folds all recursion, then direct recursion only, then
+// none: one step of the history each, as any setting.
+func (m *Model) cycleRecursion() tea.Cmd {
+	next := m.target
+	switch next.Recursion {
+	case "":
+		next.Recursion = analysis.RecursionAll
+	case analysis.RecursionAll:
+		next.Recursion = analysis.RecursionDirect
+	default:
+		next.Recursion = ""
+	}
+	return m.change(next, true)
 }

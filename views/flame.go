@@ -42,6 +42,19 @@ type Flame struct {
 	// while it runs, 0 when none does.
 	seq, pending int
 
+	// inverted: the roots are the leaf functions, as wide as their
+	// flat, and under each frame its callers (b).
+	inverted bool
+	// pivot is the function the graph pivots on ("" for none; S): its
+	// callers drawn upwards above it, its callees below. pivots are the
+	// earlier ones, for going back. callers is the pivot's tree of
+	// callers, tree its callees'.
+	pivot   string
+	pivots  []string
+	callers *analysis.Tree
+	// pivotFlat is the pivot's flat: the value of the stacks it ends.
+	pivotFlat int64
+
 	lay     *flameLayout
 	zoom    *analysis.TreeNode   // the frame filling the width; nil for the root
 	history []*analysis.TreeNode // the earlier zooms, for zooming out
@@ -70,37 +83,52 @@ func (f *Flame) SetSize(w, h int) {
 
 func (f *Flame) ShortHelp() []key.Binding {
 	k := f.c.Keys
+	zoom, out := k.Zoom, k.ZoomOut
+	if f.pivot != "" {
+		zoom = withHelp(zoom, "pivot here")
+		out = withHelp(out, "back")
+	}
 	if f.m.re != nil {
 		// esc clears the search first (Claims): say so.
-		out := k.ZoomOut
-		out.SetHelp("⌫", "zoom out")
-		return []key.Binding{k.Zoom, k.Clear, out, k.Focus, k.Ignore}
+		out.SetHelp("⌫", out.Help().Desc)
+		return []key.Binding{zoom, k.Clear, out, k.Pivot, k.Invert, k.Focus}
 	}
-	return []key.Binding{k.Zoom, k.ZoomOut, k.Focus, k.Ignore}
+	return []key.Binding{zoom, out, k.Pivot, k.Invert, k.Recursion, k.Focus}
 }
 
 // flameResult is what Query's function computes: the tree, the zooms
-// found again in it, and the first layout.
+// found again in it, and the first layout; for a pivot, the callers'
+// tree too.
 type flameResult struct {
-	tree    *analysis.Tree
-	zoom    *analysis.TreeNode
-	history []*analysis.TreeNode
-	lay     *flameLayout
+	tree, callers *analysis.Tree
+	pivotFlat     int64
+	zoom          *analysis.TreeNode
+	history       []*analysis.TreeNode
+	lay           *flameLayout
 }
 
 func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
+	state := "flame"
+	if f.inverted {
+		state = "inverted flame"
+	}
+	width := f.width
+	if f.pivot != "" {
+		pivot := f.pivot
+		return job(opt, func() (*flameResult, error) { return pivotResult(e, opt, pivot, width) }, f.setResult), state + " pivot " + pivot
+	}
 	// The zooms outlive a new result (another sample type, a filter) as
 	// paths of names, taken here on the UI goroutine.
 	var paths [][]string
-	if f.tree != nil {
+	if f.tree != nil && f.callers == nil && f.tree.Inverted == f.inverted {
 		for _, z := range f.history {
 			paths = append(paths, namePath(f.tree, z))
 		}
 		paths = append(paths, namePath(f.tree, f.zoom))
 	}
-	width := f.width
+	inverted := f.inverted
 	return job(opt, func() (*flameResult, error) {
-		tr, err := e.Tree(opt, analysis.TreeOptions{})
+		tr, err := e.Tree(opt, analysis.TreeOptions{Inverted: inverted})
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +143,61 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 		}
 		r.lay = layoutFlame(tr, r.zoom, width)
 		return r, nil
-	}, f.setResult), ""
+	}, f.setResult), state
+}
+
+// PivotOptions are the options of a pivot on the function named name:
+// its callees' graph is pprof's -show_from=^name$ (each stack through it
+// cut above its outermost call), its callers' -prune_from=^name$ (cut
+// below its innermost call) read leaf first, as pprof's -focus=^name$
+// with each. A show_from or prune_from already set gives way.
+func PivotOptions(opt analysis.Options, name string) (callees, callers analysis.Options) {
+	re := "^" + regexp.QuoteMeta(name) + "$"
+	callees, callers = opt, opt
+	callees.ShowFrom, callees.PruneFrom = re, ""
+	callers.PruneFrom, callers.ShowFrom = re, ""
+	return callees, callers
+}
+
+// PivotTrees computes a pivot's two trees: the callees' (roots: the
+// function) and the callers' (inverted; of its roots, those of the
+// function are returned).
+func PivotTrees(e *analysis.Engine, opt analysis.Options, name string) (callees, callers *analysis.Tree, roots []*analysis.TreeNode, err error) {
+	down, up := PivotOptions(opt, name)
+	var err2 error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		callers, err2 = e.Tree(up, analysis.TreeOptions{Inverted: true})
+	}()
+	callees, err = e.Tree(down, analysis.TreeOptions{})
+	wg.Wait()
+	if err == nil {
+		err = err2
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, r := range callers.Roots() {
+		if nodeName(callers.Nodes, r.Node) == name {
+			roots = append(roots, r)
+		}
+	}
+	return callees, callers, roots, nil
+}
+
+// pivotResult computes the pivot on name and lays it out.
+func pivotResult(e *analysis.Engine, opt analysis.Options, name string, width int) (*flameResult, error) {
+	down, up, roots, err := PivotTrees(e, opt, name)
+	if err != nil {
+		return nil, err
+	}
+	r := &flameResult{tree: down, callers: up, lay: layoutPivot(up, roots, down, width)}
+	for _, n := range down.Roots() {
+		r.pivotFlat += down.Flat(n.Node)
+	}
+	return r, nil
 }
 
 // namePath is the names of the nodes from a root down to n.
@@ -159,7 +241,8 @@ func (f *Flame) Total() int64 { return f.tree.Total }
 func (f *Flame) ShownTotal() int64 { return rootsTotal(f.tree) }
 
 func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
-	f.tree, f.zoom, f.history, f.lay = r.tree, r.zoom, r.history, r.lay
+	f.tree, f.callers, f.zoom, f.history, f.lay = r.tree, r.callers, r.zoom, r.history, r.lay
+	f.pivotFlat = r.pivotFlat
 	f.mu, f.pending = &sync.Mutex{}, 0
 	q, _ := treeQuantity(f.c, f.tree, opt)
 	f.value = q.format
@@ -202,9 +285,23 @@ func (f *Flame) cursorNode() *analysis.TreeNode {
 func (f *Flame) relayout() {
 	n := f.cursorNode()
 	f.mu.Lock()
-	lay := layoutFlame(f.tree, f.zoom, f.width)
+	lay := f.layout(f.tree, f.callers, f.zoom, f.width)
 	f.mu.Unlock()
 	f.setLayout(lay, n)
+}
+
+// layout lays out tr (and callers, in a pivot) at zoom and width.
+func (f *Flame) layout(tr, callers *analysis.Tree, zoom *analysis.TreeNode, width int) *flameLayout {
+	if callers != nil {
+		var roots []*analysis.TreeNode
+		for _, r := range callers.Roots() {
+			if nodeName(callers.Nodes, r.Node) == f.pivot {
+				roots = append(roots, r)
+			}
+		}
+		return layoutPivot(callers, roots, tr, width)
+	}
+	return layoutFlame(tr, zoom, width)
 }
 
 // setLayout shows lay, with the cursor on node n (or the nearest of its
@@ -275,9 +372,13 @@ func (f *Flame) follow() {
 }
 
 // scrollToZoom shows the zoomed frame near the top, under at most three
-// of its ancestors.
+// of its ancestors; a pivot's function in the middle, between its
+// callers and callees.
 func (f *Flame) scrollToZoom() {
 	f.offset = max(0, f.lay.top-3)
+	if f.lay.pivot {
+		f.offset = max(0, f.lay.rowOf(f.lay.top)-f.graphHeight()/2)
+	}
 	f.clampOffset()
 	f.follow()
 }
@@ -294,16 +395,48 @@ func (f *Flame) Claims(msg tea.KeyMsg) bool {
 	case key.Matches(msg, k.Clear) && f.m.re != nil:
 		return false
 	case key.Matches(msg, k.ZoomOut):
-		return len(f.history) > 0
+		return len(f.history) > 0 || f.pivot != ""
 	}
 	return false
 }
 
+// Pivot pivots the graph on the function named name, remembering the
+// pivot before (if any) for going back.
+func (f *Flame) Pivot(name string) tea.Cmd {
+	if name == "" || name == f.pivot {
+		return nil
+	}
+	if f.pivot != "" {
+		f.pivots = append(f.pivots, f.pivot)
+	}
+	f.pivot = name
+	return func() tea.Msg { return RecomputeMsg{f} }
+}
+
+// Pivoted returns the function the graph pivots on ("" for none) and how
+// many pivots before it lead back. Exported for tui's tests.
+func (f *Flame) Pivoted() (string, int) { return f.pivot, len(f.pivots) }
+
+// unpivot goes back to the pivot before, or out of the pivot.
+func (f *Flame) unpivot() tea.Cmd {
+	f.pivot = ""
+	if n := len(f.pivots); n > 0 {
+		f.pivot, f.pivots = f.pivots[n-1], f.pivots[:n-1]
+	}
+	return func() tea.Msg { return RecomputeMsg{f} }
+}
+
 func (f *Flame) Update(msg tea.Msg) tea.Cmd {
+	k := f.c.Keys
+	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
+		f.inverted = !f.inverted
+		f.zoom, f.history = nil, nil
+		f.pivot, f.pivots = "", nil
+		return func() tea.Msg { return RecomputeMsg{f} }
+	}
 	if f.lay == nil {
 		return nil
 	}
-	k := f.c.Keys
 	switch msg := msg.(type) {
 	case flameLaidOut:
 		if msg.seq != f.pending {
@@ -322,18 +455,18 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.FrameNext):
 			f.step(1)
 		case key.Matches(msg, k.FrameParent):
-			if p := f.lay.frames[f.cur].parent; p >= 0 {
+			if p := f.lay.above(f.cur); p >= 0 {
 				f.cur = p
 			}
 		case key.Matches(msg, k.FrameChild):
-			if c := f.heaviestChild(f.cur); c >= 0 {
+			if c := f.lay.below(f.cur); c >= 0 {
 				f.cur = c
 			}
 		case key.Matches(msg, k.Home):
 			f.cur = f.lay.top
 		case key.Matches(msg, k.End):
 			// Down the heaviest path to its last real frame.
-			for c := f.heaviestChild(f.cur); c >= 0 && f.lay.frames[c].kind != frameNarrow; c = f.heaviestChild(c) {
+			for c := f.lay.below(f.cur); c >= 0 && f.lay.frames[c].kind != frameNarrow; c = f.lay.below(c) {
 				f.cur = c
 			}
 		case key.Matches(msg, k.PageUp):
@@ -342,8 +475,15 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.PageDown):
 			f.scroll(max(1, f.graphHeight()-1))
 			return nil
+		case key.Matches(msg, k.Zoom) && f.pivot != "":
+			if n := f.cursorNode(); n != nil {
+				return f.Pivot(nodeName(f.tree.Nodes, n.Node))
+			}
+			return nil
 		case key.Matches(msg, k.Zoom):
 			return f.zoomInto(f.cur)
+		case key.Matches(msg, k.ZoomOut) && f.pivot != "":
+			return f.unpivot()
 		case key.Matches(msg, k.ZoomOut):
 			return f.zoomOut()
 		default:
@@ -371,15 +511,6 @@ func (f *Flame) step(d int) {
 	if i := f.cur + d; i >= f.lay.rows[r] && i < f.lay.rows[r+1] {
 		f.cur = i
 	}
-}
-
-// heaviestChild is frame i's first (heaviest) child on screen, or -1:
-// a narrow run only when it is all there is.
-func (f *Flame) heaviestChild(i int) int {
-	if fr := &f.lay.frames[i]; fr.c0 < fr.c1 {
-		return fr.c0
-	}
-	return -1
 }
 
 // scroll moves the rows on screen by d, leaving the cursor where it is
@@ -425,6 +556,12 @@ func (f *Flame) clicked(x, y int) tea.Cmd {
 		i = f.lay.frames[i].parent
 	}
 	if f.click.Press(i) {
+		if f.pivot != "" {
+			if n := f.lay.frames[i].n; n != nil {
+				return f.Pivot(nodeName(f.tree.Nodes, n.Node))
+			}
+			return nil
+		}
 		return f.zoomInto(i)
 	}
 	f.cur = i
@@ -532,8 +669,12 @@ func (f *Flame) View() string {
 	if f.c.Diff {
 		lines = append(lines, st.DiffLegend(f.width))
 	}
-	if f.lay.frames[0].w == 0 {
-		lines = append(lines, st.Dim.Render("  no samples match the current options"))
+	if f.lay.empty() {
+		msg := "  no samples match the current options"
+		if f.pivot != "" {
+			msg = "  no samples go through " + f.pivot
+		}
+		lines = append(lines, st.Dim.Render(SafeText(msg)))
 		return fillLines(lines, f.height)
 	}
 	var b strings.Builder
@@ -575,6 +716,9 @@ func (f *Flame) label(i int) string {
 	var name, share string
 	if fr.n == nil {
 		name = "root"
+		if f.tree.Inverted {
+			name = "root · inverted: callers below"
+		}
 		share = f.signed(f.lay.sum)
 	} else {
 		name = f.tree.Nodes.Name(fr.n.Node)
@@ -623,7 +767,9 @@ func (f *Flame) frameStyle(i int) lipgloss.Style {
 		return st.FlameNarrow
 	case f.m.re != nil && f.matched(i):
 		return st.FlameMatch
-	case i < f.lay.top:
+	case f.lay.pivot && i >= f.lay.top && f.lay.rowOf(i) == f.lay.rowOf(f.lay.top):
+		return st.FlameRoot // the function pivoted on
+	case i < f.lay.top && !f.lay.pivot:
 		return st.FlameAncestor
 	case fr.kind == frameRoot:
 		return st.FlameRoot
@@ -645,11 +791,16 @@ func (f *Flame) detail() string {
 	if fr.n != nil {
 		name = f.tree.Nodes.Name(fr.n.Node)
 		self, sum = fr.n.Self, fr.n.Total
+		if f.lay.pivot && fr.n.Depth == 0 && !f.callerFrame(f.cur) {
+			self = f.pivotFlat // the function's own row: its flat, pprof's
+		}
 	}
 	zoom := ""
 	switch {
 	case f.pending != 0:
 		zoom = "  zooming…"
+	case f.pivot != "":
+		zoom = "  pivot: callers ↑ callees ↓ · ⌫ back"
 	case len(f.history) > 0:
 		zoom = "  zoomed ×" + strconv.Itoa(len(f.history)) + " · ⌫ out"
 	}
@@ -659,6 +810,19 @@ func (f *Flame) detail() string {
 		{"flat " + withShare(self) + "  cum " + withShare(sum), ""},
 		{"cum " + withShare(sum), ""},
 		{"cum " + f.signed(sum), ""},
+	}
+	if f.callerFrame(f.cur) {
+		// A frame of callers: its value is the stacks through this chain
+		// of calls; its self, the stacks that start at it, is no flat.
+		what, via := "cum", " via this path"
+		if fr.n != nil && fr.n.Depth == 0 {
+			what, via = "flat", "" // an inverted graph's root: the function's flat
+		}
+		variants = [][2]string{
+			{what + " " + withShare(sum) + via, zoom},
+			{what + " " + withShare(sum), ""},
+			{what + " " + f.signed(sum), ""},
+		}
 	}
 	switch {
 	case fr.kind == frameNarrow:
@@ -697,6 +861,15 @@ func (f *Flame) detail() string {
 	}
 	line := st.Header.Render("▶ "+shown) + "  " + nums + st.Dim.Render(right)
 	return ansi.Truncate(line, f.width, "…")
+}
+
+// callerFrame reports whether frame i is in a graph of callers: the
+// inverted graph, or the upper half of a pivot.
+func (f *Flame) callerFrame(i int) bool {
+	if f.lay.pivot {
+		return i < f.lay.top
+	}
+	return f.tree.Inverted && f.lay.frames[i].n != nil
 }
 
 // fitFrameName cuts a frame's name to w columns, as pprof's flame graph

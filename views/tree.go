@@ -57,7 +57,7 @@ func (t *Tree) ShortHelp() []key.Binding {
 }
 
 func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
-	to := analysis.TreeOptions{Inverted: t.inverted, FoldRecursion: true}
+	to := analysis.TreeOptions{Inverted: t.inverted}
 	state := "top-down"
 	if t.inverted {
 		state = "inverted"

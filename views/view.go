@@ -176,6 +176,12 @@ func nodeName(ns *analysis.NodeSet, n int32) string {
 	return info.Objfile
 }
 
+// Pivoter is a view that pivots on a function: its callers and callees
+// across all its call sites (S).
+type Pivoter interface {
+	Pivot(name string) tea.Cmd
+}
+
 // ShownTotaler is a view that knows how much of the total its rows
 // account for after the filters (pprof's "Showing nodes accounting for
 // X"), for the status bar's "X of T total".
