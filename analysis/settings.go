@@ -368,7 +368,7 @@ func settingTable() []Setting {
 				return nil
 			},
 		}.in(Setting{Name: "recursion", Kind: KindString, Group: GroupFilters, Placeholder: "all|direct|off",
-			use: foldsStacks,
+			use:  foldsStacks,
 			Help: "fold recursion in the stacks: all (f→g→f→h is f→h) or direct (f→f→f is f)",
 			More: "The explorer's R key cycles all, direct and off. Folding changes the call trees, the flame graph, " +
 				"Peek, traces and folded stacks; flat and cum in Top are pprof's either way, since a function's cum " +

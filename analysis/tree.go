@@ -87,6 +87,11 @@ type TreeOptions struct {
 	Inverted bool
 	// FoldRecursion shows direct recursion A→A→A as one A.
 	FoldRecursion bool
+	// From, when set (a flag per node of the query's NodeSet), starts
+	// each path at its first frame of a flagged node, in the tree's
+	// direction: top-down the outermost (pprof's show_from), inverted the
+	// innermost (prune_from); a path without one is left out.
+	From []bool
 }
 
 // Tree builds the call tree for opt.
@@ -125,6 +130,9 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 			t.lo[s], t.hi[s] = base+int32(lo), base+int32(hi)
 		}
 		i, j := t.first(int32(s))
+		for to.From != nil && j >= 0 && !to.From[t.locNodes[j]] {
+			i, j = t.next(int32(s), i, j)
+		}
 		if j < 0 {
 			continue // nothing left of the stack
 		}

@@ -217,9 +217,10 @@ func (m *Model) pivotSelected() tea.Cmd {
 	if p, ok := m.ActiveView().(views.Pivoter); ok {
 		return p.Pivot(sel.Name)
 	}
-	p := m.views.get(viewFlame).(views.Pivoter)
-	cmd := p.Pivot(sel.Name)
-	return tea.Batch(cmd, m.switchView(viewFlame))
+	// The flame graph's next result is the pivot: switching to it
+	// computes that, no recomputation is asked for.
+	m.views.get(viewFlame).(views.Pivoter).Pivot(sel.Name)
+	return m.switchView(viewFlame)
 }
 
 // cycleRecursion folds all recursion, then direct recursion only, then

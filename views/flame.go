@@ -41,6 +41,9 @@ type Flame struct {
 	// seq numbers the background layouts; pending is the newest one's
 	// while it runs, 0 when none does.
 	seq, pending int
+	// asked: a recomputation was asked for (RecomputeMsg) and the root
+	// has not taken it up yet.
+	asked bool
 
 	// inverted: the roots are the leaf functions, as wide as their
 	// flat, and under each frame its callers (b).
@@ -108,6 +111,7 @@ type flameResult struct {
 }
 
 func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
+	f.asked = false
 	state := "flame"
 	if f.inverted {
 		state = "inverted flame"
@@ -146,58 +150,14 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 	}, f.setResult), state
 }
 
-// PivotOptions are the options of a pivot on the function named name:
-// its callees' graph is pprof's -show_from=^name$ (each stack through it
-// cut above its outermost call), its callers' -prune_from=^name$ (cut
-// below its innermost call) read leaf first, as pprof's -focus=^name$
-// with each. A show_from or prune_from already set gives way.
-func PivotOptions(opt analysis.Options, name string) (callees, callers analysis.Options) {
-	re := "^" + regexp.QuoteMeta(name) + "$"
-	callees, callers = opt, opt
-	callees.ShowFrom, callees.PruneFrom = re, ""
-	callers.PruneFrom, callers.ShowFrom = re, ""
-	return callees, callers
-}
-
-// PivotTrees computes a pivot's two trees: the callees' (roots: the
-// function) and the callers' (inverted; of its roots, those of the
-// function are returned).
-func PivotTrees(e *analysis.Engine, opt analysis.Options, name string) (callees, callers *analysis.Tree, roots []*analysis.TreeNode, err error) {
-	down, up := PivotOptions(opt, name)
-	var err2 error
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		callers, err2 = e.Tree(up, analysis.TreeOptions{Inverted: true})
-	}()
-	callees, err = e.Tree(down, analysis.TreeOptions{})
-	wg.Wait()
-	if err == nil {
-		err = err2
-	}
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	for _, r := range callers.Roots() {
-		if nodeName(callers.Nodes, r.Node) == name {
-			roots = append(roots, r)
-		}
-	}
-	return callees, callers, roots, nil
-}
-
 // pivotResult computes the pivot on name and lays it out.
 func pivotResult(e *analysis.Engine, opt analysis.Options, name string, width int) (*flameResult, error) {
-	down, up, roots, err := PivotTrees(e, opt, name)
+	p, err := e.Pivot(opt, name)
 	if err != nil {
 		return nil, err
 	}
-	r := &flameResult{tree: down, callers: up, lay: layoutPivot(up, roots, down, width)}
-	for _, n := range down.Roots() {
-		r.pivotFlat += down.Flat(n.Node)
-	}
-	return r, nil
+	return &flameResult{tree: p.Callees, callers: p.Callers, pivotFlat: p.Flat,
+		lay: layoutPivot(p.Callers, p.CallerRoots, p.Callees, width)}, nil
 }
 
 // namePath is the names of the nodes from a root down to n.
@@ -339,7 +299,13 @@ func (f *Flame) layoutCmd(cursor *analysis.TreeNode) tea.Cmd {
 
 // Busy reports whether a zoom is being laid out. Exported for tui's
 // tests, which wait for it before they read the screen.
-func (f *Flame) Busy() bool { return f.pending != 0 }
+func (f *Flame) Busy() bool { return f.pending != 0 || f.asked }
+
+// recompute asks the root for a new result (another pivot, inverted).
+func (f *Flame) recompute() tea.Cmd {
+	f.asked = true
+	return func() tea.Msg { return RecomputeMsg{f} }
+}
 
 // graphHeight is the number of rows on screen: the view less the detail
 // line and, in a diff, the legend.
@@ -410,7 +376,7 @@ func (f *Flame) Pivot(name string) tea.Cmd {
 		f.pivots = append(f.pivots, f.pivot)
 	}
 	f.pivot = name
-	return func() tea.Msg { return RecomputeMsg{f} }
+	return f.recompute()
 }
 
 // Pivoted returns the function the graph pivots on ("" for none) and how
@@ -423,7 +389,7 @@ func (f *Flame) unpivot() tea.Cmd {
 	if n := len(f.pivots); n > 0 {
 		f.pivot, f.pivots = f.pivots[n-1], f.pivots[:n-1]
 	}
-	return func() tea.Msg { return RecomputeMsg{f} }
+	return f.recompute()
 }
 
 func (f *Flame) Update(msg tea.Msg) tea.Cmd {
@@ -432,7 +398,7 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 		f.inverted = !f.inverted
 		f.zoom, f.history = nil, nil
 		f.pivot, f.pivots = "", nil
-		return func() tea.Msg { return RecomputeMsg{f} }
+		return f.recompute()
 	}
 	if f.lay == nil {
 		return nil

@@ -88,10 +88,10 @@ func DefaultKeyMap() *KeyMap {
 		Drill:  b("enter", "drill: focus on the selected function alone", "enter"),
 		Focus:  b("f", "focus: add the selected function to the focus", "f"),
 		Ignore: b("i", "ignore: drop the samples through it", "i"),
-		Hide:   b("H", "hide (merge function): remove it from the stacks, its flat going to its callers", "H"),
-		Pivot:  b("S", "pivot (sandwich): every caller above it and callee below, across its call sites", "S"),
+		Hide:   b("H", "hide: remove it from the stacks, its flat going to its callers (merge function)", "H"),
+		Pivot:  b("S", "pivot: its callers above it and callees below, across all its call sites (sandwich)", "S"),
 
-		Recursion: b("R", "recursion: fold all recursion, then direct only, then off (:recursion=)", "R"),
+		Recursion: b("R", "recursion: fold all recursion, then direct only, then none (:recursion=)", "R"),
 
 		Sort: b("o", "sort: by flat, cum or name", "o"),
 
