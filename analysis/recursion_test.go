@@ -47,3 +47,45 @@ func TestFoldPath(t *testing.T) {
 		}
 	}
 }
+
+// TestTracesFolded: traces and peek follow the recursion setting: no
+// node repeats directly (direct) or at all (all) in a folded trace, no
+// sample is lost, and every trace still ends in its leaf.
+func TestTracesFolded(t *testing.T) {
+	for _, profile := range []string{"go/cpu_labels.pb.gz", "go/recursive.pb.gz"} {
+		e := engineFor(t, "../testdata/"+profile)
+		plain, err := e.Traces(testOptions(t, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mode := range []string{RecursionDirect, RecursionAll} {
+			tr, err := e.Traces(testOptions(t, map[string]string{"recursion": mode}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Traces) != len(plain.Traces) || tr.Total != plain.Total {
+				t.Fatalf("%s %s: %d traces, total %d; unfolded %d, %d", profile, mode, len(tr.Traces), tr.Total, len(plain.Traces), plain.Total)
+			}
+			shorter := 0
+			for i, x := range tr.Traces {
+				p := plain.Traces[i]
+				if x.Frames[0].Node != p.Frames[0].Node || x.Value != p.Value {
+					t.Fatalf("%s %s: trace %d's leaf or value changed", profile, mode, i)
+				}
+				if len(x.Frames) < len(p.Frames) {
+					shorter++
+				}
+				seen := map[int32]bool{}
+				for k, f := range x.Frames {
+					if k > 0 && x.Frames[k-1].Node == f.Node || mode == RecursionAll && seen[f.Node] {
+						t.Fatalf("%s %s: trace %d repeats %s", profile, mode, i, tr.Nodes.Name(f.Node))
+					}
+					seen[f.Node] = true
+				}
+			}
+			if shorter == 0 {
+				t.Errorf("%s %s: no trace was folded", profile, mode)
+			}
+		}
+	}
+}

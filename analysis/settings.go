@@ -370,10 +370,10 @@ func settingTable() []Setting {
 		}.in(Setting{Name: "recursion", Kind: KindString, Group: GroupFilters, Placeholder: "all|direct|off",
 			use:  foldsStacks,
 			Help: "fold recursion in the stacks: all (f→g→f→h is f→h) or direct (f→f→f is f)",
-			More: "The explorer's R key cycles all, direct and off. Folding changes the call trees, the flame graph, " +
-				"Peek, traces and folded stacks; flat and cum in Top are pprof's either way, since a function's cum " +
-				"counts a sample once however often the function recurses. all drops the frames between two calls of " +
-				"one function, as the Firefox Profiler's \"collapse recursion\"; direct only merges a function calling itself."}),
+			More: "The explorer's R key cycles all, direct and off. Folding changes the call trees, the flame graph " +
+				"and its pivot, Peek, -traces, -peek and folded stacks; flat values stay, and Top's flat and cum are pprof's " +
+				"either way. all cuts out every loop back to a function already on the stack, with the frames between " +
+				"(f→g→f→h is f→h, the Firefox Profiler's collapse recursion); direct only merges a function calling itself."}),
 		regexpFilter("tagshow", func(o *Options) *string { return &o.TagShow },
 			keysLabels, func(c *compiled) **regexp.Regexp { return &c.tagShow }, true,
 			"show only label keys matching RE (Labels, -tags, -traces)"),
