@@ -795,13 +795,17 @@ func (f *Flame) detail() string {
 		// fr.w is the run's width: Σ|value| of what it hides.
 		name = "░ " + strconv.Itoa(fr.hidden) + " more, each narrower than a cell"
 		if p := f.lay.frames[fr.parent].n; p != nil {
-			name = "░ " + strconv.Itoa(fr.hidden) + " more callees of " + f.tree.Nodes.Name(p.Node) + " (each narrower than a cell)"
+			what := " more callees of "
+			if f.callerFrame(f.cur) {
+				what = " more callers of "
+			}
+			name = "░ " + strconv.Itoa(fr.hidden) + what + f.tree.Nodes.Name(p.Node) + " (each narrower than a cell)"
 		}
 		v := fr.w
 		// Zooming widens the run's parent; one that already fills the
 		// width (the root's many callers) cannot widen them.
 		hint := "  enter zooms in"
-		if p := f.lay.frames[fr.parent].n; p == nil || p == f.zoom {
+		if p := f.lay.frames[fr.parent].n; p == nil || p == f.zoom || f.lay.pivot {
 			hint = "  the Tree view lists them"
 		}
 		variants = [][2]string{
@@ -835,7 +839,7 @@ func (f *Flame) callerFrame(i int) bool {
 	if f.lay.pivot {
 		return i < f.lay.top
 	}
-	return f.tree.Inverted && f.lay.frames[i].n != nil
+	return f.tree.Inverted && f.lay.frames[i].kind != frameRoot
 }
 
 // fitFrameName cuts a frame's name to w columns, as pprof's flame graph
