@@ -9,7 +9,7 @@ import (
 )
 
 // TestPivotKeys: S pivots the flame graph on the selected function from
-// the flame graph, Top, Tree and Peek; enter re-pivots on the frame under
+// the flame graph, Top and Peek; enter re-pivots on the frame under
 // the cursor, backspace goes back through the pivots and then out.
 func TestPivotKeys(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
@@ -77,13 +77,13 @@ func TestPivotKeys(t *testing.T) {
 	if o.Recursion != analysis.RecursionAll {
 		t.Errorf("backspace after the pivot: recursion=%q, want all", o.Recursion)
 	}
-	// From Top, Tree and Peek, S opens the flame graph's pivot.
+	// From Top and Peek, S opens the flame graph's pivot (the Tree
+	// pivots itself: TestTreePivotKeys).
 	for _, from := range []struct {
 		keys []string
 		want string
 	}{
 		{[]string{"1", "g", "<down>", "<down>"}, "main.partition"},
-		{[]string{"2", "g"}, "main.cpuPhase.func1"},
 		{[]string{"5"}, ""},
 	} {
 		h.keys(from.keys...)
@@ -173,6 +173,7 @@ func TestPivotScreens(t *testing.T) {
 		{"flame-pivot", "recursive.pb.gz", []string{"/", "parseSum", "<enter>", "4", "S"}},
 		{"flame-pivot-folded", "recursive.pb.gz", []string{"/", "parseSum", "<enter>", "4", "R", "S"}},
 		{"tree-folded-all", "recursive.pb.gz", []string{"2", "R"}},
+		{"tree-pivot", "recursive.pb.gz", []string{"2", "/", "^main.parseSum$", "<enter>", "<esc>", "T"}},
 	} {
 		for _, size := range [][2]int{{80, 24}, {200, 50}} {
 			name := tc.name + "-" + strings.Join([]string{itoa(size[0]), itoa(size[1])}, "x")
@@ -188,6 +189,9 @@ func TestPivotScreens(t *testing.T) {
 							p, _ := m.views.get(viewFlame).(*views.Flame).Pivoted()
 							return p != ""
 						})
+					case k == "T": // S in the Tree
+						h.keys("S")
+						shows(h, "↓ its callees")
 					case k == "b":
 						h.keys(k)
 						shows(h, "inverted")
@@ -217,4 +221,52 @@ func itoa(n int) string {
 func shows(h *harness, text string) {
 	h.t.Helper()
 	h.waitFor(text, func(m *Model) bool { return strings.Contains(m.View(), text) })
+}
+
+// TestTreePivotKeys: S in the Tree pivots it: the callers' tree above
+// the callees'; S on a caller re-pivots, backspace goes back, then out,
+// then undoes the last setting.
+func TestTreePivotKeys(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	pivot := func() (string, int) {
+		var name string
+		var depth int
+		h.do(func(m *Model) { name, depth = m.views.get(viewTree).(*views.Tree).Pivoted() })
+		return name, depth
+	}
+	h.keys("2", "R", "R", "/")
+	h.typeText("^main.fib$")
+	h.keys("<enter>", "<esc>", "S")
+	shows(h, "pivot: callers, then callees")
+	if p, d := pivot(); p != "main.fib" || d != 0 {
+		t.Fatalf("S: pivot %q ×%d", p, d)
+	}
+	scr := h.screen()
+	for _, want := range []string{"main.fib  ↑ its callers", "main.fib  ↓ its callees", "─▾ main.runFib.func1", "750ms of 2840ms total"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the tree's pivot lacks %q:\n%s", want, scr)
+		}
+	}
+	// The cursor is on the callees' root, whose flat is main.fib's.
+	if !strings.Contains(scr, "▶    750ms 26.41%      750ms 26.41%") {
+		t.Errorf("the pivot's row:\n%s", scr)
+	}
+	h.keys("g", "<down>", "S")
+	shows(h, "main.runFib.func1  ↓ its callees")
+	if p, d := pivot(); p != "main.runFib.func1" || d != 1 {
+		t.Fatalf("S on a caller: pivot %q ×%d", p, d)
+	}
+	h.keys("<backspace>")
+	shows(h, "main.fib  ↓ its callees")
+	h.keys("<backspace>")
+	shows(h, "top-down call tree")
+	if p, _ := pivot(); p != "" {
+		t.Fatalf("backspace twice: pivot %q", p)
+	}
+	h.keys("<backspace>")
+	var o analysis.Options
+	h.do(func(m *Model) { o = m.Options() })
+	if o.Recursion != analysis.RecursionAll {
+		t.Errorf("backspace out of the pivot: recursion=%q, want all", o.Recursion)
+	}
 }
