@@ -26,7 +26,7 @@ type Tree struct {
 	pivots    []string
 	up        *analysis.Tree
 	pivotFlat int64 // the pivot's flat, pprof's
-	q        quantity
+	q         quantity
 	// valW and pctW are the value and share columns' least widths: what
 	// the roots need (see widths).
 	valW, pctW int
