@@ -115,6 +115,21 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	if filtering {
 		t.lo, t.hi = make([]int32, n), make([]int32, n)
 	}
+	// fromLoc: the locations with a frame of a From node, so that the
+	// stacks without one (most, for one function) are passed over by
+	// their locations, without stepping a cursor over their frames.
+	var fromLoc []bool
+	if to.From != nil {
+		fromLoc = make([]bool, len(t.locOff)-1)
+		for l := range fromLoc {
+			for j := t.locOff[l]; j < t.locOff[l+1]; j++ {
+				if to.From[t.locNodes[j]] {
+					fromLoc[l] = true
+					break
+				}
+			}
+		}
+	}
 	t.all = make([]int32, 0, n)
 	for s := 0; s < n; s++ {
 		t.curSlot[s] = -1
@@ -128,6 +143,9 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 			}
 			base := t.stackOff[s]
 			t.lo[s], t.hi[s] = base+int32(lo), base+int32(hi)
+		}
+		if fromLoc != nil && !t.passes(int32(s), fromLoc) {
+			continue
 		}
 		i, j := t.first(int32(s))
 		for to.From != nil && j >= 0 && !to.From[t.locNodes[j]] {
@@ -154,6 +172,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 // recursion=all: the paths are written out, leaf first, as stacks of
 // pseudo-locations that are the nodes themselves (location k is node
 // k's one frame), so that the cursors read them as they read stacks.
+// Each half of the stacks is written on its own core.
 func (t *Tree) foldAll(q *query) {
 	p := q.e.p
 	n := p.Stacks.Len()
@@ -165,24 +184,51 @@ func (t *Tree) foldAll(q *query) {
 	}
 	t.locOff[nodes] = int32(nodes)
 	off := make([]int32, n+1)
-	locs := make([]int32, 0, len(p.Stacks.Locs))
-	f := q.folder()
-	var path []int32
-	for s := 0; s < n; s++ {
-		off[s] = int32(len(locs))
-		if t.w[s] == 0 && (t.dw == nil || t.dw[s] == 0) {
-			continue
+	// The frames per location, to size the buffers once.
+	perLoc := float64(len(q.locNodes)) / float64(max(1, len(q.locOff)-1))
+	write := func(from, to int) []int32 {
+		locs := make([]int32, 0, int(float64(p.Stacks.Off[to]-p.Stacks.Off[from])*perLoc*1.1)+16)
+		f := q.folder()
+		var path []int32
+		for s := from; s < to; s++ {
+			off[s] = int32(len(locs))
+			if t.w[s] == 0 && (t.dw == nil || t.dw[s] == 0) {
+				continue
+			}
+			var ok bool
+			if path, ok = q.appendPath(f, path[:0], nil, p.Stacks.At(int32(s))); !ok {
+				continue
+			}
+			for i := len(path) - 1; i >= 0; i-- {
+				locs = append(locs, path[i])
+			}
 		}
-		var ok bool
-		if path, ok = q.appendPath(f, path[:0], nil, p.Stacks.At(int32(s))); !ok {
-			continue
+		return locs
+	}
+	h := n / 2
+	var a, b []int32
+	if n < parallelGroup {
+		a = write(0, n)
+	} else {
+		both(func() { a = write(0, h) }, func() { b = write(h, n) })
+		for s := h; s < n; s++ {
+			off[s] += int32(len(a))
 		}
-		for i := len(path) - 1; i >= 0; i-- {
-			locs = append(locs, path[i])
+		a = append(a, b...)
+	}
+	off[n] = int32(len(a))
+	t.locs, t.stackOff = a, off
+}
+
+// passes reports whether path s has a location that at is set for.
+func (t *Tree) passes(s int32, at []bool) bool {
+	lo, hi := t.bounds(s)
+	for _, l := range t.locs[lo:hi] {
+		if at[l] {
+			return true
 		}
 	}
-	off[n] = int32(len(locs))
-	t.locs, t.stackOff = locs, off
+	return false
 }
 
 // bounds is the part of stack s's locations the path runs over.
