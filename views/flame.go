@@ -253,13 +253,7 @@ func (f *Flame) relayout() {
 // layout lays out tr (and callers, in a pivot) at zoom and width.
 func (f *Flame) layout(tr, callers *analysis.Tree, zoom *analysis.TreeNode, width int) *flameLayout {
 	if callers != nil {
-		var roots []*analysis.TreeNode
-		for _, r := range callers.Roots() {
-			if nodeName(callers.Nodes, r.Node) == f.pivot {
-				roots = append(roots, r)
-			}
-		}
-		return layoutPivot(callers, roots, tr, width)
+		return layoutPivot(callers, callers.Roots(), tr, width) // its roots are the function's
 	}
 	return layoutFlame(tr, zoom, width)
 }
