@@ -186,8 +186,14 @@ func (t *Tree) foldAll(q *query) {
 	off := make([]int32, n+1)
 	// The frames per location, to size the buffers once.
 	perLoc := float64(len(q.locNodes)) / float64(max(1, len(q.locOff)-1))
-	write := func(from, to int) []int32 {
-		locs := make([]int32, 0, int(float64(p.Stacks.Off[to]-p.Stacks.Off[from])*perLoc*1.1)+16)
+	h := n / 2
+	if n < parallelGroup {
+		h = n
+	}
+	write := func(from, to, upTo int) []int32 {
+		// Room for the frames of stacks [from, upTo): the first half's
+		// buffer takes the second's without growing.
+		locs := make([]int32, 0, int(float64(p.Stacks.Off[upTo]-p.Stacks.Off[from])*perLoc*1.1)+16)
 		f := q.folder()
 		var path []int32
 		for s := from; s < to; s++ {
@@ -205,12 +211,11 @@ func (t *Tree) foldAll(q *query) {
 		}
 		return locs
 	}
-	h := n / 2
 	var a, b []int32
-	if n < parallelGroup {
-		a = write(0, n)
+	if h == n {
+		a = write(0, n, n)
 	} else {
-		both(func() { a = write(0, h) }, func() { b = write(h, n) })
+		both(func() { a = write(0, h, n) }, func() { b = write(h, n, n) })
 		for s := h; s < n; s++ {
 			off[s] += int32(len(a))
 		}
