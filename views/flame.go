@@ -57,6 +57,10 @@ type Flame struct {
 	callers *analysis.Tree
 	// pivotFlat is the pivot's flat: the value of the stacks it ends.
 	pivotFlat int64
+	// opt is what the shown result was computed for; outside is the
+	// graph a pivot was entered from, for going back out at once.
+	opt     analysis.Options
+	outside *flameResult
 
 	lay     *flameLayout
 	zoom    *analysis.TreeNode   // the frame filling the width; nil for the root
@@ -105,6 +109,8 @@ func (f *Flame) ShortHelp() []key.Binding {
 type flameResult struct {
 	tree, callers *analysis.Tree
 	pivotFlat     int64
+	opt           analysis.Options // outside: what it was computed for
+	mu            *sync.Mutex      // outside: the lock of its tree's layouts
 	zoom          *analysis.TreeNode
 	history       []*analysis.TreeNode
 	lay           *flameLayout
@@ -120,6 +126,17 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 	if f.pivot != "" {
 		pivot := f.pivot
 		return job(opt, func() (*flameResult, error) { return pivotResult(e, opt, pivot, width) }, f.setResult), state + " pivot " + pivot
+	}
+	if o := f.outside; o != nil && o.opt == opt && o.tree.Inverted == f.inverted {
+		// Out of a pivot, back to the graph it was entered from: its
+		// tree is grouped already, only the layout is made again.
+		return job(opt, func() (*flameResult, error) {
+			r := *o
+			o.mu.Lock()
+			r.lay = layoutFlame(o.tree, o.zoom, width)
+			o.mu.Unlock()
+			return &r, nil
+		}, f.setResult), state
 	}
 	// The zooms outlive a new result (another sample type, a filter) as
 	// paths of names, taken here on the UI goroutine.
@@ -202,8 +219,14 @@ func (f *Flame) ShownTotal() int64 { return rootsTotal(f.tree) }
 
 func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
 	f.tree, f.callers, f.zoom, f.history, f.lay = r.tree, r.callers, r.zoom, r.history, r.lay
-	f.pivotFlat = r.pivotFlat
+	f.pivotFlat, f.opt = r.pivotFlat, opt
+	if r.callers == nil {
+		f.outside = nil
+	}
 	f.mu, f.pending = &sync.Mutex{}, 0
+	if r.mu != nil {
+		f.mu = r.mu // the same tree: its layouts keep their lock
+	}
 	q, _ := treeQuantity(f.c, f.tree, opt)
 	f.value = q.format
 	f.click.Reset()
@@ -368,6 +391,8 @@ func (f *Flame) Pivot(name string) tea.Cmd {
 	}
 	if f.pivot != "" {
 		f.pivots = append(f.pivots, f.pivot)
+	} else if f.tree != nil && f.callers == nil {
+		f.outside = &flameResult{tree: f.tree, zoom: f.zoom, history: f.history, opt: f.opt, mu: f.mu}
 	}
 	f.pivot = name
 	return f.recompute()
