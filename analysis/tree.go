@@ -107,12 +107,10 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 		fold: to.FoldRecursion || q.opt.Recursion == RecursionDirect, locs: p.Stacks.Locs, stackOff: p.Stacks.Off,
 		locOff: q.locOff, locNodes: q.locNodes, w: w, dw: dw,
 		curLoc: make([]int32, n), curSlot: make([]int32, n)}
-	filtering := q.filtering
-	if q.opt.Recursion == RecursionAll {
-		t.foldAll(q)
-		filtering = false // the folded paths are what survived
-	}
-	if filtering {
+	folded := q.opt.Recursion == RecursionAll
+	if folded {
+		t.foldAll(q) // sets the paths' bounds
+	} else if q.filtering {
 		t.lo, t.hi = make([]int32, n), make([]int32, n)
 	}
 	// fromLoc: the locations with a frame of a From node, so that the
@@ -136,7 +134,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 		if w[s] == 0 && (dw == nil || dw[s] == 0) {
 			continue
 		}
-		if t.lo != nil {
+		if t.lo != nil && !folded {
 			lo, hi, ok := q.pathRange(p.Stacks.At(int32(s)))
 			if !ok {
 				continue
@@ -169,60 +167,73 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 }
 
 // foldAll makes the tree read each stack's path folded under
-// recursion=all: the paths are written out, leaf first, as stacks of
-// pseudo-locations that are the nodes themselves (location k is node
-// k's one frame), so that the cursors read them as they read stacks.
-// Each half of the stacks is written on its own core.
+// recursion=all. A path with no node twice is read as it is; the others
+// are written out, folded and leaf first, as stacks of pseudo-locations
+// that are the nodes themselves (location nl+k is node k's one frame),
+// after a copy of the profile's stacks, so that the cursors read them
+// as they read stacks. It sets every path's bounds (t.lo, t.hi).
 func (t *Tree) foldAll(q *query) {
 	p := q.e.p
 	n := p.Stacks.Len()
+	nl := len(q.locOff) - 1
 	nodes := q.nodes.len()
-	t.locOff = make([]int32, nodes+1)
-	t.locNodes = make([]int32, nodes)
-	for k := range t.locNodes {
-		t.locOff[k], t.locNodes[k] = int32(k), int32(k)
+	slots := len(q.locNodes)
+	t.locOff = make([]int32, nl+nodes+1)
+	copy(t.locOff, q.locOff)
+	for k := 0; k <= nodes; k++ {
+		t.locOff[nl+k] = int32(slots + k)
 	}
-	t.locOff[nodes] = int32(nodes)
-	off := make([]int32, n+1)
-	// The frames per location, to size the buffers once.
-	perLoc := float64(len(q.locNodes)) / float64(max(1, len(q.locOff)-1))
-	h := n / 2
-	if n < parallelGroup {
-		h = n
+	t.locNodes = make([]int32, slots+nodes)
+	copy(t.locNodes, q.locNodes)
+	for k := 0; k < nodes; k++ {
+		t.locNodes[slots+k] = int32(k)
 	}
-	write := func(from, to, upTo int) []int32 {
-		// Room for the frames of stacks [from, upTo): the first half's
-		// buffer takes the second's without growing.
-		locs := make([]int32, 0, int(float64(p.Stacks.Off[upTo]-p.Stacks.Off[from])*perLoc*1.1)+16)
-		f := q.folder()
-		var path []int32
-		for s := from; s < to; s++ {
-			off[s] = int32(len(locs))
-			if t.w[s] == 0 && (t.dw == nil || t.dw[s] == 0) {
-				continue
-			}
-			var ok bool
-			if path, ok = q.appendPath(f, path[:0], nil, p.Stacks.At(int32(s))); !ok {
-				continue
-			}
-			for i := len(path) - 1; i >= 0; i-- {
-				locs = append(locs, path[i])
+	t.lo, t.hi = make([]int32, n), make([]int32, n)
+	stamp := make([]int32, nodes) // node → the stack+1 it was last seen in
+	folded := []int32{}           // the folded paths' pseudo-locations
+	f := q.folder()
+	var path []int32
+	base := int32(len(p.Stacks.Locs))
+	for s := 0; s < n; s++ {
+		if t.w[s] == 0 && (t.dw == nil || t.dw[s] == 0) {
+			continue
+		}
+		locs := p.Stacks.At(int32(s))
+		lo, hi, ok := q.pathRange(locs)
+		if !ok {
+			continue
+		}
+		off := p.Stacks.Off[s]
+		t.lo[s], t.hi[s] = off+int32(lo), off+int32(hi)
+		repeats := false
+		mark := int32(s + 1)
+	scan:
+		for _, l := range locs[lo:hi] {
+			for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
+				nd := q.locNodes[j]
+				if stamp[nd] == mark {
+					repeats = true
+					break scan
+				}
+				stamp[nd] = mark
 			}
 		}
-		return locs
-	}
-	var a, b []int32
-	if h == n {
-		a = write(0, n, n)
-	} else {
-		both(func() { a = write(0, h, n) }, func() { b = write(h, n, n) })
-		for s := h; s < n; s++ {
-			off[s] += int32(len(a))
+		if !repeats {
+			continue
 		}
-		a = append(a, b...)
+		path, _ = q.appendPath(f, path[:0], nil, locs)
+		t.lo[s] = base + int32(len(folded))
+		for i := len(path) - 1; i >= 0; i-- {
+			folded = append(folded, int32(nl)+path[i])
+		}
+		t.hi[s] = base + int32(len(folded))
 	}
-	off[n] = int32(len(a))
-	t.locs, t.stackOff = a, off
+	t.locs = p.Stacks.Locs
+	if len(folded) > 0 {
+		t.locs = make([]int32, int(base)+len(folded))
+		copy(t.locs, p.Stacks.Locs)
+		copy(t.locs[base:], folded)
+	}
 }
 
 // passes reports whether path s has a location that at is set for.
