@@ -189,51 +189,76 @@ func (t *Tree) foldAll(q *query) {
 		t.locNodes[slots+k] = int32(k)
 	}
 	t.lo, t.hi = make([]int32, n), make([]int32, n)
-	stamp := make([]int32, nodes) // node → the stack+1 it was last seen in
-	folded := []int32{}           // the folded paths' pseudo-locations
-	f := q.folder()
-	var path []int32
 	base := int32(len(p.Stacks.Locs))
-	for s := 0; s < n; s++ {
-		if t.w[s] == 0 && (t.dw == nil || t.dw[s] == 0) {
-			continue
+	// scan sets the bounds of stacks [from, to) and returns their folded
+	// paths, whose bounds count from base; two halves on two cores.
+	scan := func(from, to int) []int32 {
+		stamp := make([]int32, nodes) // node → the stack+1 it was last seen in
+		var folded []int32
+		f := q.folder()
+		var path []int32
+		for s := from; s < to; s++ {
+			if t.w[s] == 0 && (t.dw == nil || t.dw[s] == 0) {
+				continue
+			}
+			locs := p.Stacks.At(int32(s))
+			lo, hi, ok := q.pathRange(locs)
+			if !ok {
+				continue
+			}
+			off := p.Stacks.Off[s]
+			t.lo[s], t.hi[s] = off+int32(lo), off+int32(hi)
+			if !repeats(q, locs[lo:hi], stamp, int32(s+1)) {
+				continue
+			}
+			path, _ = q.appendPath(f, path[:0], nil, locs)
+			t.lo[s] = base + int32(len(folded))
+			for i := len(path) - 1; i >= 0; i-- {
+				folded = append(folded, int32(nl)+path[i])
+			}
+			t.hi[s] = base + int32(len(folded))
 		}
-		locs := p.Stacks.At(int32(s))
-		lo, hi, ok := q.pathRange(locs)
-		if !ok {
-			continue
-		}
-		off := p.Stacks.Off[s]
-		t.lo[s], t.hi[s] = off+int32(lo), off+int32(hi)
-		repeats := false
-		mark := int32(s + 1)
-	scan:
-		for _, l := range locs[lo:hi] {
-			for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
-				nd := q.locNodes[j]
-				if stamp[nd] == mark {
-					repeats = true
-					break scan
-				}
-				stamp[nd] = mark
+		return folded
+	}
+	var folded, second []int32
+	h := n
+	if n >= parallelGroup {
+		h = n / 2
+		both(func() { folded = scan(0, h) }, func() { second = scan(h, n) })
+	} else {
+		folded = scan(0, n)
+	}
+	if len(second) > 0 {
+		shift := int32(len(folded))
+		for s := h; s < n; s++ {
+			if t.lo[s] >= base {
+				t.lo[s] += shift
+				t.hi[s] += shift
 			}
 		}
-		if !repeats {
-			continue
-		}
-		path, _ = q.appendPath(f, path[:0], nil, locs)
-		t.lo[s] = base + int32(len(folded))
-		for i := len(path) - 1; i >= 0; i-- {
-			folded = append(folded, int32(nl)+path[i])
-		}
-		t.hi[s] = base + int32(len(folded))
 	}
 	t.locs = p.Stacks.Locs
-	if len(folded) > 0 {
-		t.locs = make([]int32, int(base)+len(folded))
+	if len(folded)+len(second) > 0 {
+		t.locs = make([]int32, int(base)+len(folded)+len(second))
 		copy(t.locs, p.Stacks.Locs)
 		copy(t.locs[base:], folded)
+		copy(t.locs[int(base)+len(folded):], second)
 	}
+}
+
+// repeats reports whether a node is on the path of locations locs twice,
+// marking the nodes seen in stamp with mark (a mark per path).
+func repeats(q *query, locs []int32, stamp []int32, mark int32) bool {
+	for _, l := range locs {
+		for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
+			nd := q.locNodes[j]
+			if stamp[nd] == mark {
+				return true
+			}
+			stamp[nd] = mark
+		}
+	}
+	return false
 }
 
 // passes reports whether path s has a location that at is set for.
