@@ -29,7 +29,12 @@ func TestPivotKeys(t *testing.T) {
 		return s
 	}
 	h.keys("R", "R") // direct recursion folded: main.fib is one frame
-	h.keys("4")
+	h.keys("4", "<up>", "<enter>") // zoomed on main.runFib.func1
+	h.waitFor("the zoom", func(m *Model) bool {
+		z, _ := m.views.get(viewFlame).(*views.Flame).Zoomed()
+		return z == "main.runFib.func1"
+	})
+	h.keys("<down>")
 	h.keys("S")
 	shows(h, "callers ↑")
 	if p, d, v := pivot(); p != "main.fib" || d != 0 || v != viewFlame {
@@ -66,10 +71,18 @@ func TestPivotKeys(t *testing.T) {
 		t.Fatalf("backspace: pivot %q ×%d", p, d)
 	}
 	h.keys("<esc>")
-	shows(h, "▏root")
+	shows(h, "zoomed ×1")
 	if p, _, _ := pivot(); p != "" {
 		t.Fatalf("esc: still pivoted on %q", p)
 	}
+	// Out of the pivot, the graph is as it was: zoomed, once.
+	var zoomed string
+	var depth int
+	h.do(func(m *Model) { zoomed, depth = m.views.get(viewFlame).(*views.Flame).Zoomed() })
+	if zoomed != "main.runFib.func1" || depth != 1 {
+		t.Errorf("out of the pivot: zoomed on %q ×%d, want main.runFib.func1 ×1", zoomed, depth)
+	}
+	h.keys("<esc>") // zoom out
 	// Out of the pivot, backspace is the root's: it undoes R.
 	h.keys("<backspace>")
 	var o analysis.Options
