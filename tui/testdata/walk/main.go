@@ -86,7 +86,6 @@ func steps(tag string) []step {
 		{"Flame: zoom (enter)", "▶", "Enter", false},
 		{"Flame: invert (b)", "root · inverted", "b", false},
 		{"Flame: invert back (b)", "root", "b", false},
-		{"Flame: heaviest path (G)", "▶", "G", false},
 		{"Flame: pivot (S)", "callers ↑", "S", false},
 		{"Flame: pivot: key k", "▶", "k", false},
 		{"Flame: re-pivot (enter)", "callers ↑", "Enter", false},
