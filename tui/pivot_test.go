@@ -28,7 +28,7 @@ func TestPivotKeys(t *testing.T) {
 		h.do(func(m *Model) { s = m.Selected() })
 		return s
 	}
-	h.keys("R", "R") // direct recursion folded: main.fib is one frame
+	h.keys("R", "R")               // direct recursion folded: main.fib is one frame
 	h.keys("4", "<up>", "<enter>") // zoomed on main.runFib.func1
 	h.waitFor("the zoom", func(m *Model) bool {
 		z, _ := m.views.get(viewFlame).(*views.Flame).Zoomed()
