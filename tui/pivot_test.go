@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -189,7 +190,7 @@ func TestPivotScreens(t *testing.T) {
 		{"tree-pivot", "recursive.pb.gz", []string{"2", "/", "^main.parseSum$", "<enter>", "<esc>", "T"}},
 	} {
 		for _, size := range [][2]int{{80, 24}, {200, 50}} {
-			name := tc.name + "-" + strings.Join([]string{itoa(size[0]), itoa(size[1])}, "x")
+			name := fmt.Sprintf("%s-%dx%d", tc.name, size[0], size[1])
 			t.Run(name, func(t *testing.T) {
 				cfg := testConfig(testdata(tc.file))
 				cfg.Width, cfg.Height = size[0], size[1]
@@ -218,14 +219,6 @@ func TestPivotScreens(t *testing.T) {
 			})
 		}
 	}
-}
-
-func itoa(n int) string {
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 // shows waits until the screen shows text, with nothing computing: a
