@@ -41,9 +41,8 @@ type Flame struct {
 	// seq numbers the background layouts; pending is the newest one's
 	// while it runs, 0 when none does.
 	seq, pending int
-	// asked: a recomputation was asked for (RecomputeMsg) and the root
-	// has not taken it up yet.
-	asked bool
+	// shown is the state (Query's) of the result shown.
+	shown string
 
 	// inverted: the roots are the leaf functions, as wide as their
 	// flat, and under each frame its callers (b).
@@ -111,27 +110,44 @@ type flameResult struct {
 	pivotFlat     int64
 	opt           analysis.Options // outside: what it was computed for
 	mu            *sync.Mutex      // outside: the lock of its tree's layouts
+	state         string           // what Query's state was
 	zoom          *analysis.TreeNode
 	history       []*analysis.TreeNode
 	lay           *flameLayout
 }
 
-func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
-	f.asked = false
+// state is what the graph's data is for besides the options: inverted
+// or not, the pivot.
+func (f *Flame) state() string {
 	state := "flame"
 	if f.inverted {
 		state = "inverted flame"
 	}
+	if f.pivot != "" {
+		state += " pivot " + f.pivot
+	}
+	return state
+}
+
+func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
+	state := f.state()
 	width := f.width
 	if f.pivot != "" {
 		pivot := f.pivot
-		return job(opt, func() (*flameResult, error) { return pivotResult(e, opt, pivot, width) }, f.setResult), state + " pivot " + pivot
+		return job(opt, func() (*flameResult, error) {
+			r, err := pivotResult(e, opt, pivot, width)
+			if r != nil {
+				r.state = state
+			}
+			return r, err
+		}, f.setResult), state
 	}
 	if o := f.outside; o != nil && o.opt == opt && o.tree.Inverted == f.inverted {
 		// Out of a pivot, back to the graph it was entered from: its
 		// tree is grouped already, only the layout is made again.
 		return job(opt, func() (*flameResult, error) {
 			r := *o
+			r.state = state
 			o.mu.Lock()
 			r.lay = layoutFlame(o.tree, o.zoom, width)
 			o.mu.Unlock()
@@ -153,7 +169,7 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 		if err != nil {
 			return nil, err
 		}
-		r := &flameResult{tree: tr}
+		r := &flameResult{tree: tr, state: state}
 		for i, p := range paths {
 			n := findPath(tr, p)
 			if i == len(paths)-1 {
@@ -219,7 +235,7 @@ func (f *Flame) ShownTotal() int64 { return rootsTotal(f.tree) }
 
 func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
 	f.tree, f.callers, f.zoom, f.history, f.lay = r.tree, r.callers, r.zoom, r.history, r.lay
-	f.pivotFlat, f.opt = r.pivotFlat, opt
+	f.pivotFlat, f.opt, f.shown = r.pivotFlat, opt, r.state
 	if r.callers == nil {
 		f.outside = nil
 	}
@@ -316,11 +332,11 @@ func (f *Flame) layoutCmd(cursor *analysis.TreeNode) tea.Cmd {
 
 // Busy reports whether a zoom is being laid out. Exported for tui's
 // tests, which wait for it before they read the screen.
-func (f *Flame) Busy() bool { return f.pending != 0 || f.asked }
+// A graph inverted or pivoted is busy until its new result is shown.
+func (f *Flame) Busy() bool { return f.pending != 0 || f.tree != nil && f.shown != f.state() }
 
 // recompute asks the root for a new result (another pivot, inverted).
 func (f *Flame) recompute() tea.Cmd {
-	f.asked = true
 	return func() tea.Msg { return RecomputeMsg{f} }
 }
 
