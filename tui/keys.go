@@ -85,6 +85,7 @@ func rootKeys(k *views.KeyMap) []keyRow {
 		{group: groupGeneral, key: k.Picker, when: withPicker, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.closeProfile() }},
 		{group: groupGeneral, key: k.Copy, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.copySelected() }},
 		{group: groupGeneral, key: k.Info, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.showInfo() }},
+		{group: groupGeneral, key: k.Recursion, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.cycleRecursion() }},
 
 		view(k.Up), view(k.Down), view(k.PageUp), view(k.PageDown), view(k.Home), view(k.End),
 		{group: groupMove, key: k.Search, hint: 2, do: func(m *Model, _ tea.KeyMsg) tea.Cmd {
@@ -99,7 +100,6 @@ func rootKeys(k *views.KeyMap) []keyRow {
 
 		filter(k.Drill, filterDrill), filter(k.Focus, filterFocus), filter(k.Ignore, filterIgnore), filter(k.Hide, filterHide),
 		{group: groupSelected, key: k.Pivot, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.pivotSelected() }},
-		{group: groupGeneral, key: k.Recursion, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.cycleRecursion() }},
 
 		live(k.Pause, func(m *Model, _ tea.KeyMsg) tea.Cmd {
 			m.setNote(m.live.pause(), false)
