@@ -63,8 +63,11 @@ func TestSettingFlags(t *testing.T) {
 		if s.Kind == analysis.KindChoice {
 			value = s.Choices[len(s.Choices)-1]
 		}
-		if s.Name == "trim" {
+		switch s.Name {
+		case "trim":
 			value = "false"
+		case "recursion":
+			value = "direct"
 		}
 		c, err := parseArgs([]string{"-" + s.Name + "=" + value, "x.pb.gz"})
 		if err != nil {

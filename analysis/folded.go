@@ -26,12 +26,13 @@ func (e *Engine) Folded(opt Options) ([]FoldedStack, error) {
 	names := q.nodes.allNames()
 	var sb strings.Builder
 	var path []int32
+	fold := q.folder()
 	for s := 0; s < p.Stacks.Len(); s++ {
 		if w[s] == 0 && (dw == nil || dw[s] == 0) {
 			continue
 		}
 		var ok bool
-		path, ok = q.appendPath(path[:0], nil, p.Stacks.At(int32(s)))
+		path, ok = q.appendPath(fold, path[:0], nil, p.Stacks.At(int32(s)))
 		if !ok || len(path) == 0 {
 			continue
 		}

@@ -24,6 +24,12 @@ type Options struct {
 	// become pseudo-frames above the root or below the leaf of each
 	// sample's stack, as pprof's -tagroot/-tagleaf.
 	TagRoot, TagLeaf string
+	// Recursion folds recursion in the stacks: "direct" merges runs of
+	// one node (f→f→f is f), "all" also every call back into a node
+	// already on the stack, with the frames between (f→g→f→h is f→h),
+	// as the Firefox Profiler's two recursion transforms. "" leaves the
+	// stacks as they are, as pprof.
+	Recursion string
 	// Unit is pprof's -unit ("minimum" when empty). Reports format values
 	// with it; it also names -tagroot/-tagleaf frames of numeric labels.
 	Unit string
@@ -155,3 +161,9 @@ func parseBool(s string) (bool, error) {
 func LabelKeyFilter(opt Options) (func(key string) bool, error) {
 	return labelKeyFilter(&opt)
 }
+
+// The values of Options.Recursion that fold.
+const (
+	RecursionAll    = "all"
+	RecursionDirect = "direct"
+)

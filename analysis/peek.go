@@ -203,6 +203,7 @@ func (q *query) edgeRange(r *runs, want, locWanted []bool, w, dw []int64) (in, o
 	var seen []edgeKey
 	var counted []int32 // the wanted nodes of the stack, for cum once per stack
 	var path []int32
+	fold := q.folder()
 	var inl []bool
 	c := r.cursor()
 	for s := c.next(); s >= 0; s = c.next() {
@@ -225,7 +226,7 @@ func (q *query) edgeRange(r *runs, want, locWanted []bool, w, dw []int64) (in, o
 		parent := int32(-1)
 		inl = inl[:0]
 		var ok bool
-		path, ok = q.appendPath(path[:0], &inl, locs)
+		path, ok = q.appendPath(fold, path[:0], &inl, locs)
 		if !ok {
 			continue
 		}

@@ -105,13 +105,18 @@ func (q *query) pathRange(locs []int32) (lo, hi int, ok bool) {
 }
 
 // appendPath appends the nodes of stack locs that survive the filters to
-// buf, root first, and reports whether the stack survives at all. With
-// inl non-nil it also appends, per node, whether it is an inlined frame
-// (not the outermost line of its location).
-func (q *query) appendPath(buf []int32, inl *[]bool, locs []int32) ([]int32, bool) {
+// buf, root first, folded by f (nil: not folded), and reports whether the
+// stack survives at all. With inl non-nil it also appends, per node,
+// whether it is an inlined frame (not the outermost line of its
+// location).
+func (q *query) appendPath(f *folder, buf []int32, inl *[]bool, locs []int32) ([]int32, bool) {
 	lo, hi, ok := q.pathRange(locs)
 	if !ok {
 		return buf, false
+	}
+	start, istart := len(buf), 0
+	if inl != nil {
+		istart = len(*inl)
 	}
 	off, nodes := q.locOff, q.locNodes
 	for i := hi - 1; i >= lo; i-- {
@@ -124,6 +129,17 @@ func (q *query) appendPath(buf []int32, inl *[]bool, locs []int32) ([]int32, boo
 				*inl = append(*inl, j > off[l])
 			}
 		}
+	}
+	if f != nil {
+		var fi []bool
+		if inl != nil {
+			fi = (*inl)[istart:]
+		}
+		path, fi := f.fold(buf[start:], fi, q.nodes.len())
+		if inl != nil {
+			*inl = (*inl)[:istart+len(fi)]
+		}
+		buf = buf[:start+len(path)]
 	}
 	return buf, true
 }

@@ -60,6 +60,7 @@ const (
 	cutsFrames
 	selectsSamples // a tag filter over the samples' labels
 	keysLabels     // a regexp over label keys, for reports that print labels
+	foldsStacks    // a transform of the stacks that drops no sample (recursion)
 )
 
 // Groups of settings, in the order -h and :help list them.
@@ -353,6 +354,26 @@ func settingTable() []Setting {
 		tagFilter("tagignore", func(o *Options) *string { return &o.TagIgnore },
 			func(f *tagFilters) *sampleFilter { return &f.ignore },
 			"drop samples whose labels match the filter"),
+		accessors{
+			get: func(o *Options) string { return o.Recursion },
+			set: func(o *Options, v string) error {
+				switch v {
+				case "", "off", "false":
+					o.Recursion = ""
+				case RecursionAll, RecursionDirect:
+					o.Recursion = v
+				default:
+					return fmt.Errorf("%q is not all, direct or off", v)
+				}
+				return nil
+			},
+		}.in(Setting{Name: "recursion", Kind: KindString, Group: GroupFilters, Placeholder: "all|direct|off",
+			use:  foldsStacks,
+			Help: "fold recursion in the stacks: all (f→g→f→h is f→h) or direct (f→f→f is f)",
+			More: "The explorer's R key cycles all, direct and off. Folding changes the call trees, the flame graph " +
+				"and its pivot, Peek, -traces, -peek and folded stacks; flat values stay, and Top's flat and cum are pprof's " +
+				"either way. all cuts out every loop back to a function already on the stack, with the frames between " +
+				"(f→g→f→h is f→h, the Firefox Profiler's collapse recursion); direct only merges a function calling itself."}),
 		regexpFilter("tagshow", func(o *Options) *string { return &o.TagShow },
 			keysLabels, func(c *compiled) **regexp.Regexp { return &c.tagShow }, true,
 			"show only label keys matching RE (Labels, -tags, -traces)"),

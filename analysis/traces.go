@@ -48,6 +48,7 @@ func (e *Engine) Traces(opt Options) (*Traces, error) {
 		done   bool
 	}
 	cache := make([]stackFrames, p.Stacks.Len())
+	fold := q.folder()
 	out.Traces = make([]Trace, 0, p.Samples.Len())
 	vals := p.Samples.Values[q.vi]
 	for i, s := range p.Samples.Stack {
@@ -59,7 +60,7 @@ func (e *Engine) Traces(opt Options) (*Traces, error) {
 			sf.done = true
 			var path []int32
 			var inl []bool
-			path, sf.ok = q.appendPath(nil, &inl, p.Stacks.At(s))
+			path, sf.ok = q.appendPath(fold, nil, &inl, p.Stacks.At(s))
 			leafFirst := make([]Frame, len(path))
 			for k, n := range path {
 				leafFirst[len(path)-1-k] = Frame{Node: n, Inlined: inl[k]}

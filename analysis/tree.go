@@ -87,6 +87,11 @@ type TreeOptions struct {
 	Inverted bool
 	// FoldRecursion shows direct recursion A→A→A as one A.
 	FoldRecursion bool
+	// From, when set (a flag per node of the query's NodeSet), starts
+	// each path at its first frame of a flagged node, in the tree's
+	// direction: top-down the outermost (pprof's show_from), inverted the
+	// innermost (prune_from); a path without one is left out.
+	From []bool
 }
 
 // Tree builds the call tree for opt.
@@ -99,11 +104,29 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	w, dw, total, totalDiv := q.stackWeights()
 	n := p.Stacks.Len()
 	t := &Tree{SampleType: p.SampleTypes[q.vi], Inverted: to.Inverted, Nodes: &NodeSet{q.nodes}, mean: q.mean,
-		fold: to.FoldRecursion, locs: p.Stacks.Locs, stackOff: p.Stacks.Off,
+		fold: to.FoldRecursion || q.opt.Recursion == RecursionDirect, locs: p.Stacks.Locs, stackOff: p.Stacks.Off,
 		locOff: q.locOff, locNodes: q.locNodes, w: w, dw: dw,
 		curLoc: make([]int32, n), curSlot: make([]int32, n)}
-	if q.filtering {
+	folded := q.opt.Recursion == RecursionAll
+	if folded {
+		t.foldAll(q) // sets the paths' bounds
+	} else if q.filtering {
 		t.lo, t.hi = make([]int32, n), make([]int32, n)
+	}
+	// fromLoc: the locations with a frame of a From node, so that the
+	// stacks without one (most, for one function) are passed over by
+	// their locations, without stepping a cursor over their frames.
+	var fromLoc []bool
+	if to.From != nil {
+		fromLoc = make([]bool, len(t.locOff)-1)
+		for l := range fromLoc {
+			for j := t.locOff[l]; j < t.locOff[l+1]; j++ {
+				if to.From[t.locNodes[j]] {
+					fromLoc[l] = true
+					break
+				}
+			}
+		}
 	}
 	t.all = make([]int32, 0, n)
 	for s := 0; s < n; s++ {
@@ -111,15 +134,21 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 		if w[s] == 0 && (dw == nil || dw[s] == 0) {
 			continue
 		}
-		if t.lo != nil {
+		if t.lo != nil && !folded {
 			lo, hi, ok := q.pathRange(p.Stacks.At(int32(s)))
 			if !ok {
 				continue
 			}
-			base := p.Stacks.Off[s]
+			base := t.stackOff[s]
 			t.lo[s], t.hi[s] = base+int32(lo), base+int32(hi)
 		}
+		if fromLoc != nil && !t.passes(int32(s), fromLoc) {
+			continue
+		}
 		i, j := t.first(int32(s))
+		for to.From != nil && j >= 0 && !to.From[t.locNodes[j]] {
+			i, j = t.next(int32(s), i, j)
+		}
 		if j < 0 {
 			continue // nothing left of the stack
 		}
@@ -135,6 +164,112 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	}
 	t.roots = t.group(&t.g, nil, t.all, 0)
 	return t, nil
+}
+
+// foldAll makes the tree read each stack's path folded under
+// recursion=all. A path with no node twice is read as it is; the others
+// are written out, folded and leaf first, as stacks of pseudo-locations
+// that are the nodes themselves (location nl+k is node k's one frame),
+// after a copy of the profile's stacks, so that the cursors read them
+// as they read stacks. It sets every path's bounds (t.lo, t.hi).
+func (t *Tree) foldAll(q *query) {
+	p := q.e.p
+	n := p.Stacks.Len()
+	nl := len(q.locOff) - 1
+	nodes := q.nodes.len()
+	slots := len(q.locNodes)
+	t.locOff = make([]int32, nl+nodes+1)
+	copy(t.locOff, q.locOff)
+	for k := 0; k <= nodes; k++ {
+		t.locOff[nl+k] = int32(slots + k)
+	}
+	t.locNodes = make([]int32, slots+nodes)
+	copy(t.locNodes, q.locNodes)
+	for k := 0; k < nodes; k++ {
+		t.locNodes[slots+k] = int32(k)
+	}
+	t.lo, t.hi = make([]int32, n), make([]int32, n)
+	base := int32(len(p.Stacks.Locs))
+	// scan sets the bounds of stacks [from, to) and returns their folded
+	// paths, whose bounds count from base; two halves on two cores.
+	scan := func(from, to int) []int32 {
+		stamp := make([]int32, nodes) // node → the stack+1 it was last seen in
+		var folded []int32
+		f := q.folder()
+		var path []int32
+		for s := from; s < to; s++ {
+			if t.w[s] == 0 && (t.dw == nil || t.dw[s] == 0) {
+				continue
+			}
+			locs := p.Stacks.At(int32(s))
+			lo, hi, ok := q.pathRange(locs)
+			if !ok {
+				continue
+			}
+			off := p.Stacks.Off[s]
+			t.lo[s], t.hi[s] = off+int32(lo), off+int32(hi)
+			if !repeats(q, locs[lo:hi], stamp, int32(s+1)) {
+				continue
+			}
+			path, _ = q.appendPath(f, path[:0], nil, locs)
+			t.lo[s] = base + int32(len(folded))
+			for i := len(path) - 1; i >= 0; i-- {
+				folded = append(folded, int32(nl)+path[i])
+			}
+			t.hi[s] = base + int32(len(folded))
+		}
+		return folded
+	}
+	var folded, second []int32
+	h := n
+	if n >= parallelGroup {
+		h = n / 2
+		both(func() { folded = scan(0, h) }, func() { second = scan(h, n) })
+	} else {
+		folded = scan(0, n)
+	}
+	if len(second) > 0 {
+		shift := int32(len(folded))
+		for s := h; s < n; s++ {
+			if t.lo[s] >= base {
+				t.lo[s] += shift
+				t.hi[s] += shift
+			}
+		}
+	}
+	t.locs = p.Stacks.Locs
+	if len(folded)+len(second) > 0 {
+		t.locs = make([]int32, int(base)+len(folded)+len(second))
+		copy(t.locs, p.Stacks.Locs)
+		copy(t.locs[base:], folded)
+		copy(t.locs[int(base)+len(folded):], second)
+	}
+}
+
+// repeats reports whether a node is on the path of locations locs twice,
+// marking the nodes seen in stamp with mark (a mark per path).
+func repeats(q *query, locs []int32, stamp []int32, mark int32) bool {
+	for _, l := range locs {
+		for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
+			nd := q.locNodes[j]
+			if stamp[nd] == mark {
+				return true
+			}
+			stamp[nd] = mark
+		}
+	}
+	return false
+}
+
+// passes reports whether path s has a location that at is set for.
+func (t *Tree) passes(s int32, at []bool) bool {
+	lo, hi := t.bounds(s)
+	for _, l := range t.locs[lo:hi] {
+		if at[l] {
+			return true
+		}
+	}
+	return false
 }
 
 // bounds is the part of stack s's locations the path runs over.
@@ -197,6 +332,31 @@ func (t *Tree) next(s, i, j int32) (int32, int32) {
 			return i, j
 		}
 	}
+}
+
+// Flat returns the value of the paths whose leaf is node: pprof's flat
+// of the node among the tree's stacks, wherever in them it is.
+func (t *Tree) Flat(node int32) int64 {
+	var sum, div int64
+	for _, s := range t.all {
+		lo, hi := t.bounds(s)
+		for i := lo; i < hi; i++ {
+			l := t.locs[i]
+			if t.locOff[l+1] > t.locOff[l] {
+				if t.locNodes[t.locOff[l+1]-1] == node {
+					sum += t.w[s]
+					if t.dw != nil {
+						div += t.dw[s]
+					}
+				}
+				break
+			}
+		}
+	}
+	if t.mean && div != 0 {
+		return sum / div
+	}
+	return sum
 }
 
 // Roots returns the top-level nodes, heaviest first.

@@ -29,6 +29,9 @@ func TestTreeAgreesWithTop(t *testing.T) {
 		{"go/heap.pb.gz", map[string]string{"sample_index": "alloc_space", "hide": "runtime"}},
 		{"go/heap.pb.gz", map[string]string{"sample_index": "alloc_space", "mean": "true"}},
 		{"synthetic/bigprof_10k.pb.gz", map[string]string{"noinlines": "true"}},
+		{"go/recursive.pb.gz", nil},
+		{"go/recursive.pb.gz", map[string]string{"hide": "parseProduct", "noinlines": "true"}},
+		{"go/recursive.pb.gz", map[string]string{"granularity": "lines"}},
 		{"pprof/large.cpu", nil},
 	}
 	for _, c := range cases {
@@ -245,48 +248,88 @@ func TestTreeMatchesPaths(t *testing.T) {
 			continue
 		}
 		e := engineFor(t, filepath.Join("../testdata", c.profile))
-		opt := testOptions(t, c.set)
-		q, err := e.newQuery(opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, _, _, _ := q.stackWeights()
-		for _, to := range []TreeOptions{{}, {Inverted: true}, {FoldRecursion: true}, {Inverted: true, FoldRecursion: true}} {
-			ref := &refNode{kids: map[int32]*refNode{}}
-			var path []int32
-			for s := range w {
-				if w[s] == 0 {
-					continue
-				}
-				var ok bool
-				path, ok = q.appendPath(path[:0], nil, e.p.Stacks.At(int32(s)))
-				if !ok || len(path) == 0 {
-					continue
-				}
-				if to.Inverted {
-					slices.Reverse(path)
-				}
-				at := ref
-				for i, n := range path {
-					if to.FoldRecursion && i > 0 && n == path[i-1] {
+		for _, rec := range []string{"", RecursionDirect, RecursionAll} {
+			if rec != "" && c.profile == "pprof/large.cpu" {
+				continue // the others fold enough, and quicker
+			}
+			opt := testOptions(t, c.set)
+			q, err := e.newQuery(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt.Recursion = rec
+			w, _, _, _ := q.stackWeights()
+			tos := []TreeOptions{{}, {Inverted: true}, {FoldRecursion: true}, {Inverted: true, FoldRecursion: true}}
+			if rec != "" {
+				tos = tos[:2]
+			}
+			for _, to := range tos {
+				ref := &refNode{kids: map[int32]*refNode{}}
+				var path []int32
+				for s := range w {
+					if w[s] == 0 {
 						continue
 					}
-					k := at.kids[n]
-					if k == nil {
-						k = &refNode{kids: map[int32]*refNode{}}
-						at.kids[n] = k
+					var ok bool
+					path, ok = q.appendPath(nil, path[:0], nil, e.p.Stacks.At(int32(s)))
+					if !ok || len(path) == 0 {
+						continue
 					}
-					k.total += w[s]
-					k.weight += abs64(w[s])
-					at = k
+					path = refFold(path, rec)
+					if to.Inverted {
+						slices.Reverse(path)
+					}
+					at := ref
+					for i, n := range path {
+						if to.FoldRecursion && i > 0 && n == path[i-1] {
+							continue
+						}
+						k := at.kids[n]
+						if k == nil {
+							k = &refNode{kids: map[int32]*refNode{}}
+							at.kids[n] = k
+						}
+						k.total += w[s]
+						k.weight += abs64(w[s])
+						at = k
+					}
+					at.self += w[s]
 				}
-				at.self += w[s]
-			}
-			for _, groupAt := range []int{parallelGroup, 2} {
-				checkTree(t, e, opt, to, ref, groupAt, fmt.Sprint(c.profile, " ", c.set))
+				for _, groupAt := range []int{parallelGroup, 2} {
+					checkTree(t, e, opt, to, ref, groupAt, fmt.Sprint(c.profile, " ", c.set, " recursion=", rec))
+				}
 			}
 		}
 	}
+}
+
+// refFold is recursion folding written another way than the engine's:
+// direct drops a node equal to the one before; all goes from each node
+// to what follows its last occurrence, so that a loop back to a node
+// on the path is cut out.
+func refFold(path []int32, mode string) []int32 {
+	var out []int32
+	switch mode {
+	case "":
+		return path
+	case RecursionDirect:
+		for i, n := range path {
+			if i == 0 || n != path[i-1] {
+				out = append(out, n)
+			}
+		}
+	case RecursionAll:
+		for i := 0; i < len(path); i++ {
+			out = append(out, path[i])
+			for j := len(path) - 1; j > i; j-- {
+				if path[j] == path[i] {
+					i = j
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // checkTree compares the tree for opt and to, fully expanded, with ref,

@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/views"
 )
 
@@ -84,6 +85,7 @@ func rootKeys(k *views.KeyMap) []keyRow {
 		{group: groupGeneral, key: k.Picker, when: withPicker, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.closeProfile() }},
 		{group: groupGeneral, key: k.Copy, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.copySelected() }},
 		{group: groupGeneral, key: k.Info, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.showInfo() }},
+		{group: groupGeneral, key: k.Recursion, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.cycleRecursion() }},
 
 		view(k.Up), view(k.Down), view(k.PageUp), view(k.PageDown), view(k.Home), view(k.End),
 		{group: groupMove, key: k.Search, hint: 2, do: func(m *Model, _ tea.KeyMsg) tea.Cmd {
@@ -97,6 +99,7 @@ func rootKeys(k *views.KeyMap) []keyRow {
 		}},
 
 		filter(k.Drill, filterDrill), filter(k.Focus, filterFocus), filter(k.Ignore, filterIgnore), filter(k.Hide, filterHide),
+		{group: groupSelected, key: k.Pivot, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.pivotSelected() }},
 
 		live(k.Pause, func(m *Model, _ tea.KeyMsg) tea.Cmd {
 			m.setNote(m.live.pause(), false)
@@ -206,4 +209,36 @@ func (m *Model) nextMatch(dir int) tea.Cmd {
 		m.setNote(views.Safe("no match for "+m.search.String()), true)
 	}
 	return nil
+}
+
+// pivotSelected pivots on the selected function: in the active view when
+// it pivots (the flame graph, the tree), else in the flame graph.
+func (m *Model) pivotSelected() tea.Cmd {
+	sel, ok := m.ActiveView().Selection()
+	if !ok || sel.Kind != views.SelFunction || sel.Name == "" {
+		m.setNote(views.Safe("select a function to pivot on"), false)
+		return nil
+	}
+	if p, ok := m.ActiveView().(views.Pivoter); ok {
+		return p.Pivot(sel.Name)
+	}
+	// The flame graph's next result is the pivot: switching to it
+	// computes that, no recomputation is asked for.
+	m.views.get(viewFlame).(views.Pivoter).Pivot(sel.Name)
+	return m.switchView(viewFlame)
+}
+
+// cycleRecursion folds all recursion, then direct recursion only, then
+// none: one step of the history each, as any setting.
+func (m *Model) cycleRecursion() tea.Cmd {
+	next := m.target
+	switch next.Recursion {
+	case "":
+		next.Recursion = analysis.RecursionAll
+	case analysis.RecursionAll:
+		next.Recursion = analysis.RecursionDirect
+	default:
+		next.Recursion = ""
+	}
+	return m.change(next, true)
 }

@@ -83,19 +83,23 @@ func TestDocsTour(t *testing.T) {
 		keys []string
 	}{
 		{"tour-top", nil},
-		{"tour-tree", []string{"2"}},
+		{"tour-tree", []string{"2", "R", "R"}},
 		{"tour-labels", []string{"3"}},
 		{"tour-flame", []string{"4"}},
 		{"tour-peek", []string{"/", "^main.partition$", "<enter>", "<esc>", "5"}},
 		{"tour-source", []string{"/", "^main.partition$", "<enter>", "<esc>", "6"}},
 		{"tour-disasm", []string{"/", "^matmul$", "<enter>", "<esc>", "7"}},
 		{"tour-traces", []string{"/", "^main.partition$", "<enter>", "<esc>", "8"}},
+		{"tour-pivot", []string{"/", "^main.parseSum$", "<enter>", "<esc>", "R", "4", "S"}},
 		{"tour-diff", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := sourceConfig("cpu_labels.pb.gz")
 			if tc.name == "tour-disasm" {
 				cfg = cpubenchConfig() // a profile with its binary
+			}
+			if tc.name == "tour-pivot" {
+				cfg = testConfig(testdata("recursive.pb.gz"))
 			}
 			if tc.name == "tour-diff" {
 				cfg.Sources.DiffBase = []string{testdata("cpu_labels_no_w0.pb.gz")}
@@ -104,9 +108,16 @@ func TestDocsTour(t *testing.T) {
 			h := start(t, cfg)
 			h.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 			for _, k := range tc.keys {
-				if len(k) > 1 && !strings.HasPrefix(k, "<") {
+				switch {
+				case k == "S":
+					h.keys(k)
+					h.waitFor("the pivot", func(m *Model) bool {
+						p, _ := m.views.get(viewFlame).(*views.Flame).Pivoted()
+						return p != ""
+					})
+				case len(k) > 1 && !strings.HasPrefix(k, "<"):
 					h.typeText(k)
-				} else {
+				default:
 					h.keys(k)
 				}
 			}

@@ -519,7 +519,10 @@ func TestSearch(t *testing.T) {
 
 func TestTreeKeys(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
-	h.keys("2")
+	h.keys("2", "R", "R") // fold direct recursion: main.fib is one row
+	if !strings.Contains(h.screen(), "recursion=direct") {
+		t.Fatalf("R R: no recursion=direct in the status bar:\n%s", h.screen())
+	}
 	rows := func() int {
 		n := 0
 		for _, l := range strings.Split(h.screen(), "\n")[2 : testH-2] {
@@ -571,12 +574,14 @@ func TestTreeKeys(t *testing.T) {
 func TestTreeEqualsAnalysis(t *testing.T) {
 	file := testdata("cpu_labels.pb.gz")
 	h := start(t, testConfig(file))
-	h.keys("2")
+	h.keys("2", "R", "R")
 	p, err := format.Load(context.Background(), format.Sources{Sources: []string{file}}, format.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := analysis.NewEngine(p).Tree(uiOptions(), analysis.TreeOptions{FoldRecursion: true})
+	opt := uiOptions()
+	opt.Recursion = analysis.RecursionDirect
+	tr, err := analysis.NewEngine(p).Tree(opt, analysis.TreeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

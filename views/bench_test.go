@@ -184,10 +184,12 @@ func benchFlame1M(b *testing.B, e *analysis.Engine) {
 		f := NewFlame(c)
 		f.SetSize(160, 42)
 		for i := 0; i < b.N; i++ {
+			stop := cpuTime(b)
 			run, _ := f.Query(e, opt, "")
 			if _, err := run(); err != nil {
 				b.Fatal(err)
 			}
+			stop()
 		}
 	})
 	b.Run("key", func(b *testing.B) {
@@ -199,6 +201,52 @@ func benchFlame1M(b *testing.B, e *analysis.Engine) {
 			_ = f.View()
 		}
 	})
+	// What b, S and R cost from the key to the drawn graph: the new
+	// result (its trees, its first layout), shown and drawn. On a shared
+	// machine the CPU time (cpu-ns/op, all threads) varies less than the
+	// wall time.
+	redraw := func(b *testing.B, f *Flame, opt analysis.Options) {
+		defer cpuTime(b)()
+		run, _ := f.Query(e, opt, "")
+		show, err := run()
+		if err != nil {
+			b.Fatal(err)
+		}
+		show()
+		_ = f.View()
+	}
+	b.Run("invert", func(b *testing.B) {
+		f := newFlame()
+		for i := 0; i < b.N; i++ {
+			f.inverted = !f.inverted
+			redraw(b, f, opt)
+		}
+	})
+	b.Run("pivot", func(b *testing.B) {
+		f := newFlame()
+		// The heaviest leaf function, then its heaviest caller, in turn.
+		end := tea.KeyMsg{Type: tea.KeyEnd}
+		f.Update(end)
+		sel, _ := f.Selection()
+		f.Update(tea.KeyMsg{Type: tea.KeyUp})
+		caller, _ := f.Selection()
+		names := []string{sel.Name, caller.Name}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			f.pivot = names[i%2]
+			redraw(b, f, opt)
+		}
+	})
+	for _, rec := range []string{analysis.RecursionAll, analysis.RecursionDirect} {
+		b.Run("recursion="+rec, func(b *testing.B) {
+			f := newFlame()
+			folded := opt
+			folded.Recursion = rec
+			for i := 0; i < b.N; i++ {
+				redraw(b, f, folded)
+			}
+		})
+	}
 	b.Run("zoom", func(b *testing.B) {
 		var ui time.Duration
 		for i := 0; i < b.N; i++ {
@@ -288,3 +336,15 @@ func benchLabelsOpen1M(b *testing.B, e *analysis.Engine) {
 		})
 	}
 }
+
+// cpuTime starts counting the process's CPU time (every thread's) for b;
+// the function it returns stops, adding to b's cpu-ns/op.
+func cpuTime(b *testing.B) func() {
+	t0 := processCPU()
+	return func() {
+		cpuSpent[b] += processCPU() - t0
+		b.ReportMetric(float64(cpuSpent[b].Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
+var cpuSpent = map[*testing.B]time.Duration{}

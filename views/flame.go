@@ -41,6 +41,25 @@ type Flame struct {
 	// seq numbers the background layouts; pending is the newest one's
 	// while it runs, 0 when none does.
 	seq, pending int
+	// shown is the state (Query's) of the result shown.
+	shown string
+
+	// inverted: the roots are the leaf functions, as wide as their
+	// flat, and under each frame its callers (b).
+	inverted bool
+	// pivot is the function the graph pivots on ("" for none; S): its
+	// callers drawn upwards above it, its callees below. pivots are the
+	// earlier ones, for going back. callers is the pivot's tree of
+	// callers, tree its callees'.
+	pivot   string
+	pivots  []string
+	callers *analysis.Tree
+	// pivotFlat is the pivot's flat: the value of the stacks it ends.
+	pivotFlat int64
+	// opt is what the shown result was computed for; outside is the
+	// graph a pivot was entered from, for going back out at once.
+	opt     analysis.Options
+	outside *flameResult
 
 	// diff is the differential flame graph's state (flamediff.go): nil
 	// unless a diff's two profiles are at hand; fromBase: w asked for
@@ -77,49 +96,98 @@ func (f *Flame) SetSize(w, h int) {
 
 func (f *Flame) ShortHelp() []key.Binding {
 	k := f.c.Keys
+	zoom, out := k.Zoom, k.ZoomOut
+	if f.pivot != "" {
+		zoom = withHelp(zoom, "pivot here")
+		out = withHelp(out, "back")
+	}
 	if f.m.re != nil {
 		// esc clears the search first (Claims): say so.
-		out := k.ZoomOut
-		out.SetHelp("⌫", "zoom out")
-		return []key.Binding{k.Zoom, k.Clear, out, k.Focus, k.Ignore}
+		out.SetHelp("⌫", out.Help().Desc)
+		return []key.Binding{zoom, k.Clear, out, k.Pivot, k.Invert, k.Focus}
 	}
 	if f.diff != nil {
-		return []key.Binding{k.Zoom, k.ZoomOut, k.Widths, k.Focus, k.Ignore}
+		return []key.Binding{zoom, out, k.Widths, k.Pivot, k.Invert, k.Focus}
 	}
-	return []key.Binding{k.Zoom, k.ZoomOut, k.Focus, k.Ignore}
+	return []key.Binding{zoom, out, k.Pivot, k.Invert, k.Recursion, k.Focus}
 }
 
 // flameResult is what Query's function computes: the tree, the zooms
-// found again in it, and the first layout.
+// found again in it, and the first layout; for a pivot, the callers'
+// tree too.
 type flameResult struct {
-	tree    *analysis.Tree
-	zoom    *analysis.TreeNode
-	history []*analysis.TreeNode
-	lay     *flameLayout
-	diff    *flameDiff
+	tree, callers *analysis.Tree
+	pivotFlat     int64
+	opt           analysis.Options // outside: what it was computed for
+	mu            *sync.Mutex      // outside: the lock of its tree's layouts
+	state         string           // what Query's state was
+	zoom          *analysis.TreeNode
+	history       []*analysis.TreeNode
+	lay           *flameLayout
+	diff          *flameDiff
+}
+
+// state is what the graph's data is for besides the options: inverted
+// or not, the pivot.
+func (f *Flame) state() string {
+	state := "flame"
+	if f.inverted {
+		state = "inverted flame"
+	}
+	if f.pivot != "" {
+		state += " pivot " + f.pivot
+	}
+	if d := f.flameDiffState(); d != "" {
+		state += " " + d
+	}
+	return state
 }
 
 func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
+	state := f.state()
+	width := f.width
+	if f.pivot != "" {
+		pivot := f.pivot
+		return job(opt, func() (*flameResult, error) {
+			r, err := pivotResult(e, opt, pivot, width)
+			if r != nil {
+				r.state = state
+			}
+			return r, err
+		}, f.setResult), state
+	}
+	if o := f.outside; o != nil && o.opt == opt && o.tree.Inverted == f.inverted {
+		// Out of a pivot, back to the graph it was entered from: its
+		// tree is grouped already, only the layout is made again.
+		return job(opt, func() (*flameResult, error) {
+			r := *o
+			r.state = state
+			o.mu.Lock()
+			r.lay = layoutFlame(o.tree, o.zoom, width)
+			o.mu.Unlock()
+			return &r, nil
+		}, f.setResult), state
+	}
 	// The zooms outlive a new result (another sample type, a filter) as
 	// paths of names, taken here on the UI goroutine.
 	var paths [][]string
-	if f.tree != nil {
+	if f.tree != nil && f.callers == nil && f.tree.Inverted == f.inverted {
 		for _, z := range f.history {
 			paths = append(paths, namePath(f.tree, z))
 		}
 		paths = append(paths, namePath(f.tree, f.zoom))
 	}
-	width := f.width
-	sides, fromBase, state := f.c.Sides, f.fromBase, f.flameDiffState()
+	inverted := f.inverted
+	sides, fromBase := f.c.Sides, f.fromBase
 	if !f.c.Diff {
 		sides = nil
 	}
 	return job(opt, func() (*flameResult, error) {
-		tr, diff, err := flameTrees(e, opt, sides, fromBase)
+		tr, diff, err := flameTrees(e, opt, analysis.TreeOptions{Inverted: inverted}, sides, fromBase)
 		if err != nil {
 			return nil, err
 		}
-		r := &flameResult{tree: tr, diff: diff}
+		r := &flameResult{tree: tr, diff: diff, state: state}
 		for i, p := range paths {
 			n := findPath(tr, p)
 			if i == len(paths)-1 {
@@ -131,6 +199,16 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 		r.lay = layoutFlame(tr, r.zoom, width)
 		return r, nil
 	}, f.setResult), state
+}
+
+// pivotResult computes the pivot on name and lays it out.
+func pivotResult(e *analysis.Engine, opt analysis.Options, name string, width int) (*flameResult, error) {
+	p, err := e.Pivot(opt, name)
+	if err != nil {
+		return nil, err
+	}
+	return &flameResult{tree: p.Callees, callers: p.Callers, pivotFlat: p.Flat,
+		lay: layoutPivot(p.Callers, p.CallerRoots, p.Callees, width)}, nil
 }
 
 // namePath is the names of the nodes from a root down to n.
@@ -179,9 +257,16 @@ func (f *Flame) Total() int64 {
 func (f *Flame) ShownTotal() int64 { return rootsTotal(f.tree) }
 
 func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
-	f.tree, f.zoom, f.history, f.lay, f.diff = r.tree, r.zoom, r.history, r.lay, r.diff
+	f.tree, f.callers, f.zoom, f.history, f.lay, f.diff = r.tree, r.callers, r.zoom, r.history, r.lay, r.diff
+	f.pivotFlat, f.opt, f.shown = r.pivotFlat, opt, r.state
 	f.toggled = false
+	if r.callers == nil {
+		f.outside = nil
+	}
 	f.mu, f.pending = &sync.Mutex{}, 0
+	if r.mu != nil {
+		f.mu = r.mu // the same tree: its layouts keep their lock
+	}
 	q, _ := treeQuantity(f.c, f.tree, opt)
 	f.value = q.format
 	f.click.Reset()
@@ -223,9 +308,17 @@ func (f *Flame) cursorNode() *analysis.TreeNode {
 func (f *Flame) relayout() {
 	n := f.cursorNode()
 	f.mu.Lock()
-	lay := layoutFlame(f.tree, f.zoom, f.width)
+	lay := f.layout(f.tree, f.callers, f.zoom, f.width)
 	f.mu.Unlock()
 	f.setLayout(lay, n)
+}
+
+// layout lays out tr (and callers, in a pivot) at zoom and width.
+func (f *Flame) layout(tr, callers *analysis.Tree, zoom *analysis.TreeNode, width int) *flameLayout {
+	if callers != nil {
+		return layoutPivot(callers, callers.Roots(), tr, width) // its roots are the function's
+	}
+	return layoutFlame(tr, zoom, width)
 }
 
 // setLayout shows lay, with the cursor on node n (or the nearest of its
@@ -263,7 +356,15 @@ func (f *Flame) layoutCmd(cursor *analysis.TreeNode) tea.Cmd {
 
 // Busy reports whether a zoom is being laid out. Exported for tui's
 // tests, which wait for it before they read the screen.
-func (f *Flame) Busy() bool { return f.pending != 0 || f.toggled }
+// A graph inverted or pivoted is busy until its new result is shown.
+func (f *Flame) Busy() bool {
+	return f.pending != 0 || f.toggled || f.tree != nil && f.shown != f.state()
+}
+
+// recompute asks the root for a new result (another pivot, inverted).
+func (f *Flame) recompute() tea.Cmd {
+	return func() tea.Msg { return RecomputeMsg{f} }
+}
 
 // graphHeight is the number of rows on screen: the view less the detail
 // line and, in a diff, the legend.
@@ -296,9 +397,13 @@ func (f *Flame) follow() {
 }
 
 // scrollToZoom shows the zoomed frame near the top, under at most three
-// of its ancestors.
+// of its ancestors; a pivot's function in the middle, between its
+// callers and callees.
 func (f *Flame) scrollToZoom() {
 	f.offset = max(0, f.lay.top-3)
+	if f.lay.pivot {
+		f.offset = max(0, f.lay.rowOf(f.lay.top)-f.graphHeight()/2)
+	}
 	f.clampOffset()
 	f.follow()
 }
@@ -315,16 +420,50 @@ func (f *Flame) Claims(msg tea.KeyMsg) bool {
 	case key.Matches(msg, k.Clear) && f.m.re != nil:
 		return false
 	case key.Matches(msg, k.ZoomOut):
-		return len(f.history) > 0
+		return len(f.history) > 0 || f.pivot != ""
 	}
 	return false
 }
 
+// Pivot pivots the graph on the function named name, remembering the
+// pivot before (if any) for going back.
+func (f *Flame) Pivot(name string) tea.Cmd {
+	if name == "" || name == f.pivot {
+		return nil
+	}
+	if f.pivot != "" {
+		f.pivots = append(f.pivots, f.pivot)
+	} else if f.tree != nil && f.callers == nil {
+		f.outside = &flameResult{tree: f.tree, zoom: f.zoom, history: f.history, opt: f.opt, mu: f.mu}
+	}
+	f.pivot = name
+	return f.recompute()
+}
+
+// Pivoted returns the function the graph pivots on ("" for none) and how
+// many pivots before it lead back. Exported for tui's tests.
+func (f *Flame) Pivoted() (string, int) { return f.pivot, len(f.pivots) }
+
+// unpivot goes back to the pivot before, or out of the pivot.
+func (f *Flame) unpivot() tea.Cmd {
+	f.pivot = ""
+	if n := len(f.pivots); n > 0 {
+		f.pivot, f.pivots = f.pivots[n-1], f.pivots[:n-1]
+	}
+	return f.recompute()
+}
+
 func (f *Flame) Update(msg tea.Msg) tea.Cmd {
+	k := f.c.Keys
+	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
+		f.inverted = !f.inverted
+		f.zoom, f.history = nil, nil
+		f.pivot, f.pivots = "", nil
+		return f.recompute()
+	}
 	if f.lay == nil {
 		return nil
 	}
-	k := f.c.Keys
 	switch msg := msg.(type) {
 	case flameLaidOut:
 		if msg.seq != f.pending {
@@ -343,18 +482,18 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.FrameNext):
 			f.step(1)
 		case key.Matches(msg, k.FrameParent):
-			if p := f.lay.frames[f.cur].parent; p >= 0 {
+			if p := f.lay.above(f.cur); p >= 0 {
 				f.cur = p
 			}
 		case key.Matches(msg, k.FrameChild):
-			if c := f.heaviestChild(f.cur); c >= 0 {
+			if c := f.lay.below(f.cur); c >= 0 {
 				f.cur = c
 			}
 		case key.Matches(msg, k.Home):
 			f.cur = f.lay.top
 		case key.Matches(msg, k.End):
 			// Down the heaviest path to its last real frame.
-			for c := f.heaviestChild(f.cur); c >= 0 && f.lay.frames[c].kind != frameNarrow; c = f.heaviestChild(c) {
+			for c := f.lay.below(f.cur); c >= 0 && f.lay.frames[c].kind != frameNarrow; c = f.lay.below(c) {
 				f.cur = c
 			}
 		case key.Matches(msg, k.PageUp):
@@ -363,8 +502,15 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.PageDown):
 			f.scroll(max(1, f.graphHeight()-1))
 			return nil
+		case key.Matches(msg, k.Zoom) && f.pivot != "":
+			if n := f.cursorNode(); n != nil {
+				return f.Pivot(nodeName(f.tree.Nodes, n.Node))
+			}
+			return nil
 		case key.Matches(msg, k.Zoom):
 			return f.zoomInto(f.cur)
+		case key.Matches(msg, k.ZoomOut) && f.pivot != "":
+			return f.unpivot()
 		case key.Matches(msg, k.ZoomOut):
 			return f.zoomOut()
 		case key.Matches(msg, k.Widths):
@@ -394,15 +540,6 @@ func (f *Flame) step(d int) {
 	if i := f.cur + d; i >= f.lay.rows[r] && i < f.lay.rows[r+1] {
 		f.cur = i
 	}
-}
-
-// heaviestChild is frame i's first (heaviest) child on screen, or -1:
-// a narrow run only when it is all there is.
-func (f *Flame) heaviestChild(i int) int {
-	if fr := &f.lay.frames[i]; fr.c0 < fr.c1 {
-		return fr.c0
-	}
-	return -1
 }
 
 // scroll moves the rows on screen by d, leaving the cursor where it is
@@ -448,6 +585,12 @@ func (f *Flame) clicked(x, y int) tea.Cmd {
 		i = f.lay.frames[i].parent
 	}
 	if f.click.Press(i) {
+		if f.pivot != "" {
+			if n := f.lay.frames[i].n; n != nil {
+				return f.Pivot(nodeName(f.tree.Nodes, n.Node))
+			}
+			return nil
+		}
 		return f.zoomInto(i)
 	}
 	f.cur = i
@@ -555,8 +698,12 @@ func (f *Flame) View() string {
 	if f.c.Diff {
 		lines = append(lines, st.DiffLegend(f.width))
 	}
-	if f.lay.frames[0].w == 0 {
-		lines = append(lines, st.Dim.Render("  no samples match the current options"))
+	if f.lay.empty() {
+		msg := "  no samples match the current options"
+		if f.pivot != "" {
+			msg = "  no samples go through " + f.pivot
+		}
+		lines = append(lines, st.Dim.Render(SafeText(msg)))
 		return fillLines(lines, f.height)
 	}
 	var b strings.Builder
@@ -598,6 +745,9 @@ func (f *Flame) label(i int) string {
 	var name, share string
 	if fr.n == nil {
 		name = "root"
+		if f.tree.Inverted {
+			name = "root · inverted: callers below"
+		}
 		share = f.signed(f.lay.sum)
 	} else {
 		name = f.tree.Nodes.Name(fr.n.Node)
@@ -650,7 +800,9 @@ func (f *Flame) frameStyle(i int) lipgloss.Style {
 		return st.FlameNarrow
 	case f.m.re != nil && f.matched(i):
 		return st.FlameMatch
-	case i < f.lay.top:
+	case f.lay.pivot && i >= f.lay.top && f.lay.rowOf(i) == f.lay.rowOf(f.lay.top):
+		return st.FlameRoot // the function pivoted on
+	case i < f.lay.top && !f.lay.pivot:
 		return st.FlameAncestor
 	case fr.kind == frameRoot:
 		return st.FlameRoot
@@ -674,11 +826,16 @@ func (f *Flame) detail() string {
 	if fr.n != nil {
 		name = f.tree.Nodes.Name(fr.n.Node)
 		self, sum = fr.n.Self, fr.n.Total
+		if f.lay.pivot && fr.n.Depth == 0 && !f.callerFrame(f.cur) {
+			self = f.pivotFlat // the function's own row: its flat, pprof's
+		}
 	}
 	zoom := ""
 	switch {
 	case f.pending != 0:
 		zoom = "  zooming…"
+	case f.pivot != "":
+		zoom = "  pivot: callers ↑ callees ↓ · ⌫ back"
 	case len(f.history) > 0:
 		zoom = "  zoomed ×" + strconv.Itoa(len(f.history)) + " · ⌫ out"
 	}
@@ -689,18 +846,35 @@ func (f *Flame) detail() string {
 		{"cum " + withShare(sum), ""},
 		{"cum " + f.signed(sum), ""},
 	}
+	if f.callerFrame(f.cur) {
+		// A frame of callers: its value is the stacks through this chain
+		// of calls; its self, the stacks that start at it, is no flat.
+		what, via := "cum", " via this path"
+		if fr.n != nil && fr.n.Depth == 0 {
+			what, via = "flat", "" // an inverted graph's root: the function's flat
+		}
+		variants = [][2]string{
+			{what + " " + withShare(sum) + via, zoom},
+			{what + " " + withShare(sum), ""},
+			{what + " " + f.signed(sum), ""},
+		}
+	}
 	switch {
 	case fr.kind == frameNarrow:
 		// fr.w is the run's width: Σ|value| of what it hides.
 		name = "░ " + strconv.Itoa(fr.hidden) + " more, each narrower than a cell"
 		if p := f.lay.frames[fr.parent].n; p != nil {
-			name = "░ " + strconv.Itoa(fr.hidden) + " more callees of " + f.tree.Nodes.Name(p.Node) + " (each narrower than a cell)"
+			what := " more callees of "
+			if f.callerFrame(f.cur) {
+				what = " more callers of "
+			}
+			name = "░ " + strconv.Itoa(fr.hidden) + what + f.tree.Nodes.Name(p.Node) + " (each narrower than a cell)"
 		}
 		v := fr.w
 		// Zooming widens the run's parent; one that already fills the
 		// width (the root's many callers) cannot widen them.
 		hint := "  enter zooms in"
-		if p := f.lay.frames[fr.parent].n; p == nil || p == f.zoom {
+		if p := f.lay.frames[fr.parent].n; p == nil || p == f.zoom || f.lay.pivot {
 			hint = "  the Tree view lists them"
 		}
 		variants = [][2]string{
@@ -729,6 +903,15 @@ func (f *Flame) detail() string {
 	}
 	line := st.Header.Render("▶ "+shown) + "  " + nums + st.Dim.Render(right)
 	return ansi.Truncate(line, f.width, "…")
+}
+
+// callerFrame reports whether frame i is in a graph of callers: the
+// inverted graph, or the upper half of a pivot.
+func (f *Flame) callerFrame(i int) bool {
+	if f.lay.pivot {
+		return i < f.lay.top
+	}
+	return f.tree.Inverted && f.lay.frames[i].kind != frameRoot
 }
 
 // fitFrameName cuts a frame's name to w columns, as pprof's flame graph

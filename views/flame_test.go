@@ -313,7 +313,7 @@ func TestFlameMoves(t *testing.T) {
 	if n == nil || n.Depth >= len(path) || f.tree.Nodes.Name(n.Node) != tr.Nodes.Name(path[n.Depth].Node) || n.Depth < 10 {
 		t.Fatalf("G: cursor on %s", cursorName(f))
 	}
-	if f.heaviestChild(f.cur) >= 0 {
+	if f.lay.below(f.cur) >= 0 {
 		t.Errorf("G stopped above a drawn child")
 	}
 	// right walks the whole row, also past other parents' frames.

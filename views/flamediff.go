@@ -32,9 +32,9 @@ type flameDiff struct {
 // flameTrees computes the tree the flame graph draws: e's, or in a diff
 // with sides the new profile's (or the base's: fromBase), with the other
 // for the colours.
-func flameTrees(e *analysis.Engine, opt analysis.Options, sides func() (newE, baseE *analysis.Engine, err error),
-	fromBase bool) (*analysis.Tree, *flameDiff, error) {
-	tr, err := e.Tree(opt, analysis.TreeOptions{})
+func flameTrees(e *analysis.Engine, opt analysis.Options, to analysis.TreeOptions,
+	sides func() (newE, baseE *analysis.Engine, err error), fromBase bool) (*analysis.Tree, *flameDiff, error) {
+	tr, err := e.Tree(opt, to)
 	if err != nil || sides == nil {
 		return tr, nil, err
 	}
@@ -42,11 +42,11 @@ func flameTrees(e *analysis.Engine, opt analysis.Options, sides func() (newE, ba
 	if err != nil {
 		return nil, nil, err
 	}
-	nt, err := newE.Tree(opt, analysis.TreeOptions{})
+	nt, err := newE.Tree(opt, to)
 	if err != nil {
 		return nil, nil, err
 	}
-	bt, err := baseE.Tree(opt, analysis.TreeOptions{})
+	bt, err := baseE.Tree(opt, to)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -23,6 +23,14 @@ type flameLayout struct {
 	// sum is the root's value: the total, or in a diff the net change
 	// (whose denominator, the tree's Total, is the base's total).
 	sum int64
+	// roots are the tree's roots the graph shows: all, or in a pivot's
+	// callers only the pivot's.
+	roots []*analysis.TreeNode
+	// pivot: the layout is a pivot (layoutPivot), whose frames before
+	// top are the callers, drawn upwards, and whose moves up and down
+	// are up and down, not parent and child.
+	pivot    bool
+	up, down []int // a pivot's moves: per frame, the frame ↑ and ↓ go to, or -1
 }
 
 type flameFrame struct {
@@ -46,9 +54,14 @@ const (
 // layoutFlame lays out the flame graph of tr zoomed on zoom (nil: the
 // root) in width columns.
 func layoutFlame(tr *analysis.Tree, zoom *analysis.TreeNode, width int) *flameLayout {
-	l := &flameLayout{width: width}
+	return layoutRoots(tr, tr.Roots(), zoom, width)
+}
+
+// layoutRoots is layoutFlame over some of tr's roots.
+func layoutRoots(tr *analysis.Tree, roots []*analysis.TreeNode, zoom *analysis.TreeNode, width int) *flameLayout {
+	l := &flameLayout{width: width, roots: roots}
 	var rootW int64
-	for _, r := range tr.Roots() {
+	for _, r := range roots {
 		rootW += r.Weight
 		l.sum += r.Total
 	}
@@ -104,7 +117,7 @@ func (l *flameLayout) placeChildren(tr *analysis.Tree, p int) {
 	var kids []*analysis.TreeNode
 	switch {
 	case parent.kind == frameRoot:
-		kids = tr.Roots()
+		kids = l.roots
 	case parent.kind == frameNarrow || tr.Leaf(parent.n):
 		return
 	default:
@@ -158,6 +171,16 @@ func (l *flameLayout) nrows() int { return len(l.rows) - 1 }
 // locate returns the frame of node n (nil: the root), or of its nearest
 // ancestor that has one.
 func (l *flameLayout) locate(n *analysis.TreeNode) int {
+	if l.pivot {
+		for ; n != nil; n = n.Parent {
+			for i := range l.frames {
+				if l.frames[i].n == n {
+					return i
+				}
+			}
+		}
+		return l.top
+	}
 	for ; n != nil; n = n.Parent {
 		if r := n.Depth + 1; r < l.nrows() {
 			for i := l.rows[r]; i < l.rows[r+1]; i++ {
@@ -168,4 +191,136 @@ func (l *flameLayout) locate(n *analysis.TreeNode) int {
 		}
 	}
 	return 0
+}
+
+// above is the frame ↑ goes to from frame i (-1: none): its parent,
+// or in a pivot the frame drawn above it.
+func (l *flameLayout) above(i int) int {
+	if l.pivot {
+		return l.up[i]
+	}
+	return l.frames[i].parent
+}
+
+// below is the frame ↓ goes to from frame i (-1: none): its heaviest
+// child on screen (a narrow run only when it is all there is), or in a
+// pivot the heaviest frame drawn below it.
+func (l *flameLayout) below(i int) int {
+	if l.pivot {
+		return l.down[i]
+	}
+	if fr := &l.frames[i]; fr.c0 < fr.c1 {
+		return fr.c0
+	}
+	return -1
+}
+
+// empty reports whether the graph has nothing to draw.
+func (l *flameLayout) empty() bool { return len(l.frames) == 0 || l.frames[l.top].w == 0 }
+
+// layoutPivot lays out the pivot on a function: the graph of its callers
+// (up, an inverted tree, of which upRoots are the function's nodes)
+// drawn upwards above the function's row, and of its callees (down, a
+// tree whose roots are the function's nodes) below it. Both halves are
+// as wide as the function's cum: every stack through it, merged across
+// its call sites.
+func layoutPivot(up *analysis.Tree, upRoots []*analysis.TreeNode, down *analysis.Tree, width int) *flameLayout {
+	lu := layoutRoots(up, upRoots, nil, width)
+	ld := layoutFlame(down, nil, width)
+	l := &flameLayout{width: width, pivot: true, sum: ld.sum, scale: ld.scale}
+	if ld.nrows() < 2 {
+		// Nothing goes through the function: the root alone, empty.
+		l.frames = []flameFrame{{kind: frameRoot, x1: width, parent: -1}}
+		l.rows = []int{0, 1}
+		l.up, l.down = []int{-1}, []int{-1}
+		return l
+	}
+	newU := make([]int, len(lu.frames))
+	newD := make([]int, len(ld.frames))
+	for i := range newU {
+		newU[i] = -1
+	}
+	for i := range newD {
+		newD[i] = -1
+	}
+	copyRow := func(from *flameLayout, r int, idx []int) {
+		l.rows = append(l.rows, len(l.frames))
+		for i := from.rows[r]; i < from.rows[r+1]; i++ {
+			idx[i] = len(l.frames)
+			l.frames = append(l.frames, from.frames[i])
+		}
+	}
+	for r := lu.nrows() - 1; r >= 2; r-- {
+		copyRow(lu, r, newU)
+	}
+	l.top = len(l.frames)
+	for r := 1; r < ld.nrows(); r++ {
+		copyRow(ld, r, newD)
+	}
+	l.rows = append(l.rows, len(l.frames))
+	// The function's frames in the callers' layout, by node: where the
+	// callers' rows meet the function's row.
+	fnRow := map[int32]int{}
+	for i := ld.rows[1]; i < ld.rows[2]; i++ {
+		if n := ld.frames[i].n; n != nil {
+			fnRow[n.Node] = newD[i]
+		}
+	}
+	meet := make([]int, len(lu.frames)) // a callers' frame of the function → its frame here
+	for i := range meet {
+		meet[i] = -1
+	}
+	if lu.nrows() >= 2 {
+		for i := lu.rows[1]; i < lu.rows[2]; i++ {
+			if n := lu.frames[i].n; n != nil {
+				if k, ok := fnRow[n.Node]; ok {
+					meet[i] = k
+				}
+			}
+		}
+	}
+	l.up, l.down = make([]int, len(l.frames)), make([]int, len(l.frames))
+	remap := func(from *flameLayout, idx []int, old, k int) {
+		fr := &l.frames[k]
+		if fr.c0 < fr.c1 {
+			fr.c0, fr.c1 = idx[fr.c0], idx[fr.c0]+fr.c1-from.frames[old].c0
+		}
+		first := -1
+		if fr.c0 < fr.c1 {
+			first = fr.c0
+		}
+		switch p := fr.parent; {
+		case from == ld && p == 0: // the function's row: its parent is the root
+			fr.parent = -1
+			l.up[k], l.down[k] = -1, first
+		case from == ld:
+			fr.parent = idx[p]
+			l.up[k], l.down[k] = fr.parent, first
+		case meet[p] >= 0:
+			fr.parent = meet[p]
+			l.up[k], l.down[k] = first, fr.parent
+		default:
+			fr.parent = idx[p]
+			l.up[k], l.down[k] = first, fr.parent
+		}
+	}
+	for old, k := range newD {
+		if k >= 0 {
+			remap(ld, newD, old, k)
+		}
+	}
+	for old, k := range newU {
+		if k >= 0 {
+			remap(lu, newU, old, k)
+		}
+	}
+	// ↑ from the function's row goes to its heaviest caller.
+	for i := lu.rows[1]; lu.nrows() >= 2 && i < lu.rows[2]; i++ {
+		if k := meet[i]; k >= 0 {
+			if fr := &lu.frames[i]; fr.c0 < fr.c1 {
+				l.up[k] = newU[fr.c0]
+			}
+		}
+	}
+	return l
 }

@@ -27,7 +27,10 @@ type KeyMap struct {
 	Search, NextMatch, PrevMatch, Clear   key.Binding
 
 	// The selected row.
-	Drill, Focus, Ignore, Hide key.Binding
+	Drill, Focus, Ignore, Hide, Pivot key.Binding
+
+	// The stacks.
+	Recursion key.Binding
 
 	// Top.
 	Sort key.Binding
@@ -92,7 +95,10 @@ func DefaultKeyMap() *KeyMap {
 		Drill:  b("enter", "drill: focus on the selected function alone", "enter"),
 		Focus:  b("f", "focus: add the selected function to the focus", "f"),
 		Ignore: b("i", "ignore: drop the samples through it", "i"),
-		Hide:   b("H", "hide: remove it from the stacks", "H"),
+		Hide:   b("H", "hide: remove it from the stacks, its flat going to its callers (merge function)", "H"),
+		Pivot:  b("S", "pivot: its callers above it and callees below, across all its call sites (sandwich)", "S"),
+
+		Recursion: b("R", "recursion: fold all recursion, then direct only, then none (:recursion=)", "R"),
 
 		Sort: b("o", "sort: by flat, cum or name", "o"),
 
@@ -101,14 +107,14 @@ func DefaultKeyMap() *KeyMap {
 		Toggle:      b("space", "expand/collapse", " "),
 		Heaviest:    b("e", "heaviest: expand the heaviest path", "e"),
 		CollapseAll: b("c", "collapse all", "c"),
-		Invert:      b("b", "invert: toggle the bottom-up tree", "b"),
+		Invert:      b("b", "invert: toggle the bottom-up tree (and flame graph)", "b"),
 
 		FramePrev:   b("←/h", "previous frame on the row", "left", "h"),
 		FrameNext:   b("→/l", "next frame on the row", "right", "l"),
-		FrameParent: b("↑/k", "parent frame (the caller)", "up", "k"),
-		FrameChild:  b("↓/j", "heaviest child frame (callee)", "down", "j"),
-		Zoom:        b("enter", "zoom: the frame fills the width (or double click)", "enter"),
-		ZoomOut:     b("⌫/esc", "zoom out: back through the zooms", "backspace", "esc"),
+		FrameParent: b("↑/k", "frame above: the caller (inverted: the callee)", "up", "k"),
+		FrameChild:  b("↓/j", "heaviest frame below: a callee (inverted: a caller)", "down", "j"),
+		Zoom:        b("enter", "zoom: the frame fills the width (double click too); in a pivot, pivot on it", "enter"),
+		ZoomOut:     b("⌫/esc", "zoom out: back through the zooms, and the pivots", "backspace", "esc"),
 		Widths:      b("w", "widths: in a diff, frames as wide as the new profile's values or the base's", "w"),
 
 		Walk:   b("enter", "walk: select the caller/callee under the cursor (double click too)", "enter"),
@@ -138,7 +144,7 @@ func (k *KeyMap) ViewGroups() []KeyGroup {
 		{"Top", []key.Binding{k.Sort}},
 		{"Tree", []key.Binding{k.Expand, k.Collapse, k.Toggle, k.Heaviest, k.CollapseAll, k.Invert}},
 		{"Labels", k.LabelBindings()},
-		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut, k.Widths}},
+		{"Flame graph", []key.Binding{k.FramePrev, k.FrameNext, k.FrameParent, k.FrameChild, k.Zoom, k.ZoomOut, k.Widths, withHelp(k.Invert, "invert: the leaf functions on top, their callers below")}},
 		{"Peek", []key.Binding{k.Walk, k.Center}},
 		{"Source", []key.Binding{k.Hottest, k.ScrollLeft, k.ScrollRight}},
 		{"Disassembly", []key.Binding{withHelp(k.Hottest, "hottest: go to the hottest instruction"), k.Follow, k.Return}},

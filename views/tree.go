@@ -19,7 +19,14 @@ type Tree struct {
 	c        *Common
 	tree     *analysis.Tree
 	inverted bool
-	q        quantity
+	// pivot is the function the tree pivots on ("" for none; S): the
+	// tree of its callers (up, inverted, its roots the function) above
+	// the tree of its callees (tree). pivots are the earlier ones.
+	pivot     string
+	pivots    []string
+	up        *analysis.Tree
+	pivotFlat int64 // the pivot's flat, pprof's
+	q         quantity
 	// valW and pctW are the value and share columns' least widths: what
 	// the roots need (see widths).
 	valW, pctW int
@@ -38,6 +45,7 @@ type treeRow struct {
 	guide string
 	last  bool // the last of its siblings
 	open  bool
+	up    bool // in a pivot, a row of the callers' tree
 }
 
 // NewTree makes the Tree view.
@@ -57,10 +65,27 @@ func (t *Tree) ShortHelp() []key.Binding {
 }
 
 func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
-	to := analysis.TreeOptions{Inverted: t.inverted, FoldRecursion: true}
+	to := analysis.TreeOptions{Inverted: t.inverted}
 	state := "top-down"
 	if t.inverted {
 		state = "inverted"
+	}
+	if t.pivot != "" {
+		name := t.pivot
+		return job(opt, func() (*treeResult, error) {
+			p, err := e.Pivot(opt, name)
+			if err != nil {
+				return nil, err
+			}
+			// The first screen opens both halves' heaviest paths.
+			if len(p.CallerRoots) > 0 {
+				p.Callers.HeaviestPath(p.CallerRoots[0])
+			}
+			if rs := p.Callees.Roots(); len(rs) > 0 {
+				p.Callees.HeaviestPath(rs[0])
+			}
+			return &treeResult{tree: p.Callees, up: p.Callers, upRoots: p.CallerRoots, flat: p.Flat}, nil
+		}, t.setResult), "pivot " + name
 	}
 	near := t.nearNames(sel)
 	return job(opt, func() (*treeResult, error) {
@@ -85,10 +110,14 @@ func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job,
 	}, t.setResult), state
 }
 
-// treeResult is a tree and the node the cursor goes to on it.
+// treeResult is a tree and the node the cursor goes to on it; in a
+// pivot, the callers' tree and its roots too.
 type treeResult struct {
-	tree *analysis.Tree
-	keep *analysis.TreeNode
+	tree    *analysis.Tree
+	keep    *analysis.TreeNode
+	up      *analysis.Tree
+	upRoots []*analysis.TreeNode
+	flat    int64
 }
 
 // nearReach is how many rows on each side of the cursor a new tree
@@ -139,7 +168,7 @@ func (t *Tree) setResult(r *treeResult, opt analysis.Options) {
 	var keepOpen map[string]bool
 	var selPath string
 	line, back, top := t.l.cursor-t.l.offset, t.l.back, t.l.cursor == 0
-	if t.tree != nil && opt == t.opt && r.tree.Inverted == t.tree.Inverted {
+	if t.tree != nil && opt == t.opt && r.tree.Inverted == t.tree.Inverted && r.up == nil && t.up == nil {
 		keepOpen = t.openPaths()
 		// The cursor's path, when the cursor is on the shared selection
 		// (r.keep's function; else Reveal moves to it afterwards).
@@ -147,13 +176,17 @@ func (t *Tree) setResult(r *treeResult, opt analysis.Options) {
 			selPath = t.pathKey(t.rows[t.l.cursor].n)
 		}
 	}
-	t.tree, t.opt = r.tree, opt
+	t.tree, t.opt, t.up, t.pivotFlat = r.tree, opt, r.up, r.flat
 	// The roots' columns are measured at once: one by one, the 100,000
 	// roots of an inverted tree (wide shape) were each formatted, 50 ms.
 	var vs []int64
 	t.q, vs = treeQuantity(t.c, t.tree, opt)
 	t.valW = max(10, t.q.widest(vs...)+1)
 	t.pctW = percentWidth(vs, t.tree.Total)
+	if r.up != nil {
+		t.pivotRows(r.upRoots, true)
+		return
+	}
 	t.rows = t.rows[:0]
 	roots := t.tree.Roots()
 	for i, r := range roots {
@@ -184,6 +217,65 @@ func (t *Tree) setResult(r *treeResult, opt analysis.Options) {
 	}
 }
 
+// pivotRows lays out a pivot's rows: the callers' tree (its roots
+// upRoots, the function) above the callees'; opened on both heaviest
+// paths, the cursor on the callees' root, when open.
+func (t *Tree) pivotRows(upRoots []*analysis.TreeNode, open bool) {
+	t.rows = t.rows[:0]
+	for i, r := range upRoots {
+		t.rows = append(t.rows, treeRow{n: r, last: i == len(upRoots)-1, up: true})
+	}
+	down := len(t.rows)
+	roots := t.tree.Roots()
+	for i, r := range roots {
+		t.rows = append(t.rows, treeRow{n: r, last: i == len(roots)-1})
+	}
+	t.l.cursor, t.l.offset = 0, 0
+	t.l.setLen(len(t.rows))
+	if open && down < len(t.rows) {
+		t.expandHeaviest(down, false)
+	}
+	if open && down > 0 {
+		before := len(t.rows)
+		t.expandHeaviest(0, false)
+		down += len(t.rows) - before
+	}
+	if down < len(t.rows) {
+		t.l.moveTo(down)
+	}
+	t.m.set(t.m.re, len(t.rows), t.rowName)
+}
+
+// treeOf is the tree row i is a node of.
+func (t *Tree) treeOf(i int) *analysis.Tree {
+	if t.rows[i].up {
+		return t.up
+	}
+	return t.tree
+}
+
+// Pivot pivots the tree on the function named name: its callers' tree
+// above its callees', remembering the pivot before for going back.
+func (t *Tree) Pivot(name string) tea.Cmd {
+	if name == "" || name == t.pivot {
+		return nil
+	}
+	if t.pivot != "" {
+		t.pivots = append(t.pivots, t.pivot)
+	}
+	t.pivot = name
+	return func() tea.Msg { return RecomputeMsg{t} }
+}
+
+// Pivoted returns the function the tree pivots on ("" for none) and how
+// many pivots before it lead back. Exported for tui's tests.
+func (t *Tree) Pivoted() (string, int) { return t.pivot, len(t.pivots) }
+
+// Claims takes backspace in a pivot: back to the pivot before, or out.
+func (t *Tree) Claims(msg tea.KeyMsg) bool {
+	return t.pivot != "" && key.Matches(msg, t.c.Keys.Back)
+}
+
 // moveToPath moves the cursor to the row whose pathKey is path and
 // reports whether there was one.
 func (t *Tree) moveToPath(path string) bool {
@@ -202,10 +294,11 @@ func (t *Tree) moveToPath(path string) bool {
 // expand opens row i; it reports whether it had children.
 func (t *Tree) expand(i int) bool {
 	r := &t.rows[i]
-	if r.open || t.tree.Leaf(r.n) {
+	tr := t.treeOf(i)
+	if r.open || tr.Leaf(r.n) {
 		return false
 	}
-	kids := t.tree.Children(r.n)
+	kids := tr.Children(r.n)
 	guide := ""
 	if r.n.Depth > 0 {
 		guide = r.guide + "│ "
@@ -215,7 +308,7 @@ func (t *Tree) expand(i int) bool {
 	}
 	add := make([]treeRow, len(kids))
 	for k, c := range kids {
-		add[k] = treeRow{n: c, guide: guide, last: k == len(kids)-1}
+		add[k] = treeRow{n: c, guide: guide, last: k == len(kids)-1, up: r.up}
 	}
 	r.open = true
 	t.rows = append(t.rows[:i+1], append(add, t.rows[i+1:]...)...)
@@ -265,8 +358,16 @@ func (t *Tree) parent(i int) int {
 
 func (t *Tree) Update(msg tea.Msg) tea.Cmd {
 	k := t.c.Keys
+	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Back) && t.pivot != "" {
+		t.pivot = ""
+		if n := len(t.pivots); n > 0 {
+			t.pivot, t.pivots = t.pivots[n-1], t.pivots[:n-1]
+		}
+		return func() tea.Msg { return RecomputeMsg{t} }
+	}
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
 		t.inverted = !t.inverted
+		t.pivot, t.pivots = "", nil
 		return func() tea.Msg { return RecomputeMsg{t} }
 	}
 	if t.tree == nil {
@@ -304,6 +405,14 @@ func (t *Tree) Update(msg tea.Msg) tea.Cmd {
 		}
 	case key.Matches(km, k.Heaviest):
 		t.expandHeaviest(i, true)
+	case key.Matches(km, k.CollapseAll) && t.up != nil:
+		var upRoots []*analysis.TreeNode
+		for _, r := range t.rows {
+			if r.up && r.n.Depth == 0 {
+				upRoots = append(upRoots, r.n)
+			}
+		}
+		t.pivotRows(upRoots, false)
 	case key.Matches(km, k.CollapseAll):
 		root := i
 		for t.rows[root].n.Depth > 0 {
@@ -500,6 +609,9 @@ func (t *Tree) View() string {
 	if t.tree.Inverted {
 		what = "inverted tree (callers below)"
 	}
+	if t.up != nil {
+		what = "pivot: callers, then callees · ⌫ back"
+	}
 	if t.tree.Cutoff > 0 {
 		what += " · nodes under " + t.q.format(t.tree.Cutoff) + " hidden (nodefraction)"
 	}
@@ -524,11 +636,22 @@ func (t *Tree) View() string {
 			valueCell(t.c, padLeft(value(n.Total), valW), n.Total, total),
 			pctCell(t.c, padLeft(share(n.Total, total), pctW), n.Total, total),
 		}
-		if showFlat {
-			cells = append(cells, valueCell(t.c, padLeft(value(n.Self), valW), n.Self, total))
-		}
-		if flatPct {
-			cells = append(cells, pctCell(t.c, padLeft(share(n.Self, total), pctW), n.Self, total))
+		switch {
+		case r.up && showFlat:
+			// A caller's self is where stacks start, no flat.
+			cells = append(cells, cell{text: strings.Repeat(" ", valW)})
+			if flatPct {
+				cells = append(cells, cell{text: strings.Repeat(" ", pctW)})
+			}
+		case showFlat:
+			self := n.Self
+			if t.up != nil && n.Depth == 0 && len(t.tree.Roots()) == 1 {
+				self = t.pivotFlat // the function's flat, wherever it recurses
+			}
+			cells = append(cells, valueCell(t.c, padLeft(value(self), valW), self, total))
+			if flatPct {
+				cells = append(cells, pctCell(t.c, padLeft(share(self, total), pctW), self, total))
+			}
 		}
 		var b strings.Builder
 		used := writeCells(&b, st, cells, sel)
@@ -544,7 +667,7 @@ func (t *Tree) View() string {
 		switch {
 		case r.open:
 			marker = "▾ "
-		case t.tree.Leaf(n):
+		case t.treeOf(i).Leaf(n):
 			marker = "  "
 		}
 		nameW := t.width - used - ansi.StringWidth(guide) - 2
@@ -553,7 +676,11 @@ func (t *Tree) View() string {
 			guide = "  …" + strings.Repeat(" ", 1)
 			nameW = t.width - used - ansi.StringWidth(guide) - 2
 		}
-		name := fitName(t.tree.Nodes.Name(n.Node), nameW)
+		full := t.tree.Nodes.Name(n.Node)
+		if t.up != nil && n.Depth == 0 {
+			full += map[bool]string{true: "  ↑ its callers, each under what it calls", false: "  ↓ its callees"}[r.up]
+		}
+		name := fitName(full, nameW)
 		base, dim := st.Plain, st.Dim
 		if t.c.Diff {
 			base = st.DiffText(n.Total, total)

@@ -170,15 +170,12 @@ func (a *aboutFunction) Reveal(name string) {
 // nodeName is what focus and ignore match for node n: its function
 // name, else its file, else its mapping's file (pprof's regexps match
 // all three).
-func nodeName(ns *analysis.NodeSet, n int32) string {
-	info := ns.Info(n)
-	switch {
-	case info.Name != "":
-		return info.Name
-	case info.File != "":
-		return info.File
-	}
-	return info.Objfile
+func nodeName(ns *analysis.NodeSet, n int32) string { return ns.FuncName(n) }
+
+// Pivoter is a view that pivots on a function: its callers and callees
+// across all its call sites (S).
+type Pivoter interface {
+	Pivot(name string) tea.Cmd
 }
 
 // ShownTotaler is a view that knows how much of the total its rows

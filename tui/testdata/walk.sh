@@ -4,7 +4,8 @@
 # screen (beside `gunzip -c` of the file), a navigation key, next sample
 # type, focus / ignore / hide / tagfocus and clearing them, granularity
 # lines, the Tree and inverting it, Labels, the Flame graph (first layout,
-# a key, a zoom), Peek and Source; per step the time from the key press to
+# a key, a zoom, inverting it, a pivot with a key, a re-pivot and back,
+# folding recursion all, direct and off), Peek and Source; per step the time from the key press to
 # the redrawn screen, and RSS and peak RSS (/proc/PID/status). The driver
 # is tui/testdata/walk (Go, one tmux control-mode connection).
 #

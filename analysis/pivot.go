@@ -1,0 +1,62 @@
+package analysis
+
+// Pivot is every stack through one function, split at it (speedscope's
+// and Grafana's sandwich, pprof's flame graph "viewing callers"): the
+// tree of its callees, whose roots are the function, and the inverted
+// tree of its callers, of whose roots those of the function are the
+// pivot's. Each half merges all the function's call sites, and both are
+// as wide as its cum.
+type Pivot struct {
+	Callees, Callers *Tree
+	// CallerRoots are the Callers roots that are the function.
+	CallerRoots []*TreeNode
+	// Flat is the function's flat: the value of the stacks it ends.
+	Flat int64
+}
+
+// Pivot computes the pivot on the function named name (as FuncName
+// names nodes), its two trees on two cores. Its callees' tree is
+// pprof's -focus=^name$ -show_from=^name$ (each stack through it cut
+// above its outermost call), its callers' -focus=^name$
+// -prune_from=^name$ (cut below its innermost call) read leaf first.
+// Unlike prune_from, which matches a name cut at its first "(", the cut
+// is made at the function itself, a method too.
+func (e *Engine) Pivot(opt Options, name string) (*Pivot, error) {
+	q, err := e.newQuery(opt)
+	if err != nil {
+		return nil, err
+	}
+	from := make([]bool, q.nodes.len())
+	ns := &NodeSet{q.nodes}
+	for i := range from {
+		from[i] = ns.FuncName(int32(i)) == name
+	}
+	p := &Pivot{}
+	var err2 error
+	both(func() { p.Callers, err2 = e.Tree(opt, TreeOptions{Inverted: true, From: from}) },
+		func() { p.Callees, err = e.Tree(opt, TreeOptions{From: from}) })
+	if err == nil {
+		err = err2
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.CallerRoots = p.Callers.Roots()
+	for _, r := range p.Callees.Roots() {
+		p.Flat += p.Callees.Flat(r.Node)
+	}
+	return p, nil
+}
+
+// FuncName is what a selection names node n by: its function's name, or
+// its file or object where it has none; what focus regexps match.
+func (s *NodeSet) FuncName(n int32) string {
+	info := s.Info(n)
+	switch {
+	case info.Name != "":
+		return info.Name
+	case info.File != "":
+		return info.File
+	}
+	return info.Objfile
+}

@@ -1,0 +1,74 @@
+package views
+
+import (
+	"testing"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+)
+
+// TestLayoutPivot checks a pivot's geometry: the function's row spans the
+// width; every frame's ↑ and ↓ lead to the row above and below, to a
+// frame over or under it; a caller sits within the frame below it (what
+// it calls) and a callee within the frame above it (its caller), on
+// recursive profiles, folded and not, at several widths.
+func TestLayoutPivot(t *testing.T) {
+	for _, c := range []struct{ file, fn string }{
+		{"cpu_labels.pb.gz", "main.fib"},
+		{"cpu_labels.pb.gz", "main.quicksort"},
+		{"cpu_labels.pb.gz", "runtime/pprof.Do"},
+		{"recursive.pb.gz", "main.parseSum"},
+		{"recursive.pb.gz", "main.(*node).visit"},
+	} {
+		e := testEngine(t, c.file)
+		for _, rec := range []string{"", analysis.RecursionAll} {
+			opt := analysis.DefaultOptions()
+			opt.NodeFraction, opt.Recursion = 0, rec
+			p, err := e.Pivot(opt, c.fn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, width := range []int{30, 80, 200} {
+				l := layoutPivot(p.Callers, p.CallerRoots, p.Callees, width)
+				what := c.file + " " + c.fn + " recursion=" + rec
+				top := &l.frames[l.top]
+				if top.x0 != 0 || top.x1 != width || top.n == nil || nodeName(p.Callees.Nodes, top.n.Node) != c.fn {
+					t.Fatalf("%s: the function's row %+v", what, *top)
+				}
+				for k := range l.frames {
+					fr := &l.frames[k]
+					r := l.rowOf(k)
+					for _, m := range []struct {
+						to, row int
+						dir     string
+					}{{l.above(k), r - 1, "up"}, {l.below(k), r + 1, "down"}} {
+						if m.to < 0 {
+							continue
+						}
+						o := &l.frames[m.to]
+						if l.rowOf(m.to) != m.row || o.x1 <= fr.x0 && o.x0 >= fr.x1 {
+							t.Fatalf("%s width %d: %s from frame %d (row %d, %d-%d) reaches frame %d (row %d, %d-%d)",
+								what, width, m.dir, k, r, fr.x0, fr.x1, m.to, l.rowOf(m.to), o.x0, o.x1)
+						}
+					}
+					if fr.parent >= 0 {
+						pa := &l.frames[fr.parent]
+						if fr.x0 < pa.x0 || fr.x1 > pa.x1 {
+							t.Fatalf("%s width %d: frame %d (%d-%d) sticks out of its parent %d (%d-%d)",
+								what, width, k, fr.x0, fr.x1, fr.parent, pa.x0, pa.x1)
+						}
+						want := r + 1 // a caller's parent is below it
+						if k > l.top {
+							want = r - 1
+						}
+						if l.rowOf(fr.parent) != want {
+							t.Fatalf("%s: frame %d's parent is in row %d, not %d", what, k, l.rowOf(fr.parent), want)
+						}
+					}
+				}
+				if k := l.top; l.above(k) < 0 && len(p.CallerRoots) > 0 && !p.Callers.Leaf(p.CallerRoots[0]) {
+					t.Errorf("%s: no way up from the function to its callers", what)
+				}
+			}
+		}
+	}
+}
