@@ -141,7 +141,7 @@ func (m *Model) total() string {
 		}
 		// The total by the tables' rule, as a table of it alone.
 		t := m.views.get(id).Total()
-		label := views.Format(m.c, unit, m.opts, t)
+		label := views.Format(m.c, unit, m.opts)
 		// When the filters trim it, what is shown of it, as pprof's
 		// "Showing nodes accounting for X, P% of T total".
 		// (Not for means and diffs, whose total is no sum of the rows.)

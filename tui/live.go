@@ -637,7 +637,7 @@ func (l *live) stepTo(dir int, showing bool) (int, views.Text) {
 func (l *live) snapshotLines(i int, st *views.Styles, opts analysis.Options) []string {
 	s := l.snaps[i]
 	c := views.Common{Rate: func(analysis.Options) time.Duration { return s.per }}
-	value := views.Format(&c, s.sampleUnit, opts, s.total)
+	value := views.Format(&c, s.sampleUnit, opts)
 	lines := []string{
 		st.HelpTitle.Render(fmt.Sprintf("Snapshot %d of %d", i+1, len(l.snaps))) +
 			st.HelpDesc.Render(fmt.Sprintf("  taken %s (%s ago) · total %s · paused; [ ] step, p resumes",

@@ -149,10 +149,9 @@ func (t *Top) measure() {
 	for _, r := range t.top.Rows {
 		vs = append(vs, r.Flat, r.Cum)
 	}
-	sum := shownSum(t.top)
-	q := newQuantity(t.c, t.top.SampleType.Unit, t.opt, append(vs, sum)...)
+	q := newQuantity(t.c, t.top.SampleType.Unit, t.opt)
 	if t.top.Partial() {
-		vs = append(vs, sum)
+		vs = append(vs, shownSum(t.top))
 	}
 	t.value = q.format
 	t.widest = q.widest(vs...)
