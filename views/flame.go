@@ -155,9 +155,6 @@ func (f *Flame) HasResult() bool { return f.tree != nil }
 // Total is the percentage denominator of the data shown.
 func (f *Flame) Total() int64 { return f.tree.Total }
 
-// ShownTotal is what the graph's roots account for.
-func (f *Flame) ShownTotal() int64 { return rootsTotal(f.tree) }
-
 func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
 	f.tree, f.zoom, f.history, f.lay = r.tree, r.zoom, r.history, r.lay
 	f.mu, f.pending = &sync.Mutex{}, 0

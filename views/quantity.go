@@ -119,15 +119,6 @@ func pct(v, total int64) float64 {
 	return f
 }
 
-// rootsTotal sums a call tree's roots: the samples it shows.
-func rootsTotal(tr *analysis.Tree) int64 {
-	var sum int64
-	for _, r := range tr.Roots() {
-		sum += r.Total
-	}
-	return sum
-}
-
 // percentWidth is the width a column of shares of total needs for these
 // values: pprof's six, or what the longest needs ("0.0092%", "2.9e-05%",
 // "16556.10%" for a mean above the total).

@@ -556,9 +556,6 @@ func (c cell) render(st *Styles, text string, selected bool) string {
 // Total is the percentage denominator of the data shown.
 func (t *Top) Total() int64 { return t.top.Total }
 
-// ShownTotal is what the table's rows account for.
-func (t *Top) ShownTotal() int64 { return t.top.ShownTotal }
-
 // Window returns the cursor's row and the first row on screen.
 // Exported for tui's tests, which drive the whole program.
 func (t *Top) Window() (cursor, offset int) { return t.l.cursor, t.l.offset }

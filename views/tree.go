@@ -573,9 +573,6 @@ func (t *Tree) View() string {
 // Total is the percentage denominator of the data shown.
 func (t *Tree) Total() int64 { return t.tree.Total }
 
-// ShownTotal is what the tree's roots account for.
-func (t *Tree) ShownTotal() int64 { return rootsTotal(t.tree) }
-
 // widths are the value and share columns' widths for rows from..to:
 // what the roots need, or what a longer value on screen needs. A tree's
 // nodes are grouped on demand, so the widths are not known for the whole

@@ -175,10 +175,3 @@ func nodeName(ns *analysis.NodeSet, n int32) string {
 	}
 	return info.Objfile
 }
-
-// ShownTotaler is a view that knows how much of the total its rows
-// account for after the filters (pprof's "Showing nodes accounting for
-// X"), for the status bar's "X of T total".
-type ShownTotaler interface {
-	ShownTotal() int64
-}
