@@ -339,5 +339,12 @@ func (m *Model) footer() string {
 		}
 		return st.Info.Render(ansi.Truncate(m.note.text.String(), m.width, "…"))
 	}
+	if text, noMatch, ok := m.searchStatus(); ok {
+		style := st.Info
+		if noMatch {
+			style = st.Error
+		}
+		return style.Render(ansi.Truncate(views.Safe(text+" · n/N next/previous · esc clears").String(), m.width, "…"))
+	}
 	return m.help.hintLine(m.ActiveView().ShortHelp())
 }

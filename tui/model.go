@@ -54,9 +54,12 @@ type Model struct {
 
 	line   cmdline // the command and search line
 	search *regexp.Regexp
-	note   footNote
-	click  views.DoubleClick // for the views that leave double clicks to the root
-	help   helpPanel         // in the view's place: ?, :help, I, :cmd
+	// announced is the filter a key set, to say what it keeps once
+	// that is counted (tally.go).
+	announced *announcement
+	note      footNote
+	click     views.DoubleClick // for the views that leave double clicks to the root
+	help      helpPanel         // in the view's place: ?, :help, I, :cmd
 }
 
 // openProfile is what the explorer has open.

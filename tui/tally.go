@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"fmt"
 	"regexp"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // Tallies: what the filters keep (analysis.Engine.Kept), counted off
@@ -90,6 +93,69 @@ func (m *Model) tallied(msg tallyMsg) {
 		t.inflight = ""
 	}
 	t.key, t.kept, t.failed = msg.key, msg.kept, msg.err != nil
+	if a := m.announced; a != nil && msg.which == tallyFilters && msg.key == a.key {
+		m.announced = nil
+		if m.note.text.String() == a.note.String() && !t.failed {
+			_, unit := m.sampleTypeLabel()
+			m.setNote(a.result(t.kept, views.Format(m.c, unit, m.opts)), false)
+		}
+	}
+}
+
+// announcement is what a filter key set, said in the footer at once and
+// again with what it keeps once that is counted: the filter shows where
+// it was set, even when the view looks the same (peek's enter on its own
+// function focuses on it, which its callers and callees all pass).
+type announcement struct {
+	key    string // the options' optsKey the count is for
+	set    string // "focus=^main\\.fib$"
+	note   views.Text
+	before int64 // what was kept before; -1: all of the total
+}
+
+// announceFilter says what a filter key changes from old to next.
+func (m *Model) announceFilter(old, next analysis.Options) {
+	var set []string
+	prev := map[string]string{}
+	for _, f := range old.Filters() {
+		prev[f.Name] = f.Value
+	}
+	for _, f := range next.Filters() {
+		if prev[f.Name] != f.Value {
+			set = append(set, f.String())
+		}
+	}
+	a := &announcement{key: m.optsKey(next), set: strings.Join(set, " "), before: -1}
+	a.note = views.Safe(a.set + " · ⌫ back undoes it")
+	m.setNote(a.note, false)
+	if next.Mean || m.c.Diff {
+		return // a mean or a diff is no sum of what is kept
+	}
+	if len(old.Filters()) > 0 {
+		k, ok := m.counted(tallyFilters, m.optsKey(old))
+		if !ok {
+			return // not known: nothing to compare with
+		}
+		a.before = k.Value
+	}
+	m.announced = a
+}
+
+// result is the announcement once what the filters keep, k, is counted.
+// label prints values as the views do.
+func (a *announcement) result(k analysis.Kept, label func(int64) string) views.Text {
+	before := a.before
+	if before < 0 {
+		before = k.Total
+	}
+	switch {
+	case k.Value == before:
+		return views.Safe(a.set + " keeps all that was shown: nothing changes · ⌫ back undoes it")
+	case k.Value == 0:
+		return views.Safe(a.set + " keeps nothing of " + label(k.Total) + " · ⌫ back undoes it")
+	}
+	return views.Safe(fmt.Sprintf("%s keeps %s of %s total (%s) · ⌫ back undoes it", a.set, label(k.Value), label(k.Total),
+		strings.TrimSpace(analysis.Percentage(k.Value, k.Total))))
 }
 
 // counted returns tally which if it is for key.

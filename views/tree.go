@@ -27,6 +27,7 @@ type Tree struct {
 	rows          []treeRow
 	l             list
 	m             matchSet
+	counted       treeMatches // the search's matches, closed ones too
 	width, height int
 	opt           analysis.Options // what tree was computed for
 }
