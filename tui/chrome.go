@@ -222,33 +222,35 @@ func (m *Model) statusLine(avail int, total string) string {
 		return h
 	}
 	// The unit, a default granularity and the live segment's details
-	// give way (levels), and the source's name, to 16 columns, then 8;
-	// then the filters that do not fit are counted, and only in a window
-	// too narrow for the rest does the source go.
+	// give way (levels), and the source's name, to 16 columns; then the
+	// filters that do not fit are counted, and only in a window too
+	// narrow for the rest is the source cut shorter, or goes.
 	type try struct{ level, least int }
-	tries := []try{{0, 1 << 30}, {1, 1 << 30}, {2, 1 << 30}, {2, 16}, {2, 8}, {3, 8}}
-	all := strings.Join(crumbs, " › ")
-	for _, t := range tries {
-		if len(crumbs) == 0 {
+	tries := []try{{0, 1 << 30}, {1, 1 << 30}, {2, 1 << 30}, {2, 16}, {3, 16}}
+	if len(crumbs) == 0 {
+		for _, t := range []try{{0, 1 << 30}, {1, 1 << 30}, {2, 1 << 30}, {2, 16}, {2, 8}, {3, 8}} {
 			if h := head(t.level, avail, t.least); ansi.StringWidth(h) <= avail {
 				return h
 			}
-			continue
 		}
+		return head(3, avail, 0)
+	}
+	all := strings.Join(crumbs, " › ")
+	for _, t := range tries {
 		h := head(t.level, avail-len(statusSep)-ansi.StringWidth(all), t.least)
 		if f, all := fitCrumbs(st, crumbs, avail-ansi.StringWidth(h)-len(statusSep)); all {
 			return join(h, f)
 		}
 	}
-	if len(crumbs) == 0 {
-		return head(3, avail, 0)
-	}
 	// Counted filters, with the first of them in some columns beside
 	// the count when the source can give way, and at least the count.
 	const minFilters, minCount = 24, 10
-	h := head(3, avail-len(statusSep)-minFilters, 8)
-	if ansi.StringWidth(h)+len(statusSep)+minCount > avail {
-		h = head(3, avail-len(statusSep)-minCount, 0)
+	h := head(3, avail-len(statusSep)-minFilters, 16)
+	for _, least := range []int{8, 0} {
+		if ansi.StringWidth(h)+len(statusSep)+minCount <= avail {
+			break
+		}
+		h = head(3, avail-len(statusSep)-minCount, least)
 	}
 	f, _ := fitCrumbs(st, crumbs, avail-ansi.StringWidth(h)-len(statusSep))
 	return join(h, f)

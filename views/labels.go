@@ -18,7 +18,7 @@ type Labels struct {
 	r       *analysis.TagReport
 	numeric map[string]bool // keys of numeric labels
 	pctW    int             // the share column's width
-	q       quantity        // the values' one unit
+	q       quantity        // how the values print
 	valW    int             // the value column's width
 
 	rows          []labelRow
