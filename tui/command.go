@@ -98,15 +98,14 @@ func (m *Model) searchStatus() (text string, noMatch, ok bool) {
 	if n == 0 && !more {
 		return text + "no match", true, true
 	}
-	at := "-"
-	if cur > 0 {
-		at = fmt.Sprint(cur)
+	switch {
+	case cur < 0:
+		text += fmt.Sprintf("on one of %d+", n)
+	case more:
+		text += fmt.Sprintf("%s/%d+", rank(cur), n)
+	default:
+		text += fmt.Sprintf("%s/%d", rank(cur), n)
 	}
-	plus := ""
-	if more {
-		plus = "+"
-	}
-	text += fmt.Sprintf("%s/%d%s", at, n, plus)
 	if re := m.shareOf(); re != nil {
 		k, ok := m.counted(tallySearch, m.optsKey(m.opts)+re.String())
 		share := "…"
@@ -117,6 +116,14 @@ func (m *Model) searchStatus() (text string, noMatch, ok bool) {
 		text += " · focus would keep " + share
 	}
 	return text, false, true
+}
+
+// rank is a match's rank as searchStatus prints it: "-" for none.
+func rank(cur int) string {
+	if cur == 0 {
+		return "-"
+	}
+	return fmt.Sprint(cur)
 }
 
 // command runs one command line: settings as name=value (several on a

@@ -12,7 +12,7 @@ import (
 type Matcher interface {
 	// Matches returns how many rows match the search (at least n when
 	// more: the count stopped), and the rank from 1 of the one under
-	// the cursor (0: the cursor is on none).
+	// the cursor (0: the cursor is on none; -1: on one past the count).
 	Matches() (cur, n int, more bool)
 }
 
@@ -122,8 +122,11 @@ func (t *Tree) Matches() (int, int, bool) {
 	}
 	cur := 0
 	if len(t.rows) > 0 {
-		if i := slices.Index(c.nodes, t.rows[t.l.cursor].n); i >= 0 {
+		n := t.rows[t.l.cursor].n
+		if i := slices.Index(c.nodes, n); i >= 0 {
 			cur = i + 1
+		} else if c.more && c.re.MatchString(t.tree.Nodes.Name(n.Node)) {
+			cur = -1 // a match past those counted
 		}
 	}
 	return cur, len(c.nodes), c.more
