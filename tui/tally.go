@@ -73,7 +73,10 @@ func (m *Model) shareOf() *regexp.Regexp {
 
 func (m *Model) startTally(which int, key string, focus *regexp.Regexp) tea.Cmd {
 	t := &m.jobs.tally[which]
-	if t.key == key || t.inflight == key {
+	if t.key == key || t.inflight != "" {
+		// One count at a time: as a search is typed, the newest is
+		// counted after the one on its way (tallies runs again when it
+		// lands).
 		return nil
 	}
 	t.inflight = key

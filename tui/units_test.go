@@ -79,6 +79,7 @@ func TestReadableValues(t *testing.T) {
 			{"span-tree", []string{"2"}, []string{"2.71hrs", "2.50hrs", "3.25s"}},
 			{"span-flame", []string{"4", "<down>", "<down>"}, nil},
 			{"span-peek", []string{"1", "g", "j", "5"}, []string{"754s"}},
+			{"span-traces", []string{"8"}, []string{"754s"}},
 		} {
 			h.keys(step.keys...)
 			s := h.screen()
