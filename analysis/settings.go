@@ -271,7 +271,7 @@ func settingTable() []Setting {
 		text(func(o *Options) *string { return &o.Unit }, checkUnit).in(Setting{
 			Name: "unit", Kind: KindString, Group: GroupSample, Placeholder: "UNIT", Values: ValuesUnit,
 			Help: "unit to print values in: minimum, auto, or a unit such as ms or MB",
-			More: "minimum (the default) picks one unit for a table from its smallest row; auto scales each value on its own."}),
+			More: "In the reports, minimum (the default) picks one unit for a table from its smallest row and auto scales each value on its own; the explorer prints each value on its own under both, with three significant digits."}),
 		accessors{
 			get: func(o *Options) string {
 				if o.DivideBy == 0 {

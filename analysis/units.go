@@ -202,29 +202,6 @@ func (s scaler) label(v int64) string {
 	return string(append(b, u...))
 }
 
-// RateLabel formats x, a rate per second of a value in fromUnit, scaled
-// to toUnit as ScaledLabel scales, with "/s": two decimals without
-// trailing zeros ("1.23MB/s", "0.4ms/s", "12.5/s"); below 1, two
-// significant digits down to four decimals, so that a small rate does
-// not print as 0 ("0.0012MB/s"); a rate that rounds to zero is "0/s".
-func RateLabel(x float64, fromUnit, toUnit string) string {
-	neg := x < 0
-	y, u := scaleFloat(math.Abs(x), fromUnit, toUnit)
-	decimals := 2
-	if y > 0 && y < 1 {
-		decimals = min(4, 1-int(math.Floor(math.Log10(y))))
-	}
-	s := strconv.FormatFloat(y, 'f', decimals, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	if s == "0" {
-		return "0/s"
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s + u + "/s"
-}
-
 // Label formats v, in unit, in the unit that suits it best, as pprof
 // labels single measurements (durations, numeric labels).
 func Label(v int64, unit string) string {
@@ -367,36 +344,87 @@ func (o Options) ValueFormat(top *Top, sampleUnit string) func(int64) string {
 	return func(v int64) string { return ScaledLabel(int64(float64(v)*ratio), sampleUnit, unit) }
 }
 
-// DisplayUnit is the unit the explorer prints a table's values in, one
-// for the whole table, chosen from the largest magnitude it shows, hi:
-// unit itself when one is asked for ("auto" keeps pprof's meaning: each
-// value in its own unit); else the finest unit in which hi needs at most
-// four digits before the point: 2858.79ms, not 2858793.33us (pprof's
-// rule over every node down to 4us) nor 2.86s, which rounds the small
-// rows to 0; 728.52MB, not 746004.76kB; 5.56hrs, not 20009.52s. Views
-// that show the same samples pass the same hi (their sum), so the same
-// quantity reads the same in each. The -top report keeps pprof's rule
-// (OutputUnit).
-func DisplayUnit(sampleUnit, unit string, hi int64) string {
-	if unit != "" && unit != "minimum" {
-		return unit
+// ReadableLabel formats x, a value in fromUnit (a fraction after
+// divide_by, or a rate), as the explorer prints it: each value readable
+// on its own. Under toUnit "", "minimum" or "auto" each value takes the
+// largest unit, from fromUnit up, that keeps it at least 1 once rounded;
+// any other unit is the one every value prints in. The number has three
+// significant digits ("95.6s", "870ms", "5.56hrs", "1.50kB", "0.0123ms"
+// under unit=ms), more only for the digits before the point ("20009s"
+// under unit=s), and a value in its own unit that is a whole number
+// prints whole ("239", "512B", "5ns"); only zero is "0". The reports keep
+// pprof's ScaledLabel.
+func ReadableLabel(x float64, fromUnit, toUnit string) string {
+	var buf [40]byte
+	return string(appendReadable(buf[:0], x, fromUnit, toUnit))
+}
+
+func appendReadable(dst []byte, x float64, fromUnit, toUnit string) []byte {
+	if x == 0 || math.IsNaN(x) {
+		return append(dst, '0')
 	}
-	for i := range measureKinds {
-		k := &measureKinds[i]
-		from, ok := k.find(sampleUnit)
-		if !ok {
-			continue
-		}
-		x := float64(abs64(hi)) * from.size
-		if x == 0 {
-			return from.name
-		}
-		for _, m := range k.units {
-			if m.size >= from.size && x/m.size < 9999.995 {
-				return m.name
+	if x < 0 {
+		dst = append(dst, '-')
+		x = -x
+	}
+	auto := toUnit == "" || toUnit == "minimum" || toUnit == "auto"
+	if auto {
+		toUnit = "auto"
+	}
+	s := newScaler(fromUnit, toUnit)
+	y, name, same := x, s.name, true
+	if s.kind != nil {
+		base := x * s.from.size
+		to := s.to
+		if auto {
+			to = s.from
+			for _, u := range s.kind.units {
+				// 0.9995 rounds to 1.00: 999.6ms is 1.00s, not 1000ms.
+				if u.size > to.size && base/u.size >= 0.9995 {
+					to = u
+				}
 			}
 		}
-		return k.units[len(k.units)-1].name
+		y, name, same = base/to.size, to.name, to.size == s.from.size
 	}
-	return "minimum"
+	switch {
+	case same && y == math.Trunc(y) && y < 1e18:
+		dst = strconv.AppendFloat(dst, y, 'f', 0, 64)
+	case y >= 99.95:
+		dst = strconv.AppendFloat(dst, y, 'f', 0, 64)
+	case y >= 9.995:
+		dst = strconv.AppendFloat(dst, y, 'f', 1, 64)
+	case y >= 0.9995:
+		dst = strconv.AppendFloat(dst, y, 'f', 2, 64)
+	default:
+		// Three significant digits however small: never 0.
+		d := min(30, 2-int(math.Floor(math.Log10(y))))
+		dst = strconv.AppendFloat(dst, y, 'f', d, 64)
+	}
+	return append(dst, name...)
+}
+
+// ReadableWidth is at least the width of ReadableLabel of any magnitude
+// from lo to hi (lo the smallest non-zero one), with neg a "-", so that
+// a column of a million values is sized without printing each: the
+// labels of both ends, and a four-digit number ("99.9") in any unit
+// between them.
+func ReadableWidth(lo, hi float64, fromUnit, toUnit string, neg bool) int {
+	hiLabel := ReadableLabel(hi, fromUnit, toUnit)
+	w := max(len(ReadableLabel(lo, fromUnit, toUnit)), len(hiLabel))
+	auto := toUnit == "" || toUnit == "minimum" || toUnit == "auto"
+	if s := newScaler(fromUnit, "auto"); auto && s.kind != nil {
+		for _, u := range s.kind.units {
+			if u.size >= s.from.size && u.size <= hi*s.from.size {
+				w = max(w, 4+len(u.name))
+			}
+		}
+	} else {
+		// One unit, the one hi prints in.
+		w = max(w, 4+len(strings.TrimLeft(hiLabel, "-.0123456789")))
+	}
+	if neg {
+		w++
+	}
+	return w
 }

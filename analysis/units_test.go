@@ -92,33 +92,6 @@ func TestLabel(t *testing.T) {
 	}
 }
 
-func TestRateLabel(t *testing.T) {
-	for _, c := range []struct {
-		x              float64
-		from, to, want string
-	}{
-		{1.23 * (1 << 20), "bytes", "MB", "1.23MB/s"},
-		{400e3, "nanoseconds", "ms", "0.4ms/s"},
-		{12.5, "count", "minimum", "12.5/s"},
-		{0.3, "count", "minimum", "0.3/s"},
-		{1234.5, "count", "minimum", "1234.5/s"},
-		{2048, "bytes", "kB", "2kB/s"},
-		{1536, "bytes", "auto", "1.5kB/s"},
-		{0.996, "count", "minimum", "1/s"},
-		{0.0999, "count", "minimum", "0.1/s"},
-		{1258, "bytes", "MB", "0.0012MB/s"},
-		{-1258, "bytes", "MB", "-0.0012MB/s"},
-		{-3.25, "bytes", "B", "-3.25B/s"},
-		{1, "bytes", "GB", "0/s"},
-		{0, "bytes", "MB", "0/s"},
-		{7, "widgets", "widgets", "7widgets/s"},
-	} {
-		if got := RateLabel(c.x, c.from, c.to); got != c.want {
-			t.Errorf("RateLabel(%g, %q, %q) = %q; want %q", c.x, c.from, c.to, got, c.want)
-		}
-	}
-}
-
 func TestPercentage(t *testing.T) {
 	for _, c := range []struct {
 		v, total int64
@@ -227,41 +200,75 @@ func TestOutputUnit(t *testing.T) {
 	}
 }
 
-func TestDisplayUnit(t *testing.T) {
+func TestReadableLabel(t *testing.T) {
 	for _, tc := range []struct {
-		v, total   int64 // total: the largest magnitude shown
+		x          float64
 		from, unit string
 		want       string
 	}{
-		// mutex.pb.gz: 3444505.14us total (pprof's rule over every node,
-		// down to 4.41us, prints that; its -top, 2858.79ms).
-		{2858793330, 3444505140, "nanoseconds", "", "2858.79ms"},
-		{4410, 3444505140, "nanoseconds", "", "0"},
-		{22560, 3444505140, "nanoseconds", "", "0.02ms"},
-		// cpu_labels.pb.gz: 10ms samples of 2.84s.
-		{750e6, 2840e6, "nanoseconds", "", "750ms"},
-		{2840e6, 2840e6, "nanoseconds", "", "2840ms"},
-		{750e6, 12840e6, "nanoseconds", "", "0.75s"},
-		// A heap of 729.50MB, and one of 9.50MB.
-		{764932874, 764932874, "bytes", "", "729.50MB"},
-		{9961472, 9961472, "bytes", "", "9728kB"},
-		{17674240, 18098421, "bytes", "minimum", "16.86MB"},
-		// A 1M-sample profile: 20009.52s is 5.56hrs.
-		{20009520e6, 20009520e6, "nanoseconds", "", "5.56hrs"},
-		{9999990, 9999990, "nanoseconds", "", "9999.99us"},
-		{9999995, 9999995, "nanoseconds", "", "10ms"},
-		// Units pprof knows, as asked; a count has none.
-		{750e6, 2840e6, "nanoseconds", "s", "0.75s"},
-		{750e6, 2840e6, "nanoseconds", "auto", "750ms"},
-		{17, 17, "count", "", "17"},
-		{0, 0, "nanoseconds", "", "0"},
-		{-3e9, 5e9, "nanoseconds", "", "-3000ms"},
-		// Microseconds never print as nanoseconds.
-		{5, 9, "microseconds", "", "5us"},
+		// A merged 1M-sample CPU profile of 5.56 hours: its rows read on
+		// their own, none as 0.03hrs or 0.
+		{20009520e6, "nanoseconds", "", "5.56hrs"},
+		{95.57e9, "nanoseconds", "", "95.6s"},
+		{50e9, "nanoseconds", "", "50.0s"},
+		{26.04e9, "nanoseconds", "", "26.0s"},
+		{870e6, "nanoseconds", "minimum", "870ms"},
+		{17.4e9, "nanoseconds", "auto", "17.4s"},
+		{4410, "nanoseconds", "", "4.41us"},
+		{5, "nanoseconds", "", "5ns"},
+		{3500e9, "nanoseconds", "", "3500s"},
+		// Rounding up reaches the next unit.
+		{999.6e6, "nanoseconds", "", "1.00s"},
+		{9.996e6, "nanoseconds", "", "10.0ms"},
+		{99.96e6, "nanoseconds", "", "100ms"},
+		{3599.9e9, "nanoseconds", "", "1.00hrs"},
+		// Bytes are powers of 1024, though named kB and MB.
+		{764932874, "bytes", "", "729MB"},
+		{1536, "bytes", "", "1.50kB"},
+		{1023.7 * 1024, "bytes", "", "1.00MB"},
+		{512, "bytes", "", "512B"},
+		// Below the sample's unit (divide_by): three digits, never 0.
+		{0.4, "count", "", "0.400"},
+		{0.00123, "microseconds", "", "0.00123us"},
+		{5, "microseconds", "", "5us"},
+		// Counts stay whole; unknown units are never converted.
+		{239, "count", "", "239"},
+		{1234567, "count", "", "1234567"},
+		{7, "widgets", "", "7"},
+		{7, "widgets", "widgets", "7widgets"},
+		{12.5, "count", "", "12.5"},
+		// One unit when asked for.
+		{754e9, "nanoseconds", "ms", "754000ms"},
+		{10e6, "nanoseconds", "hrs", "0.00000278hrs"},
+		{750e6, "nanoseconds", "s", "0.750s"},
+		{1258, "bytes", "MB", "0.00120MB"},
+		// Signs and zero.
+		{-3e9, "nanoseconds", "", "-3.00s"},
+		{0, "nanoseconds", "", "0"},
+		{0, "bytes", "MB", "0"},
 	} {
-		got := ScaledLabel(tc.v, tc.from, DisplayUnit(tc.from, tc.unit, tc.total))
-		if got != tc.want {
-			t.Errorf("%d of %d %s (unit %q): %s, want %s", tc.v, tc.total, tc.from, tc.unit, got, tc.want)
+		if got := ReadableLabel(tc.x, tc.from, tc.unit); got != tc.want {
+			t.Errorf("ReadableLabel(%g, %q, %q) = %q, want %q", tc.x, tc.from, tc.unit, got, tc.want)
+		}
+	}
+}
+
+// ReadableWidth bounds the width of every label between its ends.
+func TestReadableWidth(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct{ from, unit string }{
+		{"nanoseconds", ""}, {"bytes", ""}, {"count", ""}, {"nanoseconds", "ms"}, {"bytes", "MB"}, {"microseconds", ""},
+	} {
+		for range 2000 {
+			lo := math.Exp(r.Float64() * 30)
+			hi := lo * math.Exp(r.Float64()*30)
+			w := ReadableWidth(lo, hi, c.from, c.unit, true)
+			for range 20 {
+				x := lo * math.Pow(hi/lo, r.Float64())
+				if got := len(ReadableLabel(-x, c.from, c.unit)); got > w {
+					t.Fatalf("%s unit %q: %q is %d wide, more than %d for %g..%g", c.from, c.unit, ReadableLabel(-x, c.from, c.unit), got, w, lo, hi)
+				}
+			}
 		}
 	}
 }

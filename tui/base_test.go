@@ -238,7 +238,7 @@ func TestSideBySide(t *testing.T) {
 	s := h.screen()
 	lines := strings.Split(s, "\n")
 	for _, want := range []string{
-		"30ms  1.42%       30ms  1.42%  main.fib",
+		"30.0ms  1.42%     30.0ms  1.42%  main.fib",
 		"750ms 26.41%      750ms 26.41%  main.fib",
 		"·      ·          ·      ·  main.runFib",
 		"0     0%      720ms 25.35%  main.runFib",

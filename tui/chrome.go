@@ -127,48 +127,60 @@ func (m *Model) sampleTypeLabel() (string, string) {
 	return name, t.Unit
 }
 
+// total is the status bar's total: "total T", or, when filters keep
+// less, "X of T total" as pprof's "Showing nodes accounting for X" (with
+// "…" for X while it is counted), for whichever view is open; in a
+// pivot, X is what it shows.
 func (m *Model) total() string {
 	i, err := analysis.SampleIndex(m.prof, m.opts.SampleIndex)
 	if err != nil {
 		return ""
 	}
-	unit := m.prof.SampleTypes[i].Unit
-	key := m.optsKey(m.opts) // every frame asks up to nine times
-	fresh := func(id viewID) bool {
+	label := views.Format(m.c, m.prof.SampleTypes[i].Unit, m.opts)
+	key := m.optsKey(m.opts) // every frame asks up to four times
+	var t int64
+	have := false
+	for _, id := range []viewID{m.views.active, viewTop, viewTree, viewLabels} {
 		v := m.views.get(id)
-		_, state := v.Query(m.engine, m.opts, m.selected)
-		return v.HasResult() && m.jobs.have[id] == key+state
-	}
-	active := m.views.active
-	for _, id := range []viewID{active, viewTop, viewTree, viewLabels} {
-		if !fresh(id) {
-			continue
-		}
-		// The total by the tables' rule, as a table of it alone.
-		t := m.views.get(id).Total()
-		label := views.Format(m.c, unit, m.opts, t)
-		// When the filters trim it, what is shown of it, as pprof's
-		// "Showing nodes accounting for X, P% of T total".
-		// (Not for means and diffs, whose total is no sum of the rows.)
-		for _, j := range []viewID{id, active, viewTop, viewTree, viewFlame} {
-			if m.opts.Mean || m.c.Diff {
-				break
-			}
-			if st, ok := m.views.get(j).(views.ShownTotaler); ok && fresh(j) {
-				if x := st.ShownTotal(); x != t {
+		if _, state := v.Query(m.engine, m.opts, m.selected); v.HasResult() && m.jobs.have[id] == key+state {
+			// The total by the tables' rule.
+			t, have = v.Total(), true
+			if sc, ok := v.(views.Scoper); ok && id == m.views.active {
+				if x, ok := sc.Scope(); ok { // a pivot: what it shows
 					return label(x) + " of " + label(t) + " total"
 				}
-				break
 			}
+			break
+		}
+	}
+	if !m.trims() {
+		if !have {
+			return ""
 		}
 		return "total " + label(t)
 	}
-	return ""
+	k, ok := m.counted(tallyFilters, key)
+	if !have && !ok {
+		return ""
+	}
+	if !have {
+		t = k.Total
+	}
+	switch {
+	case !ok:
+		return "… of " + label(t) + " total"
+	case k.Value != t:
+		return label(k.Value) + " of " + label(t) + " total"
+	}
+	return "total " + label(t)
 }
 
 // statusBar shows the source, the sample type with its unit, the total,
-// the granularity and the filters. When it does not fit, the unit, then
-// the source, then a default granularity give way, so the filters stay.
+// the granularity and the filters. When it does not fit, the unit, a
+// default granularity and the live segment's details give way first;
+// then the filters that do not fit show as a count ("+2"), and only
+// then is the source name shortened: the source, the sample type and
+// the total stay in sight, and so does that filters are active.
 func (m *Model) statusBar() string {
 	st := m.c.Styles
 	right := ""
@@ -178,16 +190,7 @@ func (m *Model) statusBar() string {
 		right = st.Status.Render(fmt.Sprintf(" ⌫ back (%d) ", len(m.history)))
 	}
 	avail := m.width - ansi.StringWidth(right)
-	// The total asks every view whether its result is fresh: once a
-	// frame, not once a level.
-	total := m.total()
-	var line string
-	for level := 0; level < 4; level++ {
-		line = m.statusLine(level, total)
-		if ansi.StringWidth(line) <= avail {
-			break
-		}
-	}
+	line := m.statusLine(avail, m.total())
 	if ansi.StringWidth(line) > avail {
 		line = ansi.Truncate(line, max(0, avail-1), "…")
 	}
@@ -195,25 +198,95 @@ func (m *Model) statusBar() string {
 	return line + st.Status.Render(strings.Repeat(" ", max(0, pad))) + right
 }
 
-// statusLine renders the status bar's text, shortened by level (0 full),
-// with total as the total's part.
-func (m *Model) statusLine(level int, total string) string {
+// statusSep separates the status bar's parts.
+const statusSep = " │ "
+
+// statusLine is the status bar's text in at most avail columns when it
+// can be, with total as the total's part.
+func (m *Model) statusLine(avail int, total string) string {
 	st := m.c.Styles
-	sep := st.Status.Render(" │ ")
+	fs := m.opts.Filters()
+	crumbs := make([]string, len(fs))
+	for i, f := range fs {
+		crumbs[i] = views.Safe(f.String()).String() // as the info panel's settings
+	}
+	source := m.source.String()
+	join := func(head, filters string) string {
+		if filters == "" {
+			return head
+		}
+		return head + st.Status.Render(statusSep) + filters
+	}
+	// head is the parts before the filters at level, in at most w
+	// columns when the source's name can give way enough: its end
+	// stays, down to least columns; with least 0 it goes.
+	head := func(level, w, least int) string {
+		h := m.statusHead(level, source, total)
+		sw := ansi.StringWidth(source)
+		switch need := ansi.StringWidth(h) - w; {
+		case need <= 0 || sw <= least:
+		case least == 0:
+			h = m.statusHead(level, "", total)
+		case m.comparing(level) != "":
+			h = m.statusHead(level, "", total) // the base's name, rather than half of both
+		default:
+			h = m.statusHead(level, "…"+ansi.TruncateLeft(source, min(need, sw-least)+1, ""), total)
+		}
+		return h
+	}
+	// The unit, a default granularity and the live segment's details
+	// give way (levels), and the source's name, to 16 columns; then the
+	// filters that do not fit are counted, and only in a window too
+	// narrow for the rest is the source cut shorter, or goes.
+	type try struct{ level, least int }
+	tries := []try{{0, 1 << 30}, {1, 1 << 30}, {2, 1 << 30}, {2, 16}, {3, 16}}
+	if len(crumbs) == 0 {
+		for _, t := range []try{{0, 1 << 30}, {1, 1 << 30}, {2, 1 << 30}, {2, 16}, {2, 8}, {3, 8}} {
+			if h := head(t.level, avail, t.least); ansi.StringWidth(h) <= avail {
+				return h
+			}
+		}
+		return head(3, avail, 0)
+	}
+	all := strings.Join(crumbs, " › ")
+	for _, t := range tries {
+		h := head(t.level, avail-len(statusSep)-ansi.StringWidth(all), t.least)
+		if f, all := fitCrumbs(st, crumbs, avail-ansi.StringWidth(h)-len(statusSep)); all {
+			return join(h, f)
+		}
+	}
+	// Counted filters, with the first of them in some columns beside
+	// the count when the source can give way, and at least the count.
+	const minFilters, minCount = 24, 10
+	h := head(3, avail-len(statusSep)-minFilters, 16)
+	for _, least := range []int{8, 0} {
+		if ansi.StringWidth(h)+len(statusSep)+minCount <= avail {
+			break
+		}
+		h = head(3, avail-len(statusSep)-minCount, least)
+	}
+	f, _ := fitCrumbs(st, crumbs, avail-ansi.StringWidth(h)-len(statusSep))
+	return join(h, f)
+}
+
+// statusHead is the status bar's parts before the filters, shortened by
+// level (0 full).
+func (m *Model) statusHead(level int, source, total string) string {
+	st := m.c.Styles
 	name, unit := m.sampleTypeLabel()
 	var parts []string
-	if level < 2 {
-		parts = append(parts, st.StatusLabel.Render(" "+m.source.String()))
+	if source != "" {
+		parts = append(parts, st.StatusLabel.Render(" "+source))
 	} else if c := m.comparing(level); c != "" {
 		parts = append(parts, st.StatusLabel.Render(" "+c)) // a diff says so at every width
 	}
 	if m.live != nil {
 		parts = append(parts, st.Status.Render(m.liveStatus(level).String()))
 	}
-	stype := st.StatusLabel.Render(name)
-	if level >= 2 {
-		stype = st.StatusLabel.Render(" " + name)
+	if len(parts) == 0 {
+		name = " " + name
 	}
+	stype := st.StatusLabel.Render(name)
 	if unit != "" && level < 1 {
 		stype += st.Status.Render(" (" + unit + ")")
 	}
@@ -221,17 +294,54 @@ func (m *Model) statusLine(level int, total string) string {
 	if total != "" {
 		parts = append(parts, st.Status.Render(total))
 	}
-	if level < 3 || m.opts.Granularity != "functions" {
+	if level < 2 || m.opts.Granularity != "functions" {
 		parts = append(parts, st.Status.Render(m.opts.Granularity))
 	}
-	if fs := m.opts.Filters(); len(fs) > 0 {
-		crumbs := make([]string, len(fs))
-		for i, f := range fs {
-			crumbs[i] = st.Crumb.Render(views.Safe(f.String()).String()) // as the info panel's settings
+	return strings.Join(parts, st.Status.Render(statusSep))
+}
+
+// fitCrumbs renders the filters in w columns, reporting whether all of
+// them fit: else as many as fit whole, then how many more ("+2"); the
+// first one cut short when none fits whole, or only the count ("3
+// filters") in a very narrow window.
+func fitCrumbs(st *views.Styles, crumbs []string, w int) (string, bool) {
+	render := func(shown []string, more int) string {
+		out := make([]string, len(shown))
+		for i, c := range shown {
+			out[i] = st.Crumb.Render(c)
 		}
-		parts = append(parts, strings.Join(crumbs, st.Status.Render(" › ")))
+		s := strings.Join(out, st.Status.Render(" › "))
+		if more > 0 {
+			s += st.Crumb.Render(fmt.Sprintf(" +%d", more))
+		}
+		return s
 	}
-	return strings.Join(parts, sep)
+	width := func(shown []string, more int) int {
+		n := 0
+		for i, c := range shown {
+			if i > 0 {
+				n += 3
+			}
+			n += ansi.StringWidth(c)
+		}
+		if more > 0 {
+			n += len(fmt.Sprintf(" +%d", more))
+		}
+		return n
+	}
+	for k := len(crumbs); k > 0; k-- {
+		if width(crumbs[:k], len(crumbs)-k) <= w {
+			return render(crumbs[:k], len(crumbs)-k), k == len(crumbs)
+		}
+	}
+	more := len(crumbs) - 1
+	if cut := w - width(nil, more); cut >= 8 {
+		return render([]string{ansi.Truncate(crumbs[0], cut, "…")}, more), false
+	}
+	if len(crumbs) == 1 {
+		return st.Crumb.Render("1 filter"), false
+	}
+	return st.Crumb.Render(fmt.Sprintf("%d filters", len(crumbs))), false
 }
 
 func (m *Model) footer() string {
@@ -245,6 +355,13 @@ func (m *Model) footer() string {
 			return st.Error.Render(ansi.Truncate(m.note.text.String(), m.width, "…"))
 		}
 		return st.Info.Render(ansi.Truncate(m.note.text.String(), m.width, "…"))
+	}
+	if text, noMatch, ok := m.searchStatus(); ok {
+		style := st.Info
+		if noMatch {
+			style = st.Error
+		}
+		return style.Render(ansi.Truncate(views.Safe(text+" · n/N next/previous · esc clears").String(), m.width, "…"))
 	}
 	return m.help.hintLine(m.ActiveView().ShortHelp())
 }

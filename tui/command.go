@@ -60,7 +60,9 @@ func (m *Model) inputKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // searchInput applies the search as it is typed (incremental); a bad
-// regexp keeps the previous search and says why.
+// regexp keeps the previous search and says why. What it finds is said
+// by searchStatus, under the line as it is typed and in the footer
+// after.
 func (m *Model) searchInput(value string, final bool) {
 	if value == "" {
 		m.setSearch(nil)
@@ -72,15 +74,56 @@ func (m *Model) searchInput(value string, final bool) {
 		m.setNote(views.Safe("bad regexp: "+strings.TrimPrefix(err.Error(), "error parsing regexp: ")), true)
 		return
 	}
+	m.note = footNote{}
 	m.search = re
-	if m.ActiveView().SetSearch(re) {
-		m.note = footNote{}
-		if final {
-			m.setNote(views.Safe("/"+value+"  (n next, N previous, esc clears)"), false)
-		}
-	} else {
-		m.setNote(views.Safe("no match for "+value), true)
+	m.ActiveView().SetSearch(re)
+}
+
+// searchStatus says what the search finds in the active view: "3/17"
+// (the match under the cursor of how many), "-/17" off them, "no
+// match"; in Top and Flame also the share of the total the matches
+// account for, what -focus=the search would keep under the filters.
+// ok is false without a search.
+func (m *Model) searchStatus() (text string, noMatch, ok bool) {
+	if m.search == nil {
+		return "", false, false
 	}
+	v := m.ActiveView()
+	text = "/" + m.search.String() + "  "
+	mv, counts := v.(views.Matcher)
+	if !counts || !v.HasResult() {
+		return text + "…", false, true
+	}
+	cur, n, more := mv.Matches()
+	if n == 0 && !more {
+		return text + "no match", true, true
+	}
+	switch {
+	case cur < 0:
+		text += fmt.Sprintf("on one of %d+", n)
+	case more:
+		text += fmt.Sprintf("%s/%d+", rank(cur), n)
+	default:
+		text += fmt.Sprintf("%s/%d", rank(cur), n)
+	}
+	if re := m.shareOf(); re != nil {
+		k, ok := m.counted(tallySearch, m.optsKey(m.opts)+re.String())
+		share := "…"
+		if ok {
+			_, unit := m.sampleTypeLabel()
+			share = fmt.Sprintf("%s (%s)", views.Format(m.c, unit, m.opts)(k.Value), strings.TrimSpace(analysis.Percentage(k.Value, k.Total)))
+		}
+		text += " · focus would keep " + share
+	}
+	return text, false, true
+}
+
+// rank is a match's rank as searchStatus prints it: "-" for none.
+func rank(cur int) string {
+	if cur == 0 {
+		return "-"
+	}
+	return fmt.Sprint(cur)
 }
 
 // command runs one command line: settings as name=value (several on a
@@ -272,9 +315,10 @@ func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 		}
 	}
 	if next == m.target {
-		m.setNote(views.Safe("already filtered so"), false)
+		m.setNote(views.Safe("already filtered so: nothing changes"), false)
 		return nil
 	}
+	m.announceFilter(m.target, next)
 	return m.change(next, true)
 }
 

@@ -59,6 +59,8 @@ type jobs struct {
 	foreground *atomic.Int32
 	// prefetchLater: the prefetch waits for the first table's completion.
 	prefetchLater bool
+	// tally holds the counts of what filters keep (tally.go).
+	tally [numTallies]tally
 	// epoch numbers the open profile: closing it starts a new epoch.
 	// Timers and background work outlive the profile they were started
 	// for, and their messages name its views, keys and engine; those of
@@ -74,6 +76,11 @@ func newJobs() jobs {
 func (j *jobs) busy() bool {
 	for _, s := range j.inflight {
 		if s != 0 {
+			return true
+		}
+	}
+	for _, t := range j.tally {
+		if t.inflight != "" {
 			return true
 		}
 	}

@@ -205,8 +205,8 @@ func (m *Model) copySelected() tea.Cmd {
 func (m *Model) nextMatch(dir int) tea.Cmd {
 	if m.search == nil {
 		m.setNote(views.Safe("no search: press / to search"), false)
-	} else if !m.ActiveView().NextMatch(dir) {
-		m.setNote(views.Safe("no match for "+m.search.String()), true)
+	} else {
+		m.ActiveView().NextMatch(dir) // the footer says where it is (searchStatus)
 	}
 	return nil
 }

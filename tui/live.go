@@ -345,7 +345,7 @@ func (l *live) markLine(opts analysis.Options) views.Text {
 	total := ""
 	if i, err := analysis.SampleIndex(l.mark, opts.SampleIndex); err == nil {
 		t := l.mark.Total(i)
-		total = ", total " + views.Format(&views.Common{}, l.mark.SampleTypes[i].Unit, opts, t)(t)
+		total = ", total " + views.Format(&views.Common{}, l.mark.SampleTypes[i].Unit, opts)(t)
 	}
 	return views.Textf("the snapshot of %s%s: every snapshot is shown as its change since it (m clears)", l.markAt.Format("15:04:05"), total)
 }
@@ -695,7 +695,7 @@ func (l *live) stepTo(dir int, showing bool) (int, views.Text) {
 func (l *live) snapshotLines(i int, st *views.Styles, opts analysis.Options) []string {
 	s := l.snaps[i]
 	c := views.Common{Rate: func(analysis.Options) time.Duration { return s.per }}
-	value := views.Format(&c, s.sampleUnit, opts, s.total)
+	value := views.Format(&c, s.sampleUnit, opts)
 	lines := []string{
 		st.HelpTitle.Render(fmt.Sprintf("Snapshot %d of %d", i+1, len(l.snaps))) +
 			st.HelpDesc.Render(fmt.Sprintf("  taken %s (%s ago) · total %s · paused; [ ] step, p resumes",

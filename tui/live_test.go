@@ -85,8 +85,8 @@ func TestLiveRefresh(t *testing.T) {
 	if o.Focus != "main" || sel != "main.partition" || active != 1 {
 		t.Errorf("after a refresh: focus %q, selection %q, view %d", o.Focus, sel, active+1)
 	}
-	if got := total(); !strings.Contains(got, "2120ms") {
-		t.Errorf("the total after the refresh is %q, want the second profile's 2120ms", got)
+	if got := total(); !strings.Contains(got, "2.12s") {
+		t.Errorf("the total after the refresh is %q, want the second profile's 2.12s", got)
 	}
 	// A failure keeps the data and says when it retries.
 	srv.set(func(s *liveServer) { s.fail = true })
@@ -111,7 +111,7 @@ func TestLiveRefresh(t *testing.T) {
 	h.waitFor("the type change", func(m *Model) bool {
 		return m.live.err != nil && strings.Contains(m.live.err.Error(), "now serves")
 	})
-	if got := total(); !strings.Contains(got, "2120ms") {
+	if got := total(); !strings.Contains(got, "2.12s") {
 		t.Errorf("a heap profile replaced the CPU one: total %q", got)
 	}
 	// p pauses: no fetch while paused.
@@ -153,7 +153,7 @@ func TestLiveFile(t *testing.T) {
 	}
 	copyFile(testdata("cpu_labels_no_w0.pb.gz"))
 	h.waitFor("the new file", func(m *Model) bool { return m.gen == 1 && !m.live.loading })
-	if s := h.screen(); !strings.Contains(s, "2120ms") {
+	if s := h.screen(); !strings.Contains(s, "2.12s") {
 		t.Errorf("the new file's numbers are not shown:\n%s", s)
 	}
 }
@@ -195,7 +195,7 @@ func TestLiveDelta(t *testing.T) {
 	// The snapshot is made ready in the background, outside the jobs
 	// settle waits for.
 	h.waitFor("d again to show the latest snapshot", func(m *Model) bool {
-		return strings.Contains(m.View(), "total 2120ms")
+		return strings.Contains(m.View(), "total 2.12s")
 	})
 }
 
@@ -293,12 +293,12 @@ func TestLiveStepping(t *testing.T) {
 		t.Fatalf("[ does not show the snapshot before the latest:\n%s", s)
 	}
 	h.keys("[", "[", "[", "[", "[", "[")
-	if step, _, s := at(); step != 1 || !strings.Contains(s, "total 2840ms") {
-		t.Errorf("[ many times does not stop at the first snapshot (cpu_labels, 2840ms):\n%s", s)
+	if step, _, s := at(); step != 1 || !strings.Contains(s, "total 2.84s") {
+		t.Errorf("[ many times does not stop at the first snapshot (cpu_labels, 2.84s):\n%s", s)
 	}
 	h.keys("]")
-	if step, _, s := at(); step != 2 || !strings.Contains(s, "total 2120ms") {
-		t.Errorf("] does not step forward to the second snapshot (2120ms):\n%s", s)
+	if step, _, s := at(); step != 2 || !strings.Contains(s, "total 2.12s") {
+		t.Errorf("] does not step forward to the second snapshot (2.12s):\n%s", s)
 	}
 	var n int
 	h.do(func(m *Model) { n = len(m.live.snaps) })
@@ -576,7 +576,11 @@ func near(t *testing.T, got, want float64, text string) bool {
 	if strings.Contains(text, "B/") {
 		unit = rateValue(t, "1"+strings.TrimLeft(text, "-0123456789."))
 	}
-	return math.Abs(got-want) <= 0.005*unit+1e-9
+	num := strings.TrimRight(strings.TrimLeft(text, "-"), "/sBkMGT")
+	if i := strings.IndexByte(num, '.'); i >= 0 {
+		unit /= math.Pow(10, float64(len(num)-i-1)) // the last digit's step
+	}
+	return math.Abs(got-want) <= 0.5*unit*1.0001+1e-9
 }
 
 // TestLiveTrendOfDelta: on a cumulative profile (allocs), where the delta

@@ -52,12 +52,15 @@ type Model struct {
 	jobs     jobs
 	spin     spin
 
-	line    cmdline // the command and search line
-	search  *regexp.Regexp
-	note    footNote
-	click   views.DoubleClick // for the views that leave double clicks to the root
-	help    helpPanel         // in the view's place: ?, :help, I, :cmd
-	configs configStore       // pprof's saved configurations (:config)
+	line   cmdline // the command and search line
+	search *regexp.Regexp
+	// announced is the filter a key set, to say what it keeps once
+	// that is counted (tally.go).
+	announced *announcement
+	note      footNote
+	click     views.DoubleClick // for the views that leave double clicks to the root
+	help      helpPanel         // in the view's place: ?, :help, I, :cmd
+	configs   configStore       // pprof's saved configurations (:config)
 	// baseFacts is the base read on its own, for the info panel.
 	baseFacts baseFacts
 }
@@ -267,11 +270,18 @@ func (m *Model) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
 			model, cmd = m, tea.Quit
 		}
 	}()
-	return m.update(msg)
+	model, cmd = m.update(msg)
+	if t := m.tallies(); t != nil {
+		cmd = tea.Batch(cmd, t)
+	}
+	return model, cmd
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case tallyMsg:
+		m.tallied(msg)
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.resize()

@@ -45,7 +45,7 @@ func TestPivotKeys(t *testing.T) {
 	if !strings.Contains(scr, "pivot: callers ↑ callees ↓") || !strings.Contains(scr, "flat 750ms (26.41%)  cum 750ms (26.41%)") {
 		t.Errorf("the pivot's detail line:\n%s", scr)
 	}
-	if !strings.Contains(scr, "750ms of 2840ms total") {
+	if !strings.Contains(scr, "750ms of 2.84s total") {
 		t.Errorf("the status bar's total is not the pivot's:\n%s", scr)
 	}
 	// Its callers are drawn above it: up goes to the heaviest.
@@ -135,7 +135,7 @@ func TestInvertFlameKey(t *testing.T) {
 		t.Errorf("a caller's detail line:\n%s", h.screen())
 	}
 	h.keys("b")
-	shows(h, "▏root 2840ms")
+	shows(h, "▏root 2.84s")
 	if strings.Contains(h.screen(), "inverted") {
 		t.Errorf("b again: still inverted:\n%s", h.screen())
 	}
@@ -248,7 +248,7 @@ func TestTreePivotKeys(t *testing.T) {
 		t.Fatalf("S: pivot %q ×%d", p, d)
 	}
 	scr := h.screen()
-	for _, want := range []string{"main.fib  ↑ its callers", "main.fib  ↓ its callees", "─▾ main.runFib.func1", "750ms of 2840ms total"} {
+	for _, want := range []string{"main.fib  ↑ its callers", "main.fib  ↓ its callees", "─▾ main.runFib.func1", "750ms of 2.84s total"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the tree's pivot lacks %q:\n%s", want, scr)
 		}

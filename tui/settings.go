@@ -95,6 +95,13 @@ func (m *Model) settingHelp(name string) ([]string, error) {
 func (m *Model) panel() []string {
 	st := m.c.Styles
 	lines := m.line.completionLines(st)
+	if text, noMatch, ok := m.searchStatus(); ok && m.line.mode == inputSearch && m.note.text.IsEmpty() {
+		style := st.Info
+		if noMatch {
+			style = st.Error
+		}
+		lines = append(lines, style.Render(views.PadRight(ansi.Truncate(views.Safe(text).String(), m.width, "…"), m.width)))
+	}
 	if !m.note.text.IsEmpty() {
 		style := st.Info
 		if m.note.isErr {

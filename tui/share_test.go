@@ -159,20 +159,20 @@ func TestInfoPanel(t *testing.T) {
 // scales every view's values and the status bar's alike.
 func TestStatusShownOfTotal(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
-	if s := h.screen(); !strings.Contains(s, "│ total 2840ms │") {
+	if s := h.screen(); !strings.Contains(s, "│ total 2.84s │") {
 		t.Errorf("no total in the status bar:\n%s", s)
 	}
 	h.command("tagfocus=worker=w1")
 	for _, view := range []string{"1", "2", "4"} {
 		h.keys(view)
-		if s := h.screen(); !strings.Contains(s, "│ 690ms of 2840ms total │") {
-			t.Errorf("view %s: the status bar does not read 690ms of 2840ms total:\n%s", view, s)
+		if s := h.screen(); !strings.Contains(s, "│ 690ms of 2.84s total │") {
+			t.Errorf("view %s: the status bar does not read 690ms of 2.84s total:\n%s", view, s)
 		}
 	}
 	h.command("reset divide_by=1000")
 	h.keys("1")
 	s := h.screen()
-	if !strings.Contains(s, "│ total 2840us │") || !strings.Contains(s, "750us 26.41%") {
+	if !strings.Contains(s, "│ total 2.84ms │") || !strings.Contains(s, "750us 26.41%") {
 		t.Errorf("divide_by=1000 did not scale the table and the total:\n%s", s)
 	}
 }

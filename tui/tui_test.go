@@ -41,12 +41,11 @@ func pprofTop(t *testing.T, file string, opt analysis.Options) ([]string, topUni
 	if err := report.Top(&b, p, top, opt); err != nil {
 		t.Fatal(err)
 	}
-	var hi, sum int64
-	for _, r := range top.Rows {
-		hi = max(hi, r.Flat, -r.Flat, r.Cum, -r.Cum)
-		sum += r.Flat
+	zero := opt.Unit
+	if zero == "" || zero == "minimum" {
+		zero = analysis.OutputUnit(top, top.SampleType.Unit)
 	}
-	u := topUnits{top.SampleType.Unit, analysis.DisplayUnit(top.SampleType.Unit, opt.Unit, max(hi, sum, -sum))}
+	u := topUnits{top.SampleType.Unit, zero}
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	for i, l := range lines {
 		if strings.Contains(l, "flat%") {
@@ -58,12 +57,13 @@ func pprofTop(t *testing.T, file string, opt analysis.Options) ([]string, topUni
 }
 
 // topUnits says how a Top table's values read: the sample type's unit,
-// and the one unit the explorer prints them in.
+// and the unit of pprof's table, in which its "0" is any value below
+// half a hundredth.
 type topUnits struct{ sample, table string }
 
 // sameValue reports whether the explorer's value got is pprof's want:
 // the same quantity within the rounding of each ("0.75s" is "750ms";
-// "0" is any value below half a hundredth of the table's unit).
+// pprof's "0" is any value below half a hundredth of its table's unit).
 func sameValue(got, want string, u topUnits) bool {
 	g, gstep, ok1 := parseValue(got, u)
 	w, wstep, ok2 := parseValue(want, u)
@@ -94,8 +94,8 @@ func parseValue(s string, u topUnits) (v, step float64, ok bool) {
 		return 0, size(u.table) / 100, true
 	}
 	step = size(unit)
-	if strings.Contains(num, ".") {
-		step /= 100
+	if i := strings.IndexByte(num, '.'); i >= 0 {
+		step /= math.Pow(10, float64(len(num)-i-1))
 	}
 	return x * size(unit), step, true
 }
@@ -233,7 +233,7 @@ func TestStatusBar(t *testing.T) {
 	h := start(t, testConfig(testdata("heap.pb.gz")))
 	s := h.screen()
 	status := strings.Split(s, "\n")[testH-2]
-	for _, want := range []string{"heap.pb.gz", "inuse_space (bytes)", "total 17.26MB", "functions"} {
+	for _, want := range []string{"heap.pb.gz", "inuse_space (bytes)", "total 17.3MB", "functions"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status bar %q lacks %q", status, want)
 		}
@@ -404,7 +404,7 @@ func TestLabelFilters(t *testing.T) {
 	if o.TagFocus != "algo=^hash$" {
 		t.Fatalf("tagfocus %q", o.TagFocus)
 	}
-	if s := h.screen(); !strings.Contains(s, "algo:  Total 700ms of 2840ms (24.65%)") || strings.Contains(s, "fib") {
+	if s := h.screen(); !strings.Contains(s, "algo:  Total 700ms of 2.84s (24.65%)") || strings.Contains(s, "fib") {
 		t.Errorf("labels after tagfocus:\n%s", s)
 	}
 	h.keys("1")
@@ -589,9 +589,9 @@ func TestTreeEqualsAnalysis(t *testing.T) {
 	unit := p.SampleTypes[p.DefaultSampleIndex()].Unit
 	n := tr.Roots()[0]
 	for i, path := range tr.HeaviestPath(n) {
-		table := analysis.DisplayUnit(unit, "", tr.Total)
-		want := fmt.Sprintf("%10s %s %10s %s", analysis.ScaledLabel(path.Total, unit, table), analysis.Percentage(path.Total, tr.Total),
-			analysis.ScaledLabel(path.Self, unit, table), analysis.Percentage(path.Self, tr.Total))
+		label := func(v int64) string { return analysis.ReadableLabel(float64(v), unit, "") }
+		want := fmt.Sprintf("%10s %s %10s %s", label(path.Total), analysis.Percentage(path.Total, tr.Total),
+			label(path.Self), analysis.Percentage(path.Self, tr.Total))
 		got := strings.Replace(lines[2+i], "▶", " ", 1)
 		if !strings.HasPrefix(got, want) || !strings.Contains(got, tr.Nodes.Name(path.Node)) {
 			t.Errorf("tree row %d:\n got %q\nwant %q … %s", i, got, want, tr.Nodes.Name(path.Node))

@@ -54,12 +54,16 @@ func spanProfile(t *testing.T) string {
 	return path
 }
 
-var otherUnit = regexp.MustCompile(`[0-9](hrs|ms|us|ns)\b|[0-9]{5,}(\.|s\b)`)
+// unreadable is a value a person cannot read at a glance: a bare 0
+// column value, a value below 1 of its unit, or fewer than three
+// significant digits ("0.03hrs", "0.75s").
+var unreadable = regexp.MustCompile(`(?m)(^|\s)(0\s+[-0-9]|(0\.[0-9]+|[0-9]\.[0-9]?)[a-zA-Z]+(\s|$))`)
 
-// A table whose values span microseconds to hours reads in one unit in
-// every view, the total in the status bar too, with no value longer than
-// four digits before the point; :unit= changes every view.
-func TestOneUnitEverywhere(t *testing.T) {
+// A profile whose values span microseconds to hours reads in every view
+// with each value on its own (three significant digits, none 0, none
+// below 1 of its unit), the status bar's total too; :unit= puts every
+// view in the one unit asked for.
+func TestReadableValues(t *testing.T) {
 	path := spanProfile(t)
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		cfg := testConfig(path)
@@ -69,26 +73,33 @@ func TestOneUnitEverywhere(t *testing.T) {
 		for _, step := range []struct {
 			name string
 			keys []string
+			want []string
 		}{
-			{"span-top", nil},
-			{"span-tree", []string{"2"}},
-			{"span-flame", []string{"4", "<down>", "<down>"}},
-			{"span-peek", []string{"1", "g", "j", "5"}},
+			{"span-top", nil, []string{"2.50hrs", "754s", "12.3us", "8.20us", "3.25s", "47.5ms"}},
+			{"span-tree", []string{"2"}, []string{"2.71hrs", "2.50hrs", "3.25s"}},
+			{"span-flame", []string{"4", "<down>", "<down>"}, nil},
+			{"span-peek", []string{"1", "g", "j", "5"}, []string{"754s"}},
+			{"span-traces", []string{"8"}, []string{"754s"}},
 		} {
 			h.keys(step.keys...)
 			s := h.screen()
 			golden(t, step.name+suffix, s)
-			if !strings.Contains(s, "total 9757.30s") {
-				t.Errorf("%s: the status bar's total is not 9757.30s:\n%s", step.name, s)
+			if !strings.Contains(s, "total 2.71hrs") {
+				t.Errorf("%s: the status bar's total is not 2.71hrs:\n%s", step.name, s)
 			}
-			if bad := otherUnit.FindString(s); bad != "" {
-				t.Errorf("%s: %q on a screen in seconds:\n%s", step.name, bad, s)
+			for _, w := range step.want {
+				if !strings.Contains(s, w) {
+					t.Errorf("%s: no %s on the screen:\n%s", step.name, w, s)
+				}
+			}
+			if bad := unreadable.FindString(strings.ReplaceAll(s, "▶", " ")); bad != "" {
+				t.Errorf("%s: %q on a screen:\n%s", step.name, bad, s)
 			}
 		}
 		h.command("unit=ms")
 		for _, v := range []string{"1", "2", "4", "5"} {
 			h.keys(v)
-			if s := h.screen(); !strings.Contains(s, "754000ms") || !strings.Contains(s, "total 9757297.52ms") || strings.Contains(s, "754s") {
+			if s := h.screen(); !strings.Contains(s, "754000ms") || !strings.Contains(s, "total 9757298ms") || strings.Contains(s, "754s") {
 				t.Errorf("unit=ms, view %s: not in ms:\n%s", v, s)
 			}
 		}

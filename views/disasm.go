@@ -228,8 +228,7 @@ func (v *Disasm) Total() int64 { return v.data.d.Total }
 func (v *Disasm) setResult(r *disasmResult, opt analysis.Options) {
 	v.data, v.name = r, r.name
 	if r.d != nil {
-		// The explorer's one unit, from the total as the status bar's.
-		v.value = newQuantity(v.c, r.d.SampleType.Unit, opt, r.d.Total).format
+		v.value = newQuantity(v.c, r.d.SampleType.Unit, opt).format
 	}
 	v.l.setLen(len(r.rows))
 	if p := v.pending; p != nil && p.name == r.name {

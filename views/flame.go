@@ -253,9 +253,6 @@ func (f *Flame) Total() int64 {
 	return f.tree.Total
 }
 
-// ShownTotal is what the graph's roots account for.
-func (f *Flame) ShownTotal() int64 { return rootsTotal(f.tree) }
-
 func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
 	f.tree, f.callers, f.zoom, f.history, f.lay, f.diff = r.tree, r.callers, r.zoom, r.history, r.lay, r.diff
 	f.pivotFlat, f.opt, f.shown = r.pivotFlat, opt, r.state
@@ -992,4 +989,12 @@ func flamePackage(name string) string {
 		return name[:slash+1+i]
 	}
 	return name
+}
+
+// Scope is, in a pivot, its function's cum: what the graph shows.
+func (f *Flame) Scope() (int64, bool) {
+	if f.pivot == "" || f.tree == nil || f.callers == nil {
+		return 0, false
+	}
+	return rootsTotal(f.tree), true
 }

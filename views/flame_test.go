@@ -599,7 +599,7 @@ func TestFlameView(t *testing.T) {
 
 func TestFlameDetail(t *testing.T) {
 	f, _ := cpuFlame(t, 120, 40)
-	if got, want := f.detail(), "▶ root  cum 2840ms (100%)"; got != want {
+	if got, want := f.detail(), "▶ root  cum 2.84s (100%)"; got != want {
 		t.Errorf("root detail %q, want %q", got, want)
 	}
 	f.Reveal("main.hashBlock")

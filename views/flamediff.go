@@ -166,3 +166,12 @@ func (f *Flame) diffStyle(n *analysis.TreeNode) lipgloss.Style {
 	}
 	return f.c.Styles.DiffBox(after-before, f.diff.total)
 }
+
+// rootsTotal is the sum of a tree's roots' totals: what it draws.
+func rootsTotal(tr *analysis.Tree) int64 {
+	var sum int64
+	for _, r := range tr.Roots() {
+		sum += r.Total
+	}
+	return sum
+}

@@ -18,7 +18,7 @@ type Labels struct {
 	r       *analysis.TagReport
 	numeric map[string]bool // keys of numeric labels
 	pctW    int             // the share column's width
-	q       quantity        // the values' one unit
+	q       quantity        // how the values print
 	valW    int             // the value column's width
 
 	rows          []labelRow
@@ -108,7 +108,7 @@ func (v *Labels) setResult(res labelsResult, opt analysis.Options) {
 		totals = append(totals, tk.Total)
 	}
 	v.pctW = percentWidth(totals, v.r.Total)
-	v.q = newQuantity(v.c, v.r.SampleType.Unit, opt, totals...)
+	v.q = newQuantity(v.c, v.r.SampleType.Unit, opt)
 	v.valW = max(10, v.q.widest(totals...)+1)
 	v.l.setLen(len(v.rows))
 	// The cursor stays on its key or value, or goes to its nearest

@@ -122,7 +122,7 @@ func (p *Peek) setResult(r *peekResult, opt analysis.Options) {
 			vals = append(vals, e.Weight)
 		}
 	}
-	q := newQuantity(p.c, top.SampleType.Unit, opt, append(vals, shownSum(top))...)
+	q := newQuantity(p.c, top.SampleType.Unit, opt)
 	p.value = q.format
 	p.valW = max(10, q.widest(vals...)+1)
 	p.pctW = 7 // "100.00%" is the longest share of a cum

@@ -9,83 +9,93 @@ import (
 	"github.com/pprof-tui/pprof-tui/analysis"
 )
 
-// quantity prints the values of one table, all in the one unit
-// analysis.DisplayUnit picks from the largest of them, after divide_by;
-// as a rate per second when Common.Rate says so. Every number a view
-// shows goes through it, and so does the status bar's total (Format).
+// quantity prints the values of a view, each readable on its own
+// (analysis.ReadableLabel: three significant digits in the unit that
+// suits it, "95.6s" beside "870ms"), or all in the unit the unit setting
+// asks for; after divide_by, and as a rate per second when Common.Rate
+// says so. Every number a view shows goes through it, and so does the
+// status bar's total (Format). The reports keep pprof's formatting.
 type quantity struct {
 	from, to string
 	ratio    float64 // 1/divide_by
 	per      float64 // seconds the values are a change over; 0: not a rate
 }
 
-// newQuantity is the quantity for values vs in sampleUnit, as the unit
-// and divide_by settings and c's Rate ask. Views pass the sum of the
-// samples they show among vs, which is the largest value of a table
-// that is not a mean or a diff, and the same in every view, so that
-// every view picks the same unit.
-func newQuantity(c *Common, sampleUnit string, opt analysis.Options, vs ...int64) quantity {
-	var hi int64
-	for _, v := range vs {
-		hi = max(hi, abs(v))
-	}
-	q := quantity{from: sampleUnit, ratio: opt.Ratio()}
+// newQuantity is the quantity for values in sampleUnit, as the unit and
+// divide_by settings and c's Rate ask.
+func newQuantity(c *Common, sampleUnit string, opt analysis.Options) quantity {
+	q := quantity{from: sampleUnit, to: opt.Unit, ratio: opt.Ratio()}
 	if c.Rate != nil {
 		q.per = c.Rate(opt).Seconds()
 	}
-	scale := q.ratio
-	if q.per > 0 {
-		scale /= q.per // the unit that suits the largest rate
-	}
-	q.to = analysis.DisplayUnit(sampleUnit, opt.Unit, int64(float64(hi)*scale))
 	return q
 }
 
-// Format returns how the views print values of at most hi in magnitude,
-// in sampleUnit, under opt and c, for numbers shown outside the views
-// (the status bar's total) to read as the views' do.
-func Format(c *Common, sampleUnit string, opt analysis.Options, hi int64) func(int64) string {
-	return newQuantity(c, sampleUnit, opt, hi).format
+// Format returns how the views print values in sampleUnit under opt and
+// c, for numbers shown outside the views (the status bar's total) to
+// read as the views' do.
+func Format(c *Common, sampleUnit string, opt analysis.Options) func(int64) string {
+	return newQuantity(c, sampleUnit, opt).format
+}
+
+// scaled is v as q prints it, before the unit: after divide_by (not
+// truncated to an integer as pprof's reports do: 0.4 is not 0), per
+// second for a rate.
+func (q quantity) scaled(v int64) float64 {
+	x := float64(v) * q.ratio
+	if q.per > 0 {
+		x /= q.per
+	}
+	return x
 }
 
 func (q quantity) format(v int64) string {
+	s := analysis.ReadableLabel(q.scaled(v), q.from, q.to)
 	if q.per > 0 {
-		// Not truncated to an integer as divide_by's values are: a rate
-		// of 0.4/s is not 0.
-		return analysis.RateLabel(float64(v)*q.ratio/q.per, q.from, q.to)
+		s += "/s"
 	}
-	if q.ratio != 1 {
-		v = int64(float64(v) * q.ratio)
-	}
-	return analysis.ScaledLabel(v, q.from, q.to)
+	return s
 }
 
-// widest is the width of the longest of vs as q prints them: the
-// largest magnitude, or the most negative value. A rate below 1 prints
-// more decimals ("0.0012MB/s") than a larger one, so for rates every
-// value is measured (a live delta's table, some thousands of values).
+// measureAll is how many values widest prints to measure them; beyond,
+// it bounds their width from the extremes (a table of a million rows).
+const measureAll = 4096
+
+// widest is the width of the longest of vs as q prints them, or a bound
+// on it a column or two wider for more than measureAll values.
 func (q quantity) widest(vs ...int64) int {
-	var big, neg int64
-	w := 0
-	for _, v := range vs {
-		big = max(big, abs(v))
-		neg = min(neg, v)
-		if q.per > 0 {
+	if len(vs) <= measureAll {
+		w := 1
+		for _, v := range vs {
 			w = max(w, ansi.StringWidth(q.format(v)))
 		}
+		return w
 	}
-	return max(w, ansi.StringWidth(q.format(big)), ansi.StringWidth(q.format(neg)))
+	var lo, hi int64
+	neg := false
+	for _, v := range vs {
+		a := abs(v)
+		hi = max(hi, a)
+		if a != 0 && (lo == 0 || a < lo) {
+			lo = a
+		}
+		neg = neg || v < 0
+	}
+	w := analysis.ReadableWidth(q.scaled(lo), q.scaled(hi), q.from, q.to, neg)
+	if q.per > 0 {
+		w += 2
+	}
+	return w
 }
 
-// treeQuantity is the quantity of a call tree's values (its roots sum
-// the samples shown), and the roots' totals and self values, which size
-// the columns.
+// treeQuantity is the quantity of a call tree's values, and the roots'
+// totals and self values, which size the columns.
 func treeQuantity(c *Common, tr *analysis.Tree, opt analysis.Options) (quantity, []int64) {
 	vs := make([]int64, 0, 2*len(tr.Roots())+1)
 	for _, r := range tr.Roots() {
 		vs = append(vs, r.Total, r.Self)
 	}
-	return newQuantity(c, tr.SampleType.Unit, opt, append(vs, rootsTotal(tr))...), vs
+	return newQuantity(c, tr.SampleType.Unit, opt), vs
 }
 
 // shownSum is the sum of the samples a top table shows: its flats.
@@ -107,15 +117,6 @@ func pct(v, total int64) float64 {
 		f = -f
 	}
 	return f
-}
-
-// rootsTotal sums a call tree's roots: the samples it shows.
-func rootsTotal(tr *analysis.Tree) int64 {
-	var sum int64
-	for _, r := range tr.Roots() {
-		sum += r.Total
-	}
-	return sum
 }
 
 // percentWidth is the width a column of shares of total needs for these

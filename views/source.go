@@ -111,7 +111,7 @@ func (s *Source) setResult(r *sourceResult, opt analysis.Options) {
 			vals = append(vals, row.Flat, row.Cum)
 		}
 	}
-	q := newQuantity(s.c, r.lst.SampleType.Unit, opt, vals...)
+	q := newQuantity(s.c, r.lst.SampleType.Unit, opt)
 	s.value = q.format
 	s.valW = max(srcValW, q.widest(vals...)+1)
 	for i, l := range r.lst.Listings {

@@ -26,7 +26,7 @@ func TestSourceView(t *testing.T) {
 	screen := s.View()
 	for _, want := range []string{
 		"main.fib in goprof/main.go  (../testdata/src/goprof/main.go)",
-		"     750ms     1270ms (flat, cum) 44.72% of total",
+		"     750ms      1.27s (flat, cum) 44.72% of total",
 		"     300ms      300ms     50  func fib(n int) uint64 {",
 		"         .          .     51      if n < 2 {",
 		"▶    230ms      750ms     54      return fib(n-1) + fib(n-2)",

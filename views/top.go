@@ -162,10 +162,9 @@ func (t *Top) measure() {
 	for _, r := range t.top.Rows {
 		vs = append(vs, r.Flat, r.Cum)
 	}
-	sum := shownSum(t.top)
-	q := newQuantity(t.c, t.top.SampleType.Unit, t.opt, append(vs, sum)...)
+	q := newQuantity(t.c, t.top.SampleType.Unit, t.opt)
 	if t.top.Partial() {
-		vs = append(vs, sum)
+		vs = append(vs, shownSum(t.top))
 	}
 	t.value = q.format
 	t.widest = q.widest(vs...)
@@ -572,9 +571,6 @@ func (c cell) render(st *Styles, text string, selected bool) string {
 
 // Total is the percentage denominator of the data shown.
 func (t *Top) Total() int64 { return t.top.Total }
-
-// ShownTotal is what the table's rows account for.
-func (t *Top) ShownTotal() int64 { return t.top.ShownTotal }
 
 // Window returns the cursor's row and the first row on screen.
 // Exported for tui's tests, which drive the whole program.

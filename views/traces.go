@@ -178,8 +178,7 @@ func (t *Traces) Total() int64 { return t.data.tr.Total }
 func (t *Traces) setResult(r *tracesResult, opt analysis.Options) {
 	moved := t.data == nil || t.data.name != r.name || len(t.data.stacks) != len(r.stacks)
 	t.data, t.name = r, r.name
-	// The explorer's one unit, from the total as the status bar's.
-	t.value = newQuantity(t.c, r.tr.SampleType.Unit, opt, r.tr.Total).format
+	t.value = newQuantity(t.c, r.tr.SampleType.Unit, opt).format
 	t.start = r.start
 	t.l.setLen(r.start[len(r.stacks)])
 	if moved {

@@ -34,6 +34,7 @@ type Tree struct {
 	rows          []treeRow
 	l             list
 	m             matchSet
+	counted       treeMatches // the search's matches, closed ones too
 	width, height int
 	opt           analysis.Options // what tree was computed for
 }
@@ -700,9 +701,6 @@ func (t *Tree) View() string {
 // Total is the percentage denominator of the data shown.
 func (t *Tree) Total() int64 { return t.tree.Total }
 
-// ShownTotal is what the tree's roots account for.
-func (t *Tree) ShownTotal() int64 { return rootsTotal(t.tree) }
-
 // widths are the value and share columns' widths for rows from..to:
 // what the roots need, or what a longer value on screen needs. A tree's
 // nodes are grouped on demand, so the widths are not known for the whole
@@ -748,4 +746,13 @@ func (t *Tree) pathKey(n *analysis.TreeNode) string {
 		b.WriteByte(0)
 	}
 	return b.String()
+}
+
+// Scope is, in a pivot, its function's cum: what its callees' tree,
+// the tree below it, accounts for.
+func (t *Tree) Scope() (int64, bool) {
+	if t.pivot == "" || t.tree == nil || t.up == nil {
+		return 0, false
+	}
+	return rootsTotal(t.tree), true
 }

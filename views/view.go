@@ -178,9 +178,9 @@ type Pivoter interface {
 	Pivot(name string) tea.Cmd
 }
 
-// ShownTotaler is a view that knows how much of the total its rows
-// account for after the filters (pprof's "Showing nodes accounting for
-// X"), for the status bar's "X of T total".
-type ShownTotaler interface {
-	ShownTotal() int64
+// Scoper is a view that can show less than the filters keep: a pivot
+// shows the stacks through one function. Scope is what it shows then,
+// and false when it shows all the filters keep.
+type Scoper interface {
+	Scope() (int64, bool)
 }

@@ -52,7 +52,7 @@ rows=$(printf '%s\n' "$screen" | wc -l)
 [ "$rows" -eq $H ] || fail "$rows rows captured, want $H"
 first=$(printf '%s\n' "$screen" | sed -n 1p)
 case "$first" in *"1 Top"*) ;; *) fail "a row wrapped: the tab bar is not on the first row: $first" ;; esac
-bars=$(printf '%s\n' "$screen" | grep -c "total 2840ms" || true)
+bars=$(printf '%s\n' "$screen" | grep -c "total 2.84s" || true)
 [ "$bars" -eq 1 ] || fail "the status bar is drawn $bars times"
 status=$(printf '%s\n' "$screen" | sed -n "$((H-1))p")
 case "$status" in *"n␛]0;PWNED␇"*) ;; *) fail "the status bar is not on row $((H-1)): $status" ;; esac

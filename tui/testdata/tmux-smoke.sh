@@ -74,7 +74,7 @@ t send-keys -t $S /
 t send-keys -t $S -l "runHash"
 wait_for "/runHash"
 t send-keys -t $S Enter
-wait_for "n next, N previous"
+wait_for "/runHash  1/1 · n/N next"
 capture 4-search
 grep "▶" "$OUT/4-search.txt" | grep -q "main.runHash" || fail "the cursor is not on main.runHash"
 
@@ -88,10 +88,10 @@ t send-keys -t $S Enter
 wait_for "zoomed ×1"
 capture 5-flame
 grep -q "^▶main.runHash 24.65%" "$OUT/5-flame.txt" || fail "the zoomed frame is not main.runHash"
-grep -q "esc clear search" "$OUT/5-flame.txt" || fail "the footer does not say esc clears the search"
+grep -q "esc clears" "$OUT/5-flame.txt" || fail "the footer does not say esc clears the search"
 t send-keys -t $S Escape
 for _ in $(seq 750); do
-  t capture-pane -p -t $S | grep -qF "esc clear search" || break
+  t capture-pane -p -t $S | grep -qF "esc clears" || break
   sleep 0.02
 done
 t capture-pane -p -t $S | grep -qF "zoomed ×1" || fail "esc with a search zoomed out instead of clearing it"
