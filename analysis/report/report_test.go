@@ -176,6 +176,37 @@ func TestReportsMatchPprof(t *testing.T) {
 				} else if len(want) != 0 {
 					t.Fatal(err)
 				}
+			case "tree", "dot", "callgrind":
+				counted := slices.ContainsFunc(c.flags, func(f string) bool { return strings.HasPrefix(f, "-nodecount=") })
+				gopt, kind := GraphOptions(c.report, opt, counted)
+				opt = gopt
+				g, err := e.Graph(gopt, kind)
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch c.report {
+				case "tree":
+					err = Tree(&got, p, g, opt)
+				case "dot":
+					err = Dot(&got, p, g, opt)
+				default:
+					err = Callgrind(&got, g, opt)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			case "comments":
+				if err := Comments(&got, p); err != nil {
+					t.Fatal(err)
+				}
+			case "raw":
+				fp, err := e.Filtered(opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := Raw(&got, fp); err != nil {
+					t.Fatal(err)
+				}
 			default:
 				t.Fatalf("unknown report %q", c.report)
 			}
