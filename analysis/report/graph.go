@@ -2,9 +2,11 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -562,4 +564,71 @@ func GraphOptions(report string, opt analysis.Options, counted bool) (analysis.O
 		opt.Granularity = "addresses"
 	}
 	return opt.Trimmed(), kind
+}
+
+// TopProto is `go tool pprof -topproto`'s profile of g: one sample per
+// node, its location the node (no mapping), its values cum and flat in
+// the graph's output unit. Write it with format.Write.
+func TopProto(p *format.Profile, g *analysis.Graph, opt analysis.Options) *format.Profile {
+	sampleUnit := g.SampleType.Unit
+	unit := opt.Unit
+	if unit == "" || unit == "minimum" {
+		unit = analysis.OutputUnit(graphTop(g), sampleUnit)
+		if unit == "minimum" {
+			unit = opt.Unit
+		}
+	}
+	out := &format.Profile{
+		SampleTypes:   []format.ValueType{{Type: "cum", Unit: unit}, {Type: "flat", Unit: unit}},
+		TimeNanos:     p.TimeNanos,
+		DurationNanos: p.DurationNanos,
+		PeriodType:    p.PeriodType,
+		Period:        p.Period,
+		Strings:       []string{""},
+		LabelSets:     format.LabelSets{Off: []int32{0, 0}},
+		Stacks:        format.Stacks{Off: []int32{0}},
+		Samples:       format.Samples{Values: make([][]int64, 2)},
+	}
+	funcs := map[string]int32{}
+	scale := func(v int64) int64 {
+		x, _ := analysis.ScaleValue(v, sampleUnit, unit)
+		return int64(x)
+	}
+	for i, n := range g.Nodes {
+		info := g.Names.Info(n.Node)
+		key := fmt.Sprintf("%q%q%q%d", info.Name, "", info.File, info.StartLine)
+		f, ok := funcs[key]
+		if !ok {
+			f = int32(len(out.Functions))
+			funcs[key] = f
+			out.Functions = append(out.Functions, format.Function{ID: uint64(f) + 1, Name: info.Name, Filename: info.File, StartLine: info.StartLine})
+		}
+		out.Locations = append(out.Locations, format.Location{
+			ID: uint64(i + 1), Address: info.Address, Mapping: -1,
+			Lines: out.AddLines(format.Line{Function: f, Line: info.Line, Column: info.Column}),
+		})
+		out.Stacks.Locs = append(out.Stacks.Locs, int32(i))
+		out.Stacks.Off = append(out.Stacks.Off, int32(i+1))
+		out.Samples.Stack = append(out.Samples.Stack, int32(i))
+		out.Samples.Labels = append(out.Samples.Labels, 0)
+		out.Samples.Values[0] = append(out.Samples.Values[0], scale(n.Cum))
+		out.Samples.Values[1] = append(out.Samples.Values[1], scale(n.Flat))
+	}
+	return out
+}
+
+// RunDot draws a DOT graph with Graphviz's dot into w in format (svg,
+// png, pdf), as pprof does; an error names dot when it is not installed.
+func RunDot(w io.Writer, dot io.Reader, format string) error {
+	path, err := exec.LookPath("dot")
+	if err != nil {
+		return fmt.Errorf("-%s needs Graphviz's dot program, which is not on the PATH (install graphviz, or use -dot)", format)
+	}
+	cmd := exec.Command(path, "-T"+format)
+	var stderr bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = dot, w, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("dot -T%s: %v: %s", format, err, strings.TrimSpace(stderr.String()))
+	}
+	return nil
 }

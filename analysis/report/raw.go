@@ -14,7 +14,15 @@ import (
 // Raw writes p as `go tool pprof -raw` prints a profile: its facts, every
 // sample with its values, location ids and labels, every location with
 // its lines, and every mapping.
+//
+// pprof gives a profile without mappings one (ID 1, every field zero)
+// when it reads it, for every location: so does Raw.
 func Raw(w io.Writer, p *format.Profile) error {
+	mappings := p.Mappings
+	noMappings := len(mappings) == 0
+	if noMappings {
+		mappings = []format.Mapping{{ID: 1}}
+	}
 	bw := bufio.NewWriter(w)
 	for _, c := range p.Comments {
 		fmt.Fprintln(bw, "Comment: "+c)
@@ -63,7 +71,10 @@ func Raw(w io.Writer, p *format.Profile) error {
 	for li := range p.Locations {
 		loc := &p.Locations[li]
 		head := fmt.Sprintf("%6d: %#x ", loc.ID, loc.Address)
-		if loc.Mapping >= 0 {
+		switch {
+		case noMappings:
+			head += "M=1 "
+		case loc.Mapping >= 0:
 			head += fmt.Sprintf("M=%d ", p.Mappings[loc.Mapping].ID)
 		}
 		if loc.IsFolded {
@@ -87,7 +98,7 @@ func Raw(w io.Writer, p *format.Profile) error {
 		}
 	}
 	fmt.Fprint(bw, "Mappings")
-	for _, m := range p.Mappings {
+	for _, m := range mappings {
 		bits := ""
 		if m.HasFunctions {
 			bits += "[FN]"

@@ -128,6 +128,8 @@ func TestReportsMatchPprof(t *testing.T) {
 				e = engineFor(t, filepath.Join("../../testdata", c.profile))
 			}
 			p := e.Profile()
+			// Graph reports have 80 nodes unless -nodecount is given.
+			counted := slices.ContainsFunc(c.flags, func(f string) bool { return strings.HasPrefix(f, "-nodecount=") })
 			var got bytes.Buffer
 			switch c.report {
 			case "top":
@@ -177,7 +179,6 @@ func TestReportsMatchPprof(t *testing.T) {
 					t.Fatal(err)
 				}
 			case "tree", "dot", "callgrind":
-				counted := slices.ContainsFunc(c.flags, func(f string) bool { return strings.HasPrefix(f, "-nodecount=") })
 				gopt, kind := GraphOptions(c.report, opt, counted)
 				opt = gopt
 				g, err := e.Graph(gopt, kind)
@@ -193,6 +194,24 @@ func TestReportsMatchPprof(t *testing.T) {
 					err = Callgrind(&got, g, opt)
 				}
 				if err != nil {
+					t.Fatal(err)
+				}
+			case "topproto":
+				// Written and read back, printed as pprof's -raw of it.
+				gopt, kind := GraphOptions(c.report, opt, counted)
+				g, err := e.Graph(gopt, kind)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var buf bytes.Buffer
+				if err := format.Write(&buf, TopProto(p, g, gopt)); err != nil {
+					t.Fatal(err)
+				}
+				back, err := format.Parse(&buf, format.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := Raw(&got, back); err != nil {
 					t.Fatal(err)
 				}
 			case "comments":

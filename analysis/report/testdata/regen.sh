@@ -32,6 +32,12 @@ while read -r name report profile flags; do
   elif [ "$report" = peek ]; then
     # A peek case's flags start with -peek=RE, the report itself.
     go tool pprof -symbolize=none $flags "$profiles/$profile" > "$name.txt" 2>/dev/null
+  elif [ "$report" = topproto ]; then
+    # A binary report: the golden is pprof's -raw of the profile it writes.
+    tmp=$(mktemp --suffix=.pb.gz)
+    go tool pprof -topproto -symbolize=none $flags -output="$tmp" "$profiles/$profile" 2>/dev/null
+    go tool pprof -raw -symbolize=none "$tmp" > "$name.txt" 2>/dev/null
+    rm -f "$tmp"
   elif [[ "$profile" == *+* ]]; then
     # BINARY+PROFILE: symbolized with the binary, as the test loads it.
     go tool pprof "-$report" $flags "$profiles/${profile%%+*}" "$profiles/${profile#*+}" > "$name.txt" 2>/dev/null
