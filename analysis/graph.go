@@ -22,6 +22,9 @@ const (
 	// ordered by pprof's entropy score, label tags kept, redundant
 	// residual edges removed.
 	GraphVisual
+	// GraphCalls is -callgrind's: a GraphText that call_tree makes a
+	// tree.
+	GraphCalls
 )
 
 // Graph is pprof's call graph for a set of options, trimmed as pprof
@@ -53,6 +56,9 @@ type GraphNode struct {
 	In, Out   []int32
 	// Objfile is the file of the mapping the node's code is in.
 	Objfile string
+	// Context tells apart, in a call_tree graph, nodes of one function
+	// under different callers' contexts (-1 for a root and in a graph).
+	Context int32
 	// LabelTags and NumericTags are the node's samples by their label
 	// set, and by their numeric "bytes" label (keyed by the label set's
 	// name, "" without labels), for GraphVisual: -dot's nodelets.
@@ -115,6 +121,10 @@ func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
 	o := q.opt // trimmed
 	b := newGraphBuild(q)
 	visual := kind == GraphVisual
+	// pprof honours call_tree only where it draws: -dot and -callgrind.
+	if o.CallTree && (visual || kind == GraphCalls) {
+		return b.tree(visual), nil
+	}
 	full := b.build(nil)
 	var flatSum int64
 	for i := range full.nodes {
@@ -178,6 +188,30 @@ type graphBuild struct {
 	nodeLoc []int32 // per node: a location it is a frame of (for its mapping)
 }
 
+// locs returns nodeLoc, made when first asked for.
+func (b *graphBuild) locs() []int32 {
+	if b.nodeLoc == nil {
+		b.nodeLoc = make([]int32, b.q.nodes.len())
+		for i := range b.nodeLoc {
+			b.nodeLoc[i] = -1
+		}
+	}
+	return b.nodeLoc
+}
+
+// noteLocs records a location of each node of stack locs.
+func (b *graphBuild) noteLocs(locs []int32) {
+	q := b.q
+	nodeLoc := b.locs()
+	for _, l := range locs {
+		for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
+			if n := q.locNodes[j]; nodeLoc[n] < 0 {
+				nodeLoc[n] = l
+			}
+		}
+	}
+}
+
 func newGraphBuild(q *query) *graphBuild {
 	w, dw, total, totalDiv := q.stackWeights()
 	b := &graphBuild{q: q, w: w, dw: dw}
@@ -198,7 +232,13 @@ func newGraphBuild(q *query) *graphBuild {
 
 // gnode and gedge are a graph being built and trimmed.
 type gnode struct {
-	node                       int32
+	node int32 // the node (its name)
+	// orig identifies the node across permutations: its node id in a
+	// graph, its creation index in a tree (see ggraph.where).
+	orig int32
+	// ctx is, in a tree, the orig of the node's caller (-1: a root),
+	// and -1 in a graph.
+	ctx                        int32
 	flat, flatDiv, cum, cumDiv int64
 	in, out                    []int32 // edge ids, removed ones too
 	labelTags                  map[string]*GraphTag
@@ -217,7 +257,10 @@ type gedge struct {
 type ggraph struct {
 	nodes []gnode
 	edges []gedge
-	index []int32 // node id → index into nodes, or -1
+	where []int32 // orig → index into nodes, or -1
+	// child is, in a tree, each node's orig by its parent's orig (-1 for
+	// a root) and its node id.
+	child map[[2]int32]int32
 }
 
 // build walks every stack into a graph of the nodes kept flags (nil:
@@ -228,16 +271,11 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 	q := b.q
 	p := q.e.p
 	nn := q.nodes.len()
-	g := &ggraph{index: make([]int32, nn)}
-	for i := range g.index {
-		g.index[i] = -1
+	g := &ggraph{where: make([]int32, nn)}
+	for i := range g.where {
+		g.where[i] = -1
 	}
-	if b.nodeLoc == nil {
-		b.nodeLoc = make([]int32, nn)
-		for i := range b.nodeLoc {
-			b.nodeLoc[i] = -1
-		}
-	}
+	nodeLoc := b.locs()
 	stamp := make([]int32, nn)
 	edges := newEdgeIndex(0)
 	var path []int32
@@ -263,8 +301,8 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 				n := q.locNodes[j]
 				path = append(path, n)
 				inl = append(inl, j > q.locOff[l])
-				if b.nodeLoc[n] < 0 {
-					b.nodeLoc[n] = l
+				if nodeLoc[n] < 0 {
+					nodeLoc[n] = l
 				}
 			}
 		}
@@ -286,7 +324,7 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 			if parent >= 0 && parent != n {
 				id, added := edges.number(edgeKey{parent, n})
 				if added {
-					pi := g.index[parent]
+					pi := g.where[parent]
 					g.edges = append(g.edges, gedge{from: pi, to: gi, inline: inl[k], fromNode: parent, toNode: n})
 					g.nodes[pi].out = append(g.nodes[pi].out, id)
 					g.nodes[gi].in = append(g.nodes[gi].in, id)
@@ -303,61 +341,71 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 			residual = false
 		}
 		if parent >= 0 && !residual {
-			gn := &g.nodes[g.index[parent]]
+			gn := &g.nodes[g.where[parent]]
 			gn.flat += w
 			gn.flatDiv += dw
 		}
 	}
-	// Nodes with no value are not in pprof's graph (nor, with them, any
-	// edge: an edge's ends have the stack's weight).
-	keep := g.nodes[:0]
-	for _, gn := range g.nodes {
-		if gn.flat == 0 && gn.cum == 0 {
-			g.index[gn.node] = -1
-			continue
-		}
-		if q.opt.DropNegative && (gn.flat < 0 || (gn.flat == 0 && gn.cum < 0)) {
-			g.index[gn.node] = -1
-			continue
-		}
-		keep = append(keep, gn)
-	}
-	g.nodes = keep
-	g.reindex()
+	g.dropValueless(q.opt.DropNegative)
 	return g
+}
+
+// dropValueless drops the nodes with no value, which are not in pprof's
+// graph, and with drop_negative the negative ones.
+func (g *ggraph) dropValueless(dropNegative bool) {
+	var keep []int32
+	for i, gn := range g.nodes {
+		if gn.flat == 0 && gn.cum == 0 {
+			continue
+		}
+		if dropNegative && (gn.flat < 0 || (gn.flat == 0 && gn.cum < 0)) {
+			continue
+		}
+		keep = append(keep, int32(i))
+	}
+	g.permute(keep)
 }
 
 // node returns node n's index, adding it.
 func (g *ggraph) node(n int32) int32 {
-	if i := g.index[n]; i >= 0 {
+	if i := g.where[n]; i >= 0 {
 		return i
 	}
-	g.index[n] = int32(len(g.nodes))
-	g.nodes = append(g.nodes, gnode{node: n})
-	return g.index[n]
+	g.where[n] = int32(len(g.nodes))
+	g.nodes = append(g.nodes, gnode{node: n, orig: n, ctx: -1})
+	return g.where[n]
 }
 
-// reindex renumbers the nodes after they were reordered or dropped, and
-// drops the edges of dropped nodes.
-func (g *ggraph) reindex() {
-	for i := range g.index {
-		g.index[i] = -1
+// permute keeps the nodes order lists (indices), in its order, and the
+// edges between them.
+func (g *ggraph) permute(order []int32) {
+	newIdx := make([]int32, len(g.nodes))
+	for i := range newIdx {
+		newIdx[i] = -1
 	}
-	for i := range g.nodes {
-		g.index[g.nodes[i].node] = int32(i)
+	nodes := make([]gnode, len(order))
+	for i, old := range order {
+		newIdx[old] = int32(i)
+		nodes[i] = g.nodes[old]
 	}
+	g.nodes = nodes
 	for id := range g.edges {
 		e := &g.edges[id]
-		e.from, e.to = g.index[e.fromNode], g.index[e.toNode]
+		if e.removed {
+			continue
+		}
+		e.from, e.to = newIdx[e.from], newIdx[e.to]
 		if e.from < 0 || e.to < 0 {
 			e.removed = true
 		}
 	}
-	for i := range g.nodes {
-		gn := &g.nodes[i]
-		gn.in = slices.DeleteFunc(gn.in, func(id int32) bool { return g.edges[id].removed })
-		gn.out = slices.DeleteFunc(gn.out, func(id int32) bool { return g.edges[id].removed })
+	for i := range g.where {
+		g.where[i] = -1
 	}
+	for i := range g.nodes {
+		g.where[g.nodes[i].orig] = int32(i)
+	}
+	g.dropRemoved()
 }
 
 // tags sums the label tags of g's nodes over the samples, as pprof's
@@ -433,8 +481,7 @@ func (b *graphBuild) tags(g *ggraph) {
 			continue
 		}
 		mark := int32(i + 1)
-		add := func(n int32, flat bool) {
-			gi := g.index[n]
+		add := func(gi int32, flat bool) {
 			if gi < 0 {
 				return
 			}
@@ -470,15 +517,31 @@ func (b *graphBuild) tags(g *ggraph) {
 				t.add(w, dw, flat)
 			}
 		}
+		if g.child != nil {
+			// A tree: the path's nodes, each once.
+			parent, gi := int32(-1), int32(-1)
+			for _, n := range path {
+				orig, ok := g.child[[2]int32{parent, n}]
+				if !ok {
+					gi = -1
+					break
+				}
+				gi = g.where[orig]
+				add(gi, false)
+				parent = orig
+			}
+			add(gi, true)
+			continue
+		}
 		for _, n := range path {
 			if stamp[n] != mark {
 				stamp[n] = mark
-				add(n, false)
+				add(g.where[n], false)
 			}
 		}
 		// The leaf has the flat value only when it is kept (a dropped
 		// leaf leaves none, as in build).
-		add(path[len(path)-1], true)
+		add(g.where[path[len(path)-1]], true)
 	}
 }
 
@@ -497,7 +560,7 @@ func (t *GraphTag) add(w, dw int64, flat bool) {
 func (g *ggraph) copyTags(from *ggraph) {
 	for i := range g.nodes {
 		gn := &g.nodes[i]
-		if j := from.index[gn.node]; j >= 0 {
+		if j := from.where[gn.orig]; j >= 0 {
 			gn.labelTags, gn.numTags = from.nodes[j].labelTags, from.nodes[j].numTags
 		}
 	}
@@ -633,12 +696,11 @@ func (g *ggraph) sortNodes(t *nodeTable, byCum, visual bool) {
 		}
 		return pprofInfo(&infos[l]) < pprofInfo(&infos[r])
 	})
-	nodes := make([]gnode, n)
+	order := make([]int32, n)
 	for i, j := range perm {
-		nodes[i] = g.nodes[j]
+		order[i] = int32(j)
 	}
-	g.nodes = nodes
-	g.reindex()
+	g.permute(order)
 }
 
 // entropyScore is pprof's score of how much a node tells in a picture:
@@ -779,7 +841,7 @@ func (g *ggraph) result(q *query, b *graphBuild) *Graph {
 		for k := range out2 {
 			out2[k] = edgeID[out2[k]]
 		}
-		n := GraphNode{Node: gn.node, Flat: value(gn.flat, gn.flatDiv), Cum: value(gn.cum, gn.cumDiv), In: in, Out: out2}
+		n := GraphNode{Node: gn.node, Context: gn.ctx, Flat: value(gn.flat, gn.flatDiv), Cum: value(gn.cum, gn.cumDiv), In: in, Out: out2}
 		if l := b.nodeLoc[gn.node]; l >= 0 {
 			if m := p.Locations[l].Mapping; m >= 0 {
 				n.Objfile = p.Mappings[m].File
@@ -801,4 +863,168 @@ func (g *ggraph) result(q *query, b *graphBuild) *Graph {
 		out.Nodes[i] = n
 	}
 	return out
+}
+
+// tree is pprof's call_tree graph: a node per calling context (a node
+// under each of its callers' contexts), trimmed by nodefraction and
+// nodecount by moving a dropped node's callees to its caller over
+// residual edges.
+func (b *graphBuild) tree(visual bool) *Graph {
+	q := b.q
+	o := q.opt
+	g := b.buildTree()
+	var flatSum int64
+	for i := range g.nodes {
+		flatSum += g.nodes[i].flat
+	}
+	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
+	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
+	if visual {
+		b.tags(g)
+	}
+	dropped := 0
+	if nodeCutoff > 0 {
+		kept := make([]bool, len(g.nodes))
+		n := 0
+		for i := range g.nodes {
+			if abs64(g.nodes[i].cum) >= nodeCutoff {
+				kept[i] = true
+				n++
+			}
+		}
+		if n != len(g.nodes) {
+			dropped = len(g.nodes) - n
+			g.trimTree(kept)
+		}
+	}
+	orig := len(g.nodes)
+	byCum := o.Sort == "cum"
+	g.sortNodes(q.nodes, byCum, visual)
+	if c := o.NodeCount; c > 0 {
+		g.trimTags(nodeCutoff)
+		g.trimEdges(edgeCutoff)
+		if top := g.selectTop(c, visual); top < len(g.nodes) {
+			kept := make([]bool, len(g.nodes))
+			for i := range top {
+				kept[i] = true
+			}
+			g.trimTree(kept)
+			g.sortNodes(q.nodes, byCum, visual)
+		}
+	}
+	g.trimTags(nodeCutoff)
+	droppedEdges := g.trimEdges(edgeCutoff)
+	out := g.result(q, b)
+	out.OrigCount, out.DroppedNodes, out.DroppedEdges = orig, dropped, droppedEdges
+	return out
+}
+
+// buildTree walks every stack into a tree of calling contexts, as
+// pprof's graph.New with CallTree.
+func (b *graphBuild) buildTree() *ggraph {
+	q := b.q
+	p := q.e.p
+	g := &ggraph{child: map[[2]int32]int32{}}
+	var path []int32
+	var inl []bool
+	for s := 0; s < p.Stacks.Len(); s++ {
+		w := b.w[s]
+		var dw int64
+		if b.dw != nil {
+			dw = b.dw[s]
+		}
+		if w == 0 && dw == 0 {
+			continue
+		}
+		var ok bool
+		inl = inl[:0]
+		path, ok = q.appendPath(path[:0], &inl, p.Stacks.At(int32(s)))
+		if !ok {
+			continue
+		}
+		b.noteLocs(p.Stacks.At(int32(s)))
+		parent := int32(-1)
+		for k, n := range path {
+			key := [2]int32{parent, n}
+			gi, found := g.child[key]
+			if !found {
+				gi = int32(len(g.nodes))
+				g.child[key] = gi
+				g.nodes = append(g.nodes, gnode{node: n, orig: gi, ctx: parent})
+			}
+			gn := &g.nodes[gi]
+			gn.cum += w
+			gn.cumDiv += dw
+			if parent >= 0 {
+				var e *gedge
+				if len(gn.in) > 0 {
+					e = &g.edges[gn.in[0]]
+					e.inline = e.inline && inl[k]
+				} else {
+					id := int32(len(g.edges))
+					g.edges = append(g.edges, gedge{from: parent, to: gi, fromNode: g.nodes[parent].node, toNode: n, inline: inl[k]})
+					g.nodes[parent].out = append(g.nodes[parent].out, id)
+					gn = &g.nodes[gi]
+					gn.in = append(gn.in, id)
+					e = &g.edges[id]
+				}
+				e.w += w
+				e.dw += dw
+			}
+			parent = gi
+		}
+		if parent >= 0 {
+			g.nodes[parent].flat += w
+			g.nodes[parent].flatDiv += dw
+		}
+	}
+	g.where = make([]int32, len(g.nodes))
+	for i := range g.where {
+		g.where[i] = int32(i)
+	}
+	g.dropValueless(q.opt.DropNegative)
+	return g
+}
+
+// trimTree keeps the nodes kept flags (by index): a dropped node's
+// callees move to its caller, over residual edges (inline when both
+// were), or become roots; as pprof's TrimTree.
+func (g *ggraph) trimTree(kept []bool) {
+	var order []int32
+	for i := range g.nodes {
+		if kept[i] {
+			order = append(order, int32(i))
+			continue
+		}
+		cur := &g.nodes[i]
+		var in []int32
+		for _, id := range cur.in {
+			if !g.edges[id].removed {
+				in = append(in, id)
+			}
+		}
+		if len(in) == 0 {
+			for _, id := range cur.out {
+				g.edges[id].removed = true
+			}
+			continue
+		}
+		pe := &g.edges[in[0]]
+		parent := pe.from
+		pe.removed = true
+		for _, id := range cur.out {
+			e := &g.edges[id]
+			if e.removed {
+				continue
+			}
+			e.from = parent
+			e.fromNode = g.nodes[parent].node
+			e.residual = true
+			e.inline = pe.inline && e.inline
+			g.nodes[parent].out = append(g.nodes[parent].out, id)
+		}
+		cur.out = nil
+	}
+	g.dropRemoved()
+	g.permute(order)
 }

@@ -484,26 +484,31 @@ func Callgrind(w io.Writer, g *analysis.Graph, opt analysis.Options) error {
 }
 
 // disambiguatedNames are the nodes' function names, numbered where one
-// file and name stand for functions of different binaries.
+// file and name stand for several functions: of different binaries, or
+// in a call_tree graph under different callers.
 func disambiguatedNames(g *analysis.Graph, infos []analysis.NodeInfo) []string {
 	type key struct{ file, name string }
-	index := map[key]map[string]int{}
-	for _, info := range infos {
+	type fn struct {
+		objfile string
+		ctx     int32
+	}
+	index := map[key]map[fn]int{}
+	for i, info := range infos {
 		k := key{info.File, info.Name}
 		m := index[k]
 		if m == nil {
-			m = map[string]int{}
+			m = map[fn]int{}
 			index[k] = m
 		}
-		if _, ok := m[info.Objfile]; !ok {
-			m[info.Objfile] = len(m)
+		if f := (fn{info.Objfile, g.Nodes[i].Context}); m[f] == 0 {
+			m[f] = len(m) + 1
 		}
 	}
 	out := make([]string, len(infos))
 	for i, info := range infos {
 		out[i] = info.Name
 		if m := index[key{info.File, info.Name}]; len(m) > 1 {
-			out[i] += fmt.Sprintf(" [%d/%d]", m[info.Objfile]+1, len(m))
+			out[i] += fmt.Sprintf(" [%d/%d]", m[fn{info.Objfile, g.Nodes[i].Context}], len(m))
 		}
 	}
 	return out
@@ -560,6 +565,7 @@ func GraphOptions(report string, opt analysis.Options, counted bool) (analysis.O
 		opt.NodeCount = 80
 	}
 	if report == "callgrind" {
+		kind = analysis.GraphCalls
 		opt.NoTrim = true
 		opt.Granularity = "addresses"
 	}
