@@ -125,33 +125,19 @@ func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
 	if o.CallTree && (visual || kind == GraphCalls) {
 		return b.tree(visual), nil
 	}
-	full := b.build(nil)
-	var flatSum int64
-	for i := range full.nodes {
-		flatSum += full.nodes[i].flat
+	g, flatSum, dropped, err := b.trimmedByFraction(e, opt, kind)
+	if err != nil {
+		return nil, err
 	}
 	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
 	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
-	g := full
-	dropped := 0
-	if nodeCutoff > 0 {
-		kept := make([]bool, q.nodes.len())
-		n := 0
-		for i := range full.nodes {
-			if gn := &full.nodes[i]; abs64(gn.cum) >= nodeCutoff {
-				kept[gn.node] = true
-				n++
-			}
-		}
-		if n != len(full.nodes) {
-			dropped = len(full.nodes) - n
-			g = b.build(kept)
-		}
-	}
 	if visual {
 		b.tags(g)
 	}
 	orig := len(g.nodes)
+	if b.orig > 0 {
+		orig = b.orig
+	}
 	byCum := o.Sort == "cum"
 	g.sortNodes(q.nodes, byCum, visual)
 	if c := o.NodeCount; c > 0 {
@@ -180,8 +166,72 @@ func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
 	return out, nil
 }
 
+// trimmedByFraction is pprof's graph after nodefraction: its nodes with
+// the edges between them, the whole graph's flat sum (the cutoffs are
+// fractions of it) and how many nodes nodefraction dropped. The nodes
+// and their values are the Top table's, which the engine keeps and
+// makes without walking call edges, so the stacks are walked once, for
+// the kept nodes' edges; and -tree's graph, whose order is the table's,
+// is cut to nodecount before that walk. Under mean (the table's values
+// are divided) the whole graph is walked first, as pprof.
+func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (g *ggraph, flatSum int64, dropped int, err error) {
+	q := b.q
+	o := q.opt
+	if q.mean {
+		full := b.build(nil)
+		for i := range full.nodes {
+			flatSum += full.nodes[i].flat
+		}
+		cutoff := fractionOf(flatSum, o.NodeFraction)
+		if cutoff <= 0 {
+			return full, flatSum, 0, nil
+		}
+		kept := make([]bool, q.nodes.len())
+		n := 0
+		for i := range full.nodes {
+			if gn := &full.nodes[i]; abs64(gn.cum) >= cutoff {
+				kept[gn.node] = true
+				n++
+			}
+		}
+		if n == len(full.nodes) {
+			return full, flatSum, 0, nil
+		}
+		return b.build(kept), flatSum, len(full.nodes) - n, nil
+	}
+	all := opt
+	all.NodeFraction, all.NodeCount = 0, 0
+	top, err := e.Top(all)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	flatSum = top.ShownTotal
+	cutoff := fractionOf(flatSum, o.NodeFraction)
+	var rows []int32
+	for _, r := range top.Rows {
+		if abs64(r.Cum) >= cutoff {
+			rows = append(rows, r.Node)
+		}
+	}
+	dropped = len(top.Rows) - len(rows)
+	b.orig = len(rows)
+	if kind != GraphVisual && o.NodeCount > 0 && o.NodeCount < len(rows) {
+		// pprof drops -tree's edges below edgefraction before it keeps
+		// the first nodecount nodes, which edges do not order.
+		rows = rows[:o.NodeCount]
+	}
+	kept := make([]bool, q.nodes.len())
+	for _, n := range rows {
+		kept[n] = true
+	}
+	return b.build(kept), flatSum, dropped, nil
+}
+
 // graphBuild walks the stacks of one query into graphs.
 type graphBuild struct {
+	// orig is the node count after nodefraction, when trimmedByFraction
+	// had nodecount cut them already (0 otherwise).
+	orig    int
 	q       *query
 	w, dw   []int64
 	total   int64
@@ -898,6 +948,9 @@ func (b *graphBuild) tree(visual bool) *Graph {
 		}
 	}
 	orig := len(g.nodes)
+	if b.orig > 0 {
+		orig = b.orig
+	}
 	byCum := o.Sort == "cum"
 	g.sortNodes(q.nodes, byCum, visual)
 	if c := o.NodeCount; c > 0 {

@@ -129,3 +129,42 @@ func TestGraphWalk(t *testing.T) {
 		t.Errorf("f on the graph: focus %q", focus)
 	}
 }
+
+// TestSaveGraph: :save FILE.dot and FILE.callgrind write -dot's and
+// -callgrind's output for the explorer's settings, equal to go tool
+// pprof's with the same settings (the goldens of analysis/report); .svg
+// runs Graphviz's dot, and says so in one line where it is missing.
+func TestSaveGraph(t *testing.T) {
+	dir := t.TempDir()
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.command("nodefraction=0.005")
+	for _, c := range []struct{ file, golden string }{
+		{"g.dot", "dot-cpu"},
+		{"g.callgrind", "callgrind-cpu"},
+	} {
+		path := filepath.Join(dir, c.file)
+		h.command("save " + path)
+		h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.text.String(), "saved "+path) })
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("..", "analysis", "report", "testdata", c.golden+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf(":save %s differs from go tool pprof's %s", c.file, c.golden)
+		}
+	}
+	t.Setenv("PATH", t.TempDir())
+	svg := filepath.Join(dir, "g.svg")
+	h.command("save " + svg)
+	h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.text.String(), "save: ") })
+	if s := h.screen(); !strings.Contains(s, "Graphviz's dot") {
+		t.Errorf(":save g.svg without dot:\n%s", s)
+	}
+	if _, err := os.Stat(svg); err == nil {
+		t.Errorf(":save g.svg without dot left a file")
+	}
+}
