@@ -131,15 +131,21 @@ func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
 	}
 	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
 	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
-	if visual {
-		b.tags(g)
-	}
 	orig := len(g.nodes)
 	if b.orig > 0 {
 		orig = b.orig
 	}
 	byCum := o.Sort == "cum"
 	g.sortNodes(q.nodes, byCum, visual)
+	if visual {
+		// Only the first nodecount nodes' tags count in choosing the
+		// nodes, and the nodes kept are among them.
+		limit := len(g.nodes)
+		if o.NodeCount > 0 {
+			limit = min(limit, o.NodeCount)
+		}
+		b.tags(g, limit)
+	}
 	if c := o.NodeCount; c > 0 {
 		g.trimTags(nodeCutoff)
 		g.trimEdges(edgeCutoff)
@@ -462,7 +468,9 @@ func (g *ggraph) permute(order []int32) {
 // graph keeps them for -dot's nodelets: each node's samples by label set,
 // and by numeric "bytes" label value, where the node is the leaf (flat)
 // and anywhere (cum, once per sample).
-func (b *graphBuild) tags(g *ggraph) {
+//
+// Only the first limit nodes get their tags.
+func (b *graphBuild) tags(g *ggraph, limit int) {
 	q := b.q
 	p := q.e.p
 	hasLabels := len(p.LabelSets.Pairs) > 0 || p.Samples.NumOff != nil
@@ -513,11 +521,6 @@ func (b *graphBuild) tags(g *ggraph) {
 		if w == 0 && dw == 0 {
 			continue
 		}
-		var ok bool
-		path, ok = q.appendPath(path[:0], nil, p.Stacks.At(s))
-		if !ok || len(path) == 0 {
-			continue
-		}
 		labels := setName(p.Samples.Labels[i])
 		nums = nums[:0]
 		for _, nl := range p.Samples.NumLabels(i) {
@@ -530,9 +533,14 @@ func (b *graphBuild) tags(g *ggraph) {
 		if labels == "" && len(nums) == 0 {
 			continue
 		}
+		var ok bool
+		path, ok = q.appendPath(path[:0], nil, p.Stacks.At(s))
+		if !ok || len(path) == 0 {
+			continue
+		}
 		mark := int32(i + 1)
 		add := func(gi int32, flat bool) {
-			if gi < 0 {
+			if gi < 0 || int(gi) >= limit {
 				return
 			}
 			gn := &g.nodes[gi]
@@ -930,7 +938,7 @@ func (b *graphBuild) tree(visual bool) *Graph {
 	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
 	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
 	if visual {
-		b.tags(g)
+		b.tags(g, len(g.nodes))
 	}
 	dropped := 0
 	if nodeCutoff > 0 {
