@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -102,14 +103,16 @@ func TestGraphWalk(t *testing.T) {
 	if c, shown := centre(); c != "main.fib" || !slices.Contains(shown, "runtime/pprof.Do") {
 		t.Fatalf("opens on %q showing %q, want main.fib under runtime/pprof.Do", c, shown)
 	}
+	golden(t, "graph-fib", h.screen())
 	h.keys("<up>")
 	waitSelected(h, "runtime/pprof.Do")
 	if c, _ := centre(); c != "runtime/pprof.Do" {
 		t.Fatalf("↑: centre %q", c)
 	}
-	if s := h.screen(); !strings.Contains(s, "┏ runtime/pprof.Do") || !strings.Contains(s, "main.quicksort") {
+	if s := h.screen(); !strings.Contains(s, "┏ pprof.Do") || !strings.Contains(s, "main.quicksort") {
 		t.Errorf("after ↑ the screen is not centred on runtime/pprof.Do:\n%s", s)
 	}
+	golden(t, "graph-pprof-do", h.screen())
 	// → → → aims past the two callers at the second callee (quicksort),
 	// and ↓ goes there.
 	h.keys("<right>", "<right>", "<right>", "<right>", "<down>")
@@ -166,5 +169,20 @@ func TestSaveGraph(t *testing.T) {
 	}
 	if _, err := os.Stat(svg); err == nil {
 		t.Errorf(":save g.svg without dot left a file")
+	}
+}
+
+// TestGraphScreenSizes: at 80×24 the graph shows fewer hops, at 200×50
+// more and wider rows.
+func TestGraphScreenSizes(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {200, 50}} {
+		cfg := testConfig(testdata("cpu_labels.pb.gz"))
+		cfg.Width, cfg.Height = size.w, size.h
+		h := start(t, cfg)
+		h.show(viewGraph)
+		h.waitFor("the graph", func(m *Model) bool { return m.ActiveView().HasResult() })
+		h.keys("<up>")
+		waitSelected(h, "runtime/pprof.Do")
+		golden(t, fmt.Sprintf("graph-%dx%d", size.w, size.h), h.screen())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/analysis/report"
 )
 
 // Graph is pprof's call graph around the selected function, in the
@@ -437,7 +438,7 @@ func (v *Graph) drawBox(cv *canvas, b graphBox, centre, aimed bool) {
 	if centre {
 		style = style.Bold(true)
 	}
-	name := fitName(g.Names.Name(n.Node), inner-2)
+	name := fitName(v.boxName(b.node), inner-2)
 	nameStyle := style
 	if aimed {
 		nameStyle = st.Selected
@@ -454,6 +455,19 @@ func (v *Graph) drawBox(cv *canvas, b graphBox, centre, aimed bool) {
 	cv.put(b.x, b.y, top, b.w)
 	cv.put(b.x, b.y+1, style.Render(sideL)+PadRight(vals, inner)+style.Render(sideR), b.w)
 	cv.put(b.x, b.y+2, style.Render(bottom), b.w)
+}
+
+// boxName is node i's name as its box shows it: the function without
+// its package path, as pprof's boxes.
+func (v *Graph) boxName(i int32) string {
+	g := v.data.g
+	n := g.Nodes[i].Node
+	info := g.Names.Info(n)
+	full := g.Names.Name(n)
+	if info.Name != "" {
+		full = strings.Replace(full, info.Name, report.ShortName(info.Name), 1)
+	}
+	return full
 }
 
 // boxValues is a node's flat and cum as they fit in w columns.
@@ -496,7 +510,7 @@ func (v *Graph) drawEdge(cv *canvas, b graphBox, y int, other graphBox) {
 		if b.level < 0 {
 			arrow = " → "
 		}
-		label += arrow + v.data.g.Names.Name(v.data.g.Nodes[other.node].Node)
+		label += arrow + v.boxName(other.node)
 	}
 	text := stroke + label
 	style := st.Heat(pct(e.Value(), v.data.g.Total))
