@@ -90,6 +90,7 @@ func TestDocsTour(t *testing.T) {
 		{"tour-source", []string{"/", "^main.partition$", "<enter>", "<esc>", "6"}},
 		{"tour-disasm", []string{"/", "^matmul$", "<enter>", "<esc>", "7"}},
 		{"tour-traces", []string{"/", "^main.partition$", "<enter>", "<esc>", "8"}},
+		{"tour-graph", []string{"/", "^main.quicksort$", "<enter>", "<esc>", "9"}},
 		{"tour-diff", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
