@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,6 +58,32 @@ func TestImageReportsNeedDot(t *testing.T) {
 		err := run(context.Background(), []string{r, "-output=" + out, "testdata/go/heap.pb.gz"}, &stdout, &stderr)
 		if err == nil || !strings.Contains(err.Error(), "Graphviz's dot") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s without dot: %v, want one line naming Graphviz's dot", r, err)
+		}
+	}
+}
+
+// TestImageReportsRunDot: where Graphviz is installed, -png and -svg are
+// dot's drawing of -dot's graph, which equals go tool pprof's
+// (pprof's -png is the same bytes; its -svg adds a pan-and-zoom script).
+func TestImageReportsRunDot(t *testing.T) {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		t.Skip("Graphviz's dot is not installed")
+	}
+	golden := filepath.Join("analysis/report/testdata", "dot-large-nodecount.txt")
+	for _, format := range []string{"png", "svg"} {
+		want, err := exec.Command(dot, "-T"+format, golden).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), "g."+format)
+		runCLI(t, "-"+format, "-nodecount=10", "-output="+out, "testdata/pprof/large.cpu")
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("-%s differs from dot -T%s of pprof's -dot", format, format)
 		}
 	}
 }
