@@ -7,7 +7,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -565,7 +564,7 @@ func (cv *canvas) String() string {
 		b.WriteString(strings.Repeat(" ", max(0, cv.w-at)))
 		out[y] = b.String()
 	}
-	return lipgloss.JoinVertical(lipgloss.Left, out...)
+	return strings.Join(out, "\n")
 }
 
 func abs64(v int64) int64 {
