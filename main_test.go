@@ -159,10 +159,12 @@ func TestErrors(t *testing.T) {
 		{[]string{"-top", "-mean=maybe", "testdata/go/heap.pb.gz"}, 2, `mean: "maybe" is not a boolean`},
 		{[]string{"-top", "testdata/does-not-exist.pb.gz"}, 1, "no such file"},
 		{[]string{"-top", "main_test.go"}, 1, "unrecognized profile format"},
-		{[]string{"-top", "-traces", "testdata/go/heap.pb.gz"}, 2, "choose one report: -top, -traces, -tags, -peek, -list, -disasm, -folded or -proto"},
+		{[]string{"-top", "-traces", "testdata/go/heap.pb.gz"}, 2, "choose one report: -top, -text, -tree, -dot, -svg, -png, -pdf, -callgrind, -traces, -tags, -peek, -list, -disasm, -folded, -raw, -comments, -topproto or -proto"},
 		{[]string{"-peek=main", "-list=main", "testdata/go/heap.pb.gz"}, 2, "choose one report"},
 		{[]string{"-traces", "-json", "testdata/go/heap.pb.gz"}, 2, "-json goes with -top"},
 		{[]string{"-proto", "testdata/go/heap.pb.gz"}, 2, "-proto needs -output=FILE"},
+		{[]string{"-png", "testdata/go/heap.pb.gz"}, 2, "-png needs -output=FILE"},
+		{[]string{"-topproto", "testdata/go/heap.pb.gz"}, 2, "-topproto needs -output=FILE"},
 		{[]string{"-peek=(", "testdata/go/heap.pb.gz"}, 2, "peek: invalid regexp"},
 	} {
 		var stdout, stderr bytes.Buffer

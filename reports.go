@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -39,12 +40,28 @@ type reportRun struct {
 	arg  string         // the flag's value, for a report with a param
 	re   *regexp.Regexp // arg compiled, for a report with a param
 	json bool           // -json
+	// counted: -nodecount was given (graph reports default to 80 nodes).
+	counted bool
 }
 
 // reports lists the reports in -h's order.
 var reports = []reportSpec{
 	{name: "top", help: "pprof's top table, byte for byte", run: runTop,
 		doc: "pprof's `-top` table, byte for byte; with `-json`, `{\"sample_type\",\"unit\",\"total\",\"rows\":[{\"name\",\"flat\",\"cum\",\"inline\"}]}`: raw values, `total` is the percentages' denominator"},
+	{name: "text", help: "the same as -top (pprof's name for it)", run: runTop,
+		doc: "pprof's `-text`, its name for `-top`: the same table"},
+	{name: "tree", help: "every node with its callers and callees, as pprof's text call graph", run: runGraph("tree"),
+		doc: "pprof's `-tree`: each node of the call graph (trimmed by `nodecount`, 80 by default, `nodefraction` and `edgefraction`) with its callers above and callees below"},
+	{name: "dot", help: "the call graph in Graphviz's DOT language", run: runGraph("dot"),
+		doc: "pprof's `-dot`: the call graph as `go tool pprof -web` draws it, in Graphviz's DOT language; `nodecount` (80 by default), `nodefraction`, `edgefraction` and `call_tree`-free pruning as pprof's"},
+	{name: "svg", help: "the call graph as SVG (runs Graphviz's dot)", run: runImage("svg"),
+		doc: "`-dot` drawn by Graphviz's `dot -Tsvg` (needs `dot` on the PATH); pprof also adds a pan-and-zoom script, this does not"},
+	{name: "png", help: "the call graph as PNG (runs Graphviz's dot; needs -output)", needsOutput: true, run: runImage("png"),
+		doc: "`-dot` drawn by Graphviz's `dot -Tpng`; needs `dot` on the PATH and `-output`"},
+	{name: "pdf", help: "the call graph as PDF (runs Graphviz's dot; needs -output)", needsOutput: true, run: runImage("pdf"),
+		doc: "`-dot` drawn by Graphviz's `dot -Tpdf`; needs `dot` on the PATH and `-output`"},
+	{name: "callgrind", help: "the call graph in callgrind format, for KCachegrind", run: runGraph("callgrind"),
+		doc: "pprof's `-callgrind`: every address with its calls, untrimmed, for KCachegrind or QCachegrind"},
 	{name: "traces", help: "every sample's stack with its labels", run: runTraces,
 		doc: "every sample's stack with its labels, as pprof prints them"},
 	{name: "tags", help: "every label key with its values' totals", run: runTags,
@@ -57,6 +74,12 @@ var reports = []reportSpec{
 		doc: "the machine instructions of the functions matching RE, with flat and cum per instruction, as pprof; decoded in-process from the binary with `golang.org/x/arch`, in Go assembler syntax (`-intel_syntax` for Intel's, `-gnu_syntax` for objdump's AT&T)"},
 	{name: "folded", help: "collapsed stacks, for flamegraph.pl, inferno or speedscope", run: runFolded,
 		doc: "collapsed stacks (`root;...;leaf value`) of the selected sample type after filters, for flamegraph.pl, inferno or speedscope"},
+	{name: "raw", help: "the filtered profile as text", run: runRaw,
+		doc: "pprof's `-raw`: the filtered profile's samples, locations and mappings as text"},
+	{name: "comments", help: "the profile's comments", run: runComments,
+		doc: "pprof's `-comments`: the profile's comments, one a line"},
+	{name: "topproto", help: "the top nodes as gzipped profile.proto (needs -output)", needsOutput: true, run: runTopProto,
+		doc: "pprof's `-topproto`: one sample per node of the top table, valued cum and flat, as gzipped profile.proto; needs `-output`"},
 	{name: "proto", help: "the filtered profile as gzipped profile.proto (needs -output)", needsOutput: true, run: runProto,
 		doc: "the filtered profile as gzipped profile.proto, as `go tool pprof -proto` writes it; needs `-output`"},
 }
@@ -145,7 +168,7 @@ func writeReport(w io.Writer, c *cmdline, e *analysis.Engine) error {
 	if !ok {
 		return usageError("no report chosen")
 	}
-	r := reportRun{arg: arg, json: c.jsonOut}
+	r := reportRun{arg: arg, json: c.jsonOut, counted: c.set["nodecount"]}
 	if spec.param != "" {
 		re, err := regexp.Compile(arg)
 		if err != nil {
@@ -165,6 +188,62 @@ func runTop(w io.Writer, e *analysis.Engine, opt analysis.Options, r reportRun) 
 		return writeTopJSON(w, top)
 	}
 	return report.Top(w, e.Profile(), top, opt)
+}
+
+// runGraph prints the call graph report named name.
+func runGraph(name string) func(io.Writer, *analysis.Engine, analysis.Options, reportRun) error {
+	return func(w io.Writer, e *analysis.Engine, opt analysis.Options, r reportRun) error {
+		g, opt, err := reportGraph(e, name, opt, r)
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "tree":
+			return report.Tree(w, e.Profile(), g, opt)
+		case "callgrind":
+			return report.Callgrind(w, g, opt)
+		}
+		return report.Dot(w, e.Profile(), g, opt)
+	}
+}
+
+// runImage draws the call graph with Graphviz's dot, as pprof does.
+func runImage(format string) func(io.Writer, *analysis.Engine, analysis.Options, reportRun) error {
+	return func(w io.Writer, e *analysis.Engine, opt analysis.Options, r reportRun) error {
+		var dot bytes.Buffer
+		if err := runGraph(format)(&dot, e, opt, r); err != nil {
+			return err
+		}
+		return report.RunDot(w, &dot, format)
+	}
+}
+
+func runRaw(w io.Writer, e *analysis.Engine, opt analysis.Options, _ reportRun) error {
+	fp, err := e.Filtered(opt)
+	if err != nil {
+		return err
+	}
+	return report.Raw(w, fp)
+}
+
+func runComments(w io.Writer, e *analysis.Engine, _ analysis.Options, _ reportRun) error {
+	return report.Comments(w, e.Profile())
+}
+
+// reportGraph is the call graph of report name, with the options pprof
+// applies to it.
+func reportGraph(e *analysis.Engine, name string, opt analysis.Options, r reportRun) (*analysis.Graph, analysis.Options, error) {
+	opt, kind := report.GraphOptions(name, opt, r.counted)
+	g, err := e.Graph(opt, kind)
+	return g, opt, err
+}
+
+func runTopProto(w io.Writer, e *analysis.Engine, opt analysis.Options, r reportRun) error {
+	g, opt, err := reportGraph(e, "topproto", opt, r)
+	if err != nil {
+		return err
+	}
+	return format.Write(w, report.TopProto(e.Profile(), g, opt))
 }
 
 func runTraces(w io.Writer, e *analysis.Engine, opt analysis.Options, _ reportRun) error {

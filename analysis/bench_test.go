@@ -419,3 +419,27 @@ func BenchmarkTags1M(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGraph1M is the call graph of -dot (the Graph view's) and of
+// -tree on a 1M-sample profile of each shape, with pprof's defaults and
+// 80 nodes:
+//
+//	go test ./analysis -run XXX -bench Graph1M -benchtime 5x
+func BenchmarkGraph1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, s synth.Shape) {
+		opt := analysis.DefaultOptions()
+		opt.NodeCount = 80
+		for _, c := range []struct {
+			name string
+			kind analysis.GraphKind
+		}{{"dot", analysis.GraphVisual}, {"tree", analysis.GraphText}} {
+			b.Run(c.name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := e.Graph(opt, c.kind); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	})
+}

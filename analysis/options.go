@@ -57,8 +57,9 @@ type Options struct {
 	DivideBy float64
 	// ShowColumns keeps line columns apart at granularity=lines.
 	ShowColumns bool
-	// CallTree and CompactLabels are accepted as pprof accepts them;
-	// they change only outputs this tool does not have.
+	// CallTree makes -dot's and -callgrind's graph a tree of calling
+	// contexts; CompactLabels leaves the profile's facts out of -tree's
+	// header. As pprof's call_tree and compact_labels.
 	CallTree, CompactLabels bool
 	// IntelSyntax and GNUSyntax choose the assembly syntax of
 	// disassembly (Go's by default, as go tool pprof).

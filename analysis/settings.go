@@ -311,7 +311,7 @@ func settingTable() []Setting {
 			More: "The explorer's Top view also sorts by name with the o key."}),
 		integer(func(o *Options) *int { return &o.NodeCount }).in(Setting{
 			Name: "nodecount", Kind: KindInt, Group: GroupNodes,
-			Help: "show at most N nodes (0: all)"}),
+			Help: "show at most N nodes (0: all; -tree and -dot: 80 unless given)"}),
 		fraction(func(o *Options) *float64 { return &o.NodeFraction }).in(Setting{
 			Name: "nodefraction", Kind: KindFloat, Group: GroupNodes,
 			Help: "drop nodes whose cum is below this share of the total (the explorer: 0)"}),
@@ -397,10 +397,10 @@ func settingTable() []Setting {
 
 		boolean(func(o *Options) *bool { return &o.CallTree }).in(Setting{
 			Name: "call_tree", Kind: KindBool, Group: GroupCompat,
-			Help: "pprof's context-sensitive graph; changes only graph output, which this tool has not"}),
+			Help: "-dot and -callgrind draw a node per calling context (a tree), as pprof's call_tree"}),
 		boolean(func(o *Options) *bool { return &o.CompactLabels }).in(Setting{
 			Name: "compact_labels", Kind: KindBool, Group: GroupCompat,
-			Help: "pprof's short graph legends; changes only graph output, which this tool has not"}),
+			Help: "-tree leaves the profile's facts (file, type, time) out of its header, as pprof"}),
 		boolean(func(o *Options) *bool { return &o.IntelSyntax }).in(Setting{
 			Name: "intel_syntax", Kind: KindBool, Group: GroupSource,
 			Help: "Intel assembly syntax for disassembly (-disasm, the Disassembly view), as objdump -M intel"}),

@@ -265,6 +265,20 @@ func OutputUnit(top *Top, sampleUnit string) string {
 // outputUnit is OutputUnit for values multiplied by ratio before they
 // print (divide_by), as pprof scales the smallest and largest value.
 func outputUnit(top *Top, sampleUnit string, ratio float64) string {
+	return chooseUnit(top, sampleUnit, ratio, true)
+}
+
+// CallgrindUnit is the unit of -callgrind's events: opt's unit, or under
+// minimum OutputUnit's choice but for the move to a larger unit, as
+// callgrind's values are integers.
+func CallgrindUnit(top *Top, sampleUnit string, opt Options) string {
+	if opt.Unit != "" && opt.Unit != "minimum" {
+		return opt.Unit
+	}
+	return chooseUnit(top, sampleUnit, opt.Ratio(), false)
+}
+
+func chooseUnit(top *Top, sampleUnit string, ratio float64, larger bool) string {
 	if top == nil || len(top.Rows) == 0 {
 		return "minimum"
 	}
@@ -288,7 +302,7 @@ func outputUnit(top *Top, sampleUnit string, ratio float64) string {
 	_, loUnit := ScaleValue(lo, sampleUnit, "minimum")
 	_, hiUnit := ScaleValue(hi, sampleUnit, "minimum")
 	unit := loUnit
-	if loUnit != hiUnit && lo*100 < hi {
+	if larger && loUnit != hiUnit && lo*100 < hi {
 		_, unit = ScaleValue(100*lo, sampleUnit, "minimum")
 	}
 	if unit == "" {

@@ -91,6 +91,7 @@ func TestDocsTour(t *testing.T) {
 		{"tour-disasm", []string{"/", "^matmul$", "<enter>", "<esc>", "7"}},
 		{"tour-traces", []string{"/", "^main.partition$", "<enter>", "<esc>", "8"}},
 		{"tour-pivot", []string{"/", "^main.parseSum$", "<enter>", "<esc>", "R", "4", "S"}},
+		{"tour-graph", []string{"/", "^main.quicksort$", "<enter>", "<esc>", "9"}},
 		{"tour-diff", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

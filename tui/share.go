@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +27,9 @@ var saveKinds = []struct{ suffix, what string }{
 	{".pb.gz", "the filtered profile, as go tool pprof -proto writes it"},
 	{".folded", "collapsed stacks, as -folded"},
 	{".txt", "the top table, as -top"},
+	{".dot", "the call graph (the Graph view's), as -dot"},
+	{".svg", "the call graph drawn by Graphviz's dot, as -svg"},
+	{".callgrind", "the call graph for KCachegrind, as -callgrind"},
 }
 
 // savedMsg reports a finished :save.
@@ -41,7 +46,7 @@ func (m *Model) save(path string, force bool) (tea.Cmd, error) {
 		return nil, fmt.Errorf("save: this explorer is served over SSH and writes nothing on the server; y copies to your clipboard")
 	}
 	if path == "" {
-		return nil, fmt.Errorf("save needs a file name: :save cpu.pb.gz (or .folded, .txt)")
+		return nil, fmt.Errorf("save needs a file name: :save cpu.pb.gz (or .folded, .txt, .dot, .svg, .callgrind)")
 	}
 	kind := ""
 	for _, k := range saveKinds {
@@ -50,7 +55,7 @@ func (m *Model) save(path string, force bool) (tea.Cmd, error) {
 		}
 	}
 	if kind == "" {
-		return nil, fmt.Errorf("save: %s must end in .pb.gz, .folded or .txt", path)
+		return nil, fmt.Errorf("save: %s must end in .pb.gz, .folded, .txt, .dot, .svg or .callgrind", path)
 	}
 	if _, err := os.Lstat(path); err == nil && !force {
 		return nil, fmt.Errorf("%s exists; :save! %s overwrites it", path, path)
@@ -88,6 +93,8 @@ func writeSaved(path, kind string, e *analysis.Engine, opt analysis.Options) (in
 		if top, err = e.Top(opt); err == nil {
 			err = report.Top(tmp, e.Profile(), top, opt.Trimmed())
 		}
+	case ".dot", ".svg", ".callgrind":
+		err = writeGraph(tmp, strings.TrimPrefix(kind, "."), e, opt)
 	}
 	if err != nil {
 		tmp.Close()
@@ -104,6 +111,28 @@ func writeSaved(path, kind string, e *analysis.Engine, opt analysis.Options) (in
 		return 0, err
 	}
 	return st.Size(), nil
+}
+
+// writeGraph writes the call graph report name (dot, svg, callgrind)
+// for the explorer's settings: nodecount, unset, is -dot's 80 as in the
+// Graph view.
+func writeGraph(w io.Writer, name string, e *analysis.Engine, opt analysis.Options) error {
+	opt, kind := report.GraphOptions(name, opt, opt.NodeCount != 0)
+	g, err := e.Graph(opt, kind)
+	if err != nil {
+		return err
+	}
+	switch name {
+	case "callgrind":
+		return report.Callgrind(w, g, opt)
+	case "svg":
+		var dot bytes.Buffer
+		if err := report.Dot(&dot, e.Profile(), g, opt); err != nil {
+			return err
+		}
+		return report.RunDot(w, &dot, "svg")
+	}
+	return report.Dot(w, e.Profile(), g, opt)
 }
 
 func (m *Model) saved(msg savedMsg) {

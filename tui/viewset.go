@@ -3,7 +3,7 @@ package tui
 import "github.com/pprof-tui/pprof-tui/views"
 
 // viewID names a view; the views' tabs are in this order (the keys 1 to
-// 8 pick them).
+// 9 pick them).
 type viewID int
 
 const (
@@ -15,6 +15,7 @@ const (
 	viewSource
 	viewDisasm
 	viewTraces
+	viewGraph
 	numViews
 )
 
@@ -42,6 +43,7 @@ func newViewSet(c *views.Common) viewSet {
 		viewSource: views.NewSource(c),
 		viewDisasm: views.NewDisasm(c),
 		viewTraces: views.NewTraces(c),
+		viewGraph:  views.NewGraph(c),
 	}
 	return s
 }

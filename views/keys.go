@@ -63,7 +63,7 @@ func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
 		Quit:        b("q", "quit", "q", "ctrl+c"),
 		Help:        b("?", "help", "?"),
-		Views:       b("1-8", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Views:       b("1-9", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		NextView:    b("tab", "next view", "tab"),
 		PrevView:    b("shift+tab", "previous view", "shift+tab"),
 		Command:     b(":", "command: pprof settings, focus=RE… (:help lists them)", ":"),
@@ -149,6 +149,7 @@ func (k *KeyMap) ViewGroups() []KeyGroup {
 		{"Source", []key.Binding{k.Hottest, k.ScrollLeft, k.ScrollRight}},
 		{"Disassembly", []key.Binding{withHelp(k.Hottest, "hottest: go to the hottest instruction"), k.Follow, k.Return}},
 		{"Traces", []key.Binding{k.SelectFrame}},
+		{"Graph", []key.Binding{withHelp(k.FrameParent, "re-centre on a caller: the aimed one, else the heaviest"), withHelp(k.FrameChild, "re-centre on a callee: the aimed one, else the heaviest"), withHelp(k.FramePrev, "aim at the previous caller or callee"), withHelp(k.FrameNext, "aim at the next caller or callee")}},
 	}
 }
 

@@ -128,6 +128,8 @@ func TestReportsMatchPprof(t *testing.T) {
 				e = engineFor(t, filepath.Join("../../testdata", c.profile))
 			}
 			p := e.Profile()
+			// Graph reports have 80 nodes unless -nodecount is given.
+			counted := slices.ContainsFunc(c.flags, func(f string) bool { return strings.HasPrefix(f, "-nodecount=") })
 			var got bytes.Buffer
 			switch c.report {
 			case "top":
@@ -174,6 +176,54 @@ func TestReportsMatchPprof(t *testing.T) {
 				if err == nil {
 					err = Disasm(&got, d, opt)
 				} else if len(want) != 0 {
+					t.Fatal(err)
+				}
+			case "tree", "dot", "callgrind":
+				gopt, kind := GraphOptions(c.report, opt, counted)
+				opt = gopt
+				g, err := e.Graph(gopt, kind)
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch c.report {
+				case "tree":
+					err = Tree(&got, p, g, opt)
+				case "dot":
+					err = Dot(&got, p, g, opt)
+				default:
+					err = Callgrind(&got, g, opt)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			case "topproto":
+				// Written and read back, printed as pprof's -raw of it.
+				gopt, kind := GraphOptions(c.report, opt, counted)
+				g, err := e.Graph(gopt, kind)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var buf bytes.Buffer
+				if err := format.Write(&buf, TopProto(p, g, gopt)); err != nil {
+					t.Fatal(err)
+				}
+				back, err := format.Parse(&buf, format.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := Raw(&got, back); err != nil {
+					t.Fatal(err)
+				}
+			case "comments":
+				if err := Comments(&got, p); err != nil {
+					t.Fatal(err)
+				}
+			case "raw":
+				fp, err := e.Filtered(opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := Raw(&got, fp); err != nil {
 					t.Fatal(err)
 				}
 			default:

@@ -9,6 +9,10 @@ cd "$(dirname "$0")"
 export TZ=UTC
 profiles=../../../testdata
 go version > GO_VERSION
+# The gperftools CPU profile as go tool pprof symbolizes it with its
+# binary: the graph reports' cases read it, so that they compare the
+# reports and not the two symbolizers (see symbolize_test.go for those).
+(cd "$profiles/legacy" && go tool pprof -proto cpubench cpu.prof > cpu.prof.pprof.pb.gz 2>/dev/null)
 while read -r name report profile flags; do
   case "$name" in ''|'#'*) continue ;; esac
   # shellcheck disable=SC2086 # flags are separate words
@@ -28,6 +32,15 @@ while read -r name report profile flags; do
   elif [ "$report" = peek ]; then
     # A peek case's flags start with -peek=RE, the report itself.
     go tool pprof -symbolize=none $flags "$profiles/$profile" > "$name.txt" 2>/dev/null
+  elif [ "$report" = topproto ]; then
+    # A binary report: the golden is pprof's -raw of the profile it writes.
+    tmp=$(mktemp --suffix=.pb.gz)
+    go tool pprof -topproto -symbolize=none $flags -output="$tmp" "$profiles/$profile" 2>/dev/null
+    go tool pprof -raw -symbolize=none "$tmp" > "$name.txt" 2>/dev/null
+    rm -f "$tmp"
+  elif [[ "$profile" == *+* ]]; then
+    # BINARY+PROFILE: symbolized with the binary, as the test loads it.
+    go tool pprof "-$report" $flags "$profiles/${profile%%+*}" "$profiles/${profile#*+}" > "$name.txt" 2>/dev/null
   else
     go tool pprof "-$report" -symbolize=none $flags "$profiles/$profile" > "$name.txt" 2>/dev/null
   fi

@@ -1,0 +1,1091 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/pprof-tui/pprof-tui/format"
+)
+
+// GraphKind is what a call graph is for: the reports trim it as pprof
+// trims the graph of each.
+type GraphKind uint8
+
+const (
+	// GraphText is -tree's graph: nodes ordered by flat (or cum), no
+	// label tags.
+	GraphText GraphKind = iota
+	// GraphVisual is -dot's graph and the Graph view's: nodes chosen and
+	// ordered by pprof's entropy score, label tags kept, redundant
+	// residual edges removed.
+	GraphVisual
+	// GraphCalls is -callgrind's: a GraphText that call_tree makes a
+	// tree.
+	GraphCalls
+)
+
+// Graph is pprof's call graph for a set of options, trimmed as pprof
+// trims it: nodes whose cum is below nodefraction of the graph's flat
+// sum dropped, at most nodecount nodes, edges below edgefraction
+// dropped; a node dropped between two kept ones leaves a residual edge.
+type Graph struct {
+	SampleType format.ValueType
+	// Total is the percentage denominator (Top.Total's).
+	Total int64
+	// Nodes are in pprof's order: by entropy score (GraphVisual), flat
+	// or cum.
+	Nodes []GraphNode
+	// Edges are every kept edge, heaviest first, as -dot writes them.
+	Edges []GraphEdge
+	Names *NodeSet
+	// OrigCount is the node count after nodefraction, before nodecount;
+	// DroppedNodes and DroppedEdges were cut by nodefraction and
+	// edgefraction.
+	OrigCount, DroppedNodes, DroppedEdges int
+}
+
+// GraphNode is one node of a Graph: flat and cum as values (divided by
+// the count under mean), its edges as indices into Graph.Edges, heaviest
+// first.
+type GraphNode struct {
+	Node      int32
+	Flat, Cum int64
+	In, Out   []int32
+	// Objfile is the file of the mapping the node's code is in.
+	Objfile string
+	// Context tells apart, in a call_tree graph, nodes of one function
+	// under different callers' contexts (-1 for a root and in a graph).
+	Context int32
+	// LabelTags and NumericTags are the node's samples by their label
+	// set, and by their numeric "bytes" label (keyed by the label set's
+	// name, "" without labels), for GraphVisual: -dot's nodelets.
+	LabelTags   []GraphTag
+	NumericTags map[string][]GraphTag
+}
+
+// GraphTag is one label set (or numeric label value) of a node's
+// samples: their weight where the node is the leaf (Flat) and anywhere
+// (Cum), with the count sums under mean.
+type GraphTag struct {
+	Name                       string
+	Unit                       string
+	Value                      int64
+	Flat, FlatDiv, Cum, CumDiv int64
+}
+
+// FlatValue is the tag's flat weight, divided under mean.
+func (t *GraphTag) FlatValue() int64 {
+	if t.FlatDiv == 0 {
+		return t.Flat
+	}
+	return t.Flat / t.FlatDiv
+}
+
+// CumValue is the tag's cum weight, divided under mean.
+func (t *GraphTag) CumValue() int64 {
+	if t.CumDiv == 0 {
+		return t.Cum
+	}
+	return t.Cum / t.CumDiv
+}
+
+// GraphEdge is a call from node From to node To (indices into
+// Graph.Nodes). Residual: nodes between them were dropped. Inline: every
+// call it sums was inlined.
+type GraphEdge struct {
+	From, To int32
+	// Weight is the sum; Div the count sum under mean (else 0).
+	Weight, Div      int64
+	Residual, Inline bool
+}
+
+// Value is the edge's weight, divided under mean.
+func (e *GraphEdge) Value() int64 {
+	if e.Div == 0 {
+		return e.Weight
+	}
+	return e.Weight / e.Div
+}
+
+// Graph computes pprof's call graph for opt (its nodefraction,
+// nodecount, edgefraction and sort), as -dot (GraphVisual) or -tree
+// (GraphText) build it.
+func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
+	q, err := e.newQuery(opt)
+	if err != nil {
+		return nil, err
+	}
+	o := q.opt // trimmed
+	b := newGraphBuild(q)
+	visual := kind == GraphVisual
+	// pprof honours call_tree only where it draws: -dot and -callgrind.
+	if o.CallTree && (visual || kind == GraphCalls) {
+		return b.tree(visual), nil
+	}
+	g, flatSum, dropped, err := b.trimmedByFraction(e, opt, kind)
+	if err != nil {
+		return nil, err
+	}
+	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
+	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
+	orig := len(g.nodes)
+	if b.orig > 0 {
+		orig = b.orig
+	}
+	byCum := o.Sort == "cum"
+	g.sortNodes(q.nodes, byCum, visual)
+	if visual {
+		// Only the first nodecount nodes' tags count in choosing the
+		// nodes, and the nodes kept are among them.
+		limit := len(g.nodes)
+		if o.NodeCount > 0 {
+			limit = min(limit, o.NodeCount)
+		}
+		b.tags(g, limit)
+	}
+	if c := o.NodeCount; c > 0 {
+		g.trimTags(nodeCutoff)
+		g.trimEdges(edgeCutoff)
+		if top := g.selectTop(c, visual); top < len(g.nodes) {
+			kept := make([]bool, q.nodes.len())
+			for _, gn := range g.nodes[:top] {
+				kept[gn.node] = true
+			}
+			tagged := g
+			g = b.build(kept)
+			if visual {
+				g.copyTags(tagged)
+			}
+			g.sortNodes(q.nodes, byCum, visual)
+		}
+	}
+	g.trimTags(nodeCutoff)
+	droppedEdges := g.trimEdges(edgeCutoff)
+	if visual {
+		g.removeRedundantEdges(q.nodes)
+	}
+	out := g.result(q, b)
+	out.OrigCount, out.DroppedNodes, out.DroppedEdges = orig, dropped, droppedEdges
+	return out, nil
+}
+
+// trimmedByFraction is pprof's graph after nodefraction: its nodes with
+// the edges between them, the whole graph's flat sum (the cutoffs are
+// fractions of it) and how many nodes nodefraction dropped. The nodes
+// and their values are the Top table's, which the engine keeps and
+// makes without walking call edges, so the stacks are walked once, for
+// the kept nodes' edges; and -tree's graph, whose order is the table's,
+// is cut to nodecount before that walk. Under mean (the table's values
+// are divided) the whole graph is walked first, as pprof.
+func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (g *ggraph, flatSum int64, dropped int, err error) {
+	q := b.q
+	o := q.opt
+	if q.mean {
+		full := b.build(nil)
+		for i := range full.nodes {
+			flatSum += full.nodes[i].flat
+		}
+		cutoff := fractionOf(flatSum, o.NodeFraction)
+		if cutoff <= 0 {
+			return full, flatSum, 0, nil
+		}
+		kept := make([]bool, q.nodes.len())
+		n := 0
+		for i := range full.nodes {
+			if gn := &full.nodes[i]; abs64(gn.cum) >= cutoff {
+				kept[gn.node] = true
+				n++
+			}
+		}
+		if n == len(full.nodes) {
+			return full, flatSum, 0, nil
+		}
+		return b.build(kept), flatSum, len(full.nodes) - n, nil
+	}
+	all := opt
+	all.NodeFraction, all.NodeCount = 0, 0
+	top, err := e.Top(all)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	flatSum = top.ShownTotal
+	cutoff := fractionOf(flatSum, o.NodeFraction)
+	var rows []int32
+	for _, r := range top.Rows {
+		if abs64(r.Cum) >= cutoff {
+			rows = append(rows, r.Node)
+		}
+	}
+	dropped = len(top.Rows) - len(rows)
+	b.orig = len(rows)
+	if kind != GraphVisual && o.NodeCount > 0 && o.NodeCount < len(rows) {
+		// pprof drops -tree's edges below edgefraction before it keeps
+		// the first nodecount nodes, which edges do not order.
+		rows = rows[:o.NodeCount]
+	}
+	kept := make([]bool, q.nodes.len())
+	for _, n := range rows {
+		kept[n] = true
+	}
+	return b.build(kept), flatSum, dropped, nil
+}
+
+// graphBuild walks the stacks of one query into graphs.
+type graphBuild struct {
+	// orig is the node count after nodefraction, when trimmedByFraction
+	// had nodecount cut them already (0 otherwise).
+	orig    int
+	q       *query
+	w, dw   []int64
+	total   int64
+	nodeLoc []int32 // per node: a location it is a frame of (for its mapping)
+}
+
+// locs returns nodeLoc, made when first asked for.
+func (b *graphBuild) locs() []int32 {
+	if b.nodeLoc == nil {
+		b.nodeLoc = make([]int32, b.q.nodes.len())
+		for i := range b.nodeLoc {
+			b.nodeLoc[i] = -1
+		}
+	}
+	return b.nodeLoc
+}
+
+// noteLocs records a location of each node of stack locs.
+func (b *graphBuild) noteLocs(locs []int32) {
+	q := b.q
+	nodeLoc := b.locs()
+	for _, l := range locs {
+		for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
+			if n := q.locNodes[j]; nodeLoc[n] < 0 {
+				nodeLoc[n] = l
+			}
+		}
+	}
+}
+
+func newGraphBuild(q *query) *graphBuild {
+	w, dw, total, totalDiv := q.stackWeights()
+	b := &graphBuild{q: q, w: w, dw: dw}
+	a := &aggregate{q: q}
+	if q.opt.RelativePercentages {
+		a.kept = make([]bool, len(w))
+		for s := range a.kept {
+			a.kept[s] = q.filtersPass(q.e.p.Stacks.At(int32(s)))
+		}
+		total, totalDiv = a.survivingTotal()
+	}
+	if q.mean && totalDiv != 0 {
+		total /= totalDiv
+	}
+	b.total = total
+	return b
+}
+
+// gnode and gedge are a graph being built and trimmed.
+type gnode struct {
+	node int32 // the node (its name)
+	// orig identifies the node across permutations: its node id in a
+	// graph, its creation index in a tree (see ggraph.where).
+	orig int32
+	// ctx is, in a tree, the orig of the node's caller (-1: a root),
+	// and -1 in a graph.
+	ctx                        int32
+	flat, flatDiv, cum, cumDiv int64
+	in, out                    []int32 // edge ids, removed ones too
+	labelTags                  map[string]*GraphTag
+	numTags                    map[string]map[string]*GraphTag
+}
+
+type gedge struct {
+	from, to         int32 // indices into nodes
+	fromNode, toNode int32 // node ids
+	w, dw            int64
+	residual, inline bool
+	removed          bool
+	stamp            int32 // the last stack that counted the edge
+}
+
+type ggraph struct {
+	nodes []gnode
+	edges []gedge
+	where []int32 // orig → index into nodes, or -1
+	// child is, in a tree, each node's orig by its parent's orig (-1 for
+	// a root) and its node id.
+	child map[[2]int32]int32
+}
+
+// build walks every stack into a graph of the nodes kept flags (nil:
+// every node), as pprof's graph.New with KeptNodes: a dropped node
+// between two kept ones makes the edge between them residual, and a
+// stack whose leaf is dropped adds no flat value.
+func (b *graphBuild) build(kept []bool) *ggraph {
+	q := b.q
+	p := q.e.p
+	nn := q.nodes.len()
+	g := &ggraph{where: make([]int32, nn)}
+	for i := range g.where {
+		g.where[i] = -1
+	}
+	nodeLoc := b.locs()
+	stamp := make([]int32, nn)
+	edges := newEdgeIndex(0)
+	var path []int32
+	var inl []bool
+	for s := 0; s < p.Stacks.Len(); s++ {
+		w := b.w[s]
+		var dw int64
+		if b.dw != nil {
+			dw = b.dw[s]
+		}
+		if w == 0 && dw == 0 {
+			continue
+		}
+		locs := p.Stacks.At(int32(s))
+		lo, hi, ok := q.pathRange(locs)
+		if !ok {
+			continue
+		}
+		path, inl = path[:0], inl[:0]
+		for i := hi - 1; i >= lo; i-- {
+			l := locs[i]
+			for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
+				n := q.locNodes[j]
+				path = append(path, n)
+				inl = append(inl, j > q.locOff[l])
+				if nodeLoc[n] < 0 {
+					nodeLoc[n] = l
+				}
+			}
+		}
+		mark := int32(s + 1)
+		parent := int32(-1)
+		residual := false
+		for k, n := range path {
+			if kept != nil && !kept[n] {
+				residual = true
+				continue
+			}
+			gi := g.node(n)
+			gn := &g.nodes[gi]
+			if stamp[n] != mark {
+				stamp[n] = mark
+				gn.cum += w
+				gn.cumDiv += dw
+			}
+			if parent >= 0 && parent != n {
+				id, added := edges.number(edgeKey{parent, n})
+				if added {
+					pi := g.where[parent]
+					g.edges = append(g.edges, gedge{from: pi, to: gi, inline: inl[k], fromNode: parent, toNode: n})
+					g.nodes[pi].out = append(g.nodes[pi].out, id)
+					g.nodes[gi].in = append(g.nodes[gi].in, id)
+				}
+				if e := &g.edges[id]; e.stamp != mark {
+					e.stamp = mark
+					e.w += w
+					e.dw += dw
+					e.residual = e.residual || residual
+					e.inline = e.inline && inl[k]
+				}
+			}
+			parent = n
+			residual = false
+		}
+		if parent >= 0 && !residual {
+			gn := &g.nodes[g.where[parent]]
+			gn.flat += w
+			gn.flatDiv += dw
+		}
+	}
+	g.dropValueless(q.opt.DropNegative)
+	return g
+}
+
+// dropValueless drops the nodes with no value, which are not in pprof's
+// graph, and with drop_negative the negative ones.
+func (g *ggraph) dropValueless(dropNegative bool) {
+	var keep []int32
+	for i, gn := range g.nodes {
+		if gn.flat == 0 && gn.cum == 0 {
+			continue
+		}
+		if dropNegative && (gn.flat < 0 || (gn.flat == 0 && gn.cum < 0)) {
+			continue
+		}
+		keep = append(keep, int32(i))
+	}
+	g.permute(keep)
+}
+
+// node returns node n's index, adding it.
+func (g *ggraph) node(n int32) int32 {
+	if i := g.where[n]; i >= 0 {
+		return i
+	}
+	g.where[n] = int32(len(g.nodes))
+	g.nodes = append(g.nodes, gnode{node: n, orig: n, ctx: -1})
+	return g.where[n]
+}
+
+// permute keeps the nodes order lists (indices), in its order, and the
+// edges between them.
+func (g *ggraph) permute(order []int32) {
+	newIdx := make([]int32, len(g.nodes))
+	for i := range newIdx {
+		newIdx[i] = -1
+	}
+	nodes := make([]gnode, len(order))
+	for i, old := range order {
+		newIdx[old] = int32(i)
+		nodes[i] = g.nodes[old]
+	}
+	g.nodes = nodes
+	for id := range g.edges {
+		e := &g.edges[id]
+		if e.removed {
+			continue
+		}
+		e.from, e.to = newIdx[e.from], newIdx[e.to]
+		if e.from < 0 || e.to < 0 {
+			e.removed = true
+		}
+	}
+	for i := range g.where {
+		g.where[i] = -1
+	}
+	for i := range g.nodes {
+		g.where[g.nodes[i].orig] = int32(i)
+	}
+	g.dropRemoved()
+}
+
+// tags sums the label tags of g's nodes over the samples, as pprof's
+// graph keeps them for -dot's nodelets: each node's samples by label set,
+// and by numeric "bytes" label value, where the node is the leaf (flat)
+// and anywhere (cum, once per sample).
+//
+// Only the first limit nodes get their tags.
+func (b *graphBuild) tags(g *ggraph, limit int) {
+	q := b.q
+	p := q.e.p
+	hasLabels := len(p.LabelSets.Pairs) > 0 || p.Samples.NumOff != nil
+	if !hasLabels {
+		return
+	}
+	units := q.e.NumLabelUnits()
+	unit := q.opt.Unit
+	if unit == "" {
+		unit = "minimum"
+	}
+	setNames := map[int32]string{}
+	setName := func(set int32) string {
+		if name, ok := setNames[set]; ok {
+			return name
+		}
+		var parts []string
+		for _, l := range p.LabelSets.At(set) {
+			k := p.Strings[l.Key]
+			if k == "pprof::base" {
+				continue
+			}
+			parts = append(parts, k+":"+p.Strings[l.Value])
+		}
+		sort.Strings(parts)
+		name := strings.Join(parts, `\n`)
+		setNames[set] = name
+		return name
+	}
+	vals := p.Samples.Values[q.vi]
+	nn := q.nodes.len()
+	stamp := make([]int32, nn)
+	var path []int32
+	type numTag struct {
+		name, unit string
+		v          int64
+	}
+	var nums []numTag
+	for i, s := range p.Samples.Stack {
+		if q.keep != nil && !q.keep(i) {
+			continue
+		}
+		w := vals[i]
+		var dw int64
+		if q.mean {
+			dw = p.Samples.Values[0][i]
+		}
+		if w == 0 && dw == 0 {
+			continue
+		}
+		labels := setName(p.Samples.Labels[i])
+		nums = nums[:0]
+		for _, nl := range p.Samples.NumLabels(i) {
+			if p.Strings[nl.Key] != "bytes" {
+				continue
+			}
+			u := units["bytes"]
+			nums = append(nums, numTag{ScaledLabel(nl.Value, u, unit), u, nl.Value})
+		}
+		if labels == "" && len(nums) == 0 {
+			continue
+		}
+		var ok bool
+		path, ok = q.appendPath(q.folder(), path[:0], nil, p.Stacks.At(s))
+		if !ok || len(path) == 0 {
+			continue
+		}
+		mark := int32(i + 1)
+		add := func(gi int32, flat bool) {
+			if gi < 0 || int(gi) >= limit {
+				return
+			}
+			gn := &g.nodes[gi]
+			if labels != "" {
+				if gn.labelTags == nil {
+					gn.labelTags = map[string]*GraphTag{}
+				}
+				t := gn.labelTags[labels]
+				if t == nil {
+					t = &GraphTag{Name: labels}
+					gn.labelTags[labels] = t
+				}
+				t.add(w, dw, flat)
+			}
+			if len(nums) == 0 {
+				return
+			}
+			if gn.numTags == nil {
+				gn.numTags = map[string]map[string]*GraphTag{}
+			}
+			m := gn.numTags[labels]
+			if m == nil {
+				m = map[string]*GraphTag{}
+				gn.numTags[labels] = m
+			}
+			for _, nt := range nums {
+				t := m[nt.name]
+				if t == nil {
+					t = &GraphTag{Name: nt.name, Unit: nt.unit, Value: nt.v}
+					m[nt.name] = t
+				}
+				t.add(w, dw, flat)
+			}
+		}
+		if g.child != nil {
+			// A tree: the path's nodes, each once.
+			parent, gi := int32(-1), int32(-1)
+			for _, n := range path {
+				orig, ok := g.child[[2]int32{parent, n}]
+				if !ok {
+					gi = -1
+					break
+				}
+				gi = g.where[orig]
+				add(gi, false)
+				parent = orig
+			}
+			add(gi, true)
+			continue
+		}
+		for _, n := range path {
+			if stamp[n] != mark {
+				stamp[n] = mark
+				add(g.where[n], false)
+			}
+		}
+		// The leaf has the flat value only when it is kept (a dropped
+		// leaf leaves none, as in build).
+		add(g.where[path[len(path)-1]], true)
+	}
+}
+
+func (t *GraphTag) add(w, dw int64, flat bool) {
+	if flat {
+		t.Flat += w
+		t.FlatDiv += dw
+	} else {
+		t.Cum += w
+		t.CumDiv += dw
+	}
+}
+
+// copyTags gives g's nodes the tags they have in from: a node's tags do
+// not depend on which other nodes are kept.
+func (g *ggraph) copyTags(from *ggraph) {
+	for i := range g.nodes {
+		gn := &g.nodes[i]
+		if j := from.where[gn.orig]; j >= 0 {
+			gn.labelTags, gn.numTags = from.nodes[j].labelTags, from.nodes[j].numTags
+		}
+	}
+}
+
+// trimTags drops the tags whose flat and cum are both below cutoff.
+func (g *ggraph) trimTags(cutoff int64) {
+	trim := func(m map[string]*GraphTag) {
+		for k, t := range m {
+			if abs64(t.Flat) < cutoff && abs64(t.Cum) < cutoff {
+				delete(m, k)
+			}
+		}
+	}
+	for i := range g.nodes {
+		trim(g.nodes[i].labelTags)
+		for _, m := range g.nodes[i].numTags {
+			trim(m)
+		}
+	}
+}
+
+// trimEdges removes the edges lighter than cutoff, and returns how many.
+func (g *ggraph) trimEdges(cutoff int64) int {
+	dropped := 0
+	for id := range g.edges {
+		if e := &g.edges[id]; !e.removed && abs64(e.w) < cutoff {
+			e.removed = true
+			dropped++
+		}
+	}
+	g.dropRemoved()
+	return dropped
+}
+
+func (g *ggraph) dropRemoved() {
+	for i := range g.nodes {
+		gn := &g.nodes[i]
+		gn.in = slices.DeleteFunc(gn.in, func(id int32) bool { return g.edges[id].removed })
+		gn.out = slices.DeleteFunc(gn.out, func(id int32) bool { return g.edges[id].removed })
+	}
+}
+
+// countTags is how many of n's tags have a flat value (pprof counts
+// them as nodes when choosing a visual graph's nodes).
+func (gn *gnode) countTags() int {
+	c := 0
+	for _, t := range gn.labelTags {
+		if t.Flat != 0 {
+			c++
+		}
+	}
+	for _, m := range gn.numTags {
+		for _, t := range m {
+			if t.Flat != 0 {
+				c++
+			}
+		}
+	}
+	return c
+}
+
+// maxNodelets is how many tags -dot draws under a node.
+const maxNodelets = 4
+
+// selectTop is how many of the first nodes nodecount keeps: in a visual
+// graph each node's tags count as nodes too.
+func (g *ggraph) selectTop(maxNodes int, visual bool) int {
+	if visual {
+		count := 0
+		for i := range g.nodes {
+			if count += min(g.nodes[i].countTags(), maxNodelets) + 1; count >= maxNodes {
+				maxNodes = i + 1
+				break
+			}
+		}
+	}
+	return min(maxNodes, len(g.nodes))
+}
+
+// pprofInfo is a node's identity as pprof prints its NodeInfo with %v,
+// its last tie-breaker between nodes.
+func pprofInfo(ni *NodeInfo) string {
+	return fmt.Sprintf("{%s %s %d %s %d %d %d %s}", ni.Name, "", ni.Address, ni.File, ni.StartLine, ni.Line, ni.Column, ni.Objfile)
+}
+
+// sortNodes orders the nodes as pprof's SortNodes: by entropy score
+// (visual), cum or flat, then by name.
+func (g *ggraph) sortNodes(t *nodeTable, byCum, visual bool) {
+	n := len(g.nodes)
+	infos := make([]NodeInfo, n)
+	names := make([]string, n)
+	score := make([]int64, n)
+	for i := range g.nodes {
+		infos[i] = t.info(g.nodes[i].node)
+		names[i] = infos[i].PrintableName()
+		switch {
+		case visual:
+			score[i] = g.entropyScore(i)
+		case byCum:
+			score[i] = g.nodes[i].cum
+		default:
+			score[i] = g.nodes[i].flat
+		}
+	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	nameLess := func(l, r int) (equal, less bool) {
+		if infos[l] == infos[r] {
+			return true, false
+		}
+		if a, b := infos[l].Address, infos[r].Address; a != 0 && b != 0 && a != b {
+			return false, a < b
+		}
+		return false, names[l] < names[r]
+	}
+	second := func(i int) int64 { return g.nodes[i].cum }
+	if visual || byCum {
+		second = func(i int) int64 { return g.nodes[i].flat }
+	}
+	sort.Slice(perm, func(a, b int) bool {
+		l, r := perm[a], perm[b]
+		if x, y := abs64(score[l]), abs64(score[r]); x != y {
+			return x > y
+		}
+		if eq, less := nameLess(l, r); !eq {
+			return less
+		}
+		if x, y := abs64(second(l)), abs64(second(r)); x != y {
+			return x > y
+		}
+		return pprofInfo(&infos[l]) < pprofInfo(&infos[r])
+	})
+	order := make([]int32, n)
+	for i, j := range perm {
+		order[i] = int32(j)
+	}
+	g.permute(order)
+}
+
+// entropyScore is pprof's score of how much a node tells in a picture:
+// entry and leaf nodes, and nodes whose calls spread, score higher.
+func (g *ggraph) entropyScore(i int) int64 {
+	gn := &g.nodes[i]
+	score := 0.0
+	if len(gn.in) == 0 {
+		score++
+	} else {
+		score += g.edgeEntropy(gn.in, 0)
+	}
+	if len(gn.out) == 0 {
+		score++
+	} else {
+		score += g.edgeEntropy(gn.out, gn.flat)
+	}
+	return int64(score*float64(gn.cum)) + gn.flat
+}
+
+func (g *ggraph) edgeEntropy(ids []int32, self int64) float64 {
+	score := 0.0
+	total := self
+	for _, id := range ids {
+		if w := g.edges[id].w; w > 0 {
+			total += abs64(w)
+		}
+	}
+	if total != 0 {
+		for _, id := range ids {
+			frac := float64(abs64(g.edges[id].w)) / float64(total)
+			score += -frac * math.Log2(frac)
+		}
+		if self > 0 {
+			frac := float64(abs64(self)) / float64(total)
+			score += -frac * math.Log2(frac)
+		}
+	}
+	return score
+}
+
+// sortEdgeIDs orders edges as pprof's EdgeMap.Sort: by |weight|, then
+// by the caller's and the callee's names.
+func (g *ggraph) sortEdgeIDs(ids []int32, t *nodeTable) {
+	name := func(n int32) string { return t.name(n) }
+	sort.Slice(ids, func(a, b int) bool {
+		x, y := &g.edges[ids[a]], &g.edges[ids[b]]
+		if x.w != y.w {
+			return abs64(x.w) > abs64(y.w)
+		}
+		if f1, f2 := name(x.fromNode), name(y.fromNode); f1 != f2 {
+			return f1 < f2
+		}
+		return name(x.toNode) < name(y.toNode)
+	})
+}
+
+// removeRedundantEdges removes residual edges whose callee the caller
+// reaches another way, lightest first, as pprof's RemoveRedundantEdges.
+func (g *ggraph) removeRedundantEdges(t *nodeTable) {
+	for i := len(g.nodes) - 1; i >= 0; i-- {
+		in := slices.Clone(g.nodes[i].in)
+		g.sortEdgeIDs(in, t)
+		for j := len(in) - 1; j >= 0; j-- {
+			e := &g.edges[in[j]]
+			if !e.residual {
+				break
+			}
+			if g.redundant(in[j]) {
+				e.removed = true
+				g.dropRemoved()
+			}
+		}
+	}
+}
+
+// redundant reports whether edge id's caller reaches its callee without
+// it.
+func (g *ggraph) redundant(id int32) bool {
+	e := &g.edges[id]
+	src := e.from
+	seen := map[int32]bool{e.to: true}
+	queue := []int32{e.to}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, ie := range g.nodes[n].in {
+			if ie == id {
+				continue
+			}
+			from := g.edges[ie].from
+			if seen[from] {
+				continue
+			}
+			if from == src {
+				return true
+			}
+			seen[from] = true
+			queue = append(queue, from)
+		}
+	}
+	return false
+}
+
+// result makes the Graph of g.
+func (g *ggraph) result(q *query, b *graphBuild) *Graph {
+	t := q.nodes
+	p := q.e.p
+	out := &Graph{SampleType: p.SampleTypes[q.vi], Total: b.total, Names: &NodeSet{t}}
+	value := func(v, div int64) int64 {
+		if div == 0 {
+			return v
+		}
+		return v / div
+	}
+	edgeID := make([]int32, len(g.edges)) // g's edge id → out's
+	var live []int32
+	for id := range g.edges {
+		if !g.edges[id].removed {
+			live = append(live, int32(id))
+		}
+	}
+	g.sortEdgeIDs(live, t)
+	for k, id := range live {
+		e := &g.edges[id]
+		edgeID[id] = int32(k)
+		out.Edges = append(out.Edges, GraphEdge{From: e.from, To: e.to, Weight: e.w, Div: e.dw, Residual: e.residual, Inline: e.inline})
+	}
+	out.Nodes = make([]GraphNode, len(g.nodes))
+	for i := range g.nodes {
+		gn := &g.nodes[i]
+		in, out2 := slices.Clone(gn.in), slices.Clone(gn.out)
+		g.sortEdgeIDs(in, t)
+		g.sortEdgeIDs(out2, t)
+		for k := range in {
+			in[k] = edgeID[in[k]]
+		}
+		for k := range out2 {
+			out2[k] = edgeID[out2[k]]
+		}
+		n := GraphNode{Node: gn.node, Context: gn.ctx, Flat: value(gn.flat, gn.flatDiv), Cum: value(gn.cum, gn.cumDiv), In: in, Out: out2}
+		if l := b.nodeLoc[gn.node]; l >= 0 {
+			if m := p.Locations[l].Mapping; m >= 0 {
+				n.Objfile = p.Mappings[m].File
+			}
+		}
+		for _, tg := range gn.labelTags {
+			n.LabelTags = append(n.LabelTags, *tg)
+		}
+		for k, m := range gn.numTags {
+			if n.NumericTags == nil {
+				n.NumericTags = map[string][]GraphTag{}
+			}
+			ts := []GraphTag{}
+			for _, tg := range m {
+				ts = append(ts, *tg)
+			}
+			n.NumericTags[k] = ts
+		}
+		out.Nodes[i] = n
+	}
+	return out
+}
+
+// tree is pprof's call_tree graph: a node per calling context (a node
+// under each of its callers' contexts), trimmed by nodefraction and
+// nodecount by moving a dropped node's callees to its caller over
+// residual edges.
+func (b *graphBuild) tree(visual bool) *Graph {
+	q := b.q
+	o := q.opt
+	g := b.buildTree()
+	var flatSum int64
+	for i := range g.nodes {
+		flatSum += g.nodes[i].flat
+	}
+	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
+	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
+	if visual {
+		b.tags(g, len(g.nodes))
+	}
+	dropped := 0
+	if nodeCutoff > 0 {
+		kept := make([]bool, len(g.nodes))
+		n := 0
+		for i := range g.nodes {
+			if abs64(g.nodes[i].cum) >= nodeCutoff {
+				kept[i] = true
+				n++
+			}
+		}
+		if n != len(g.nodes) {
+			dropped = len(g.nodes) - n
+			g.trimTree(kept)
+		}
+	}
+	orig := len(g.nodes)
+	if b.orig > 0 {
+		orig = b.orig
+	}
+	byCum := o.Sort == "cum"
+	g.sortNodes(q.nodes, byCum, visual)
+	if c := o.NodeCount; c > 0 {
+		g.trimTags(nodeCutoff)
+		g.trimEdges(edgeCutoff)
+		if top := g.selectTop(c, visual); top < len(g.nodes) {
+			kept := make([]bool, len(g.nodes))
+			for i := range top {
+				kept[i] = true
+			}
+			g.trimTree(kept)
+			g.sortNodes(q.nodes, byCum, visual)
+		}
+	}
+	g.trimTags(nodeCutoff)
+	droppedEdges := g.trimEdges(edgeCutoff)
+	out := g.result(q, b)
+	out.OrigCount, out.DroppedNodes, out.DroppedEdges = orig, dropped, droppedEdges
+	return out
+}
+
+// buildTree walks every stack into a tree of calling contexts, as
+// pprof's graph.New with CallTree.
+func (b *graphBuild) buildTree() *ggraph {
+	q := b.q
+	p := q.e.p
+	g := &ggraph{child: map[[2]int32]int32{}}
+	var path []int32
+	var inl []bool
+	for s := 0; s < p.Stacks.Len(); s++ {
+		w := b.w[s]
+		var dw int64
+		if b.dw != nil {
+			dw = b.dw[s]
+		}
+		if w == 0 && dw == 0 {
+			continue
+		}
+		var ok bool
+		inl = inl[:0]
+		path, ok = q.appendPath(q.folder(), path[:0], &inl, p.Stacks.At(int32(s)))
+		if !ok {
+			continue
+		}
+		b.noteLocs(p.Stacks.At(int32(s)))
+		parent := int32(-1)
+		for k, n := range path {
+			key := [2]int32{parent, n}
+			gi, found := g.child[key]
+			if !found {
+				gi = int32(len(g.nodes))
+				g.child[key] = gi
+				g.nodes = append(g.nodes, gnode{node: n, orig: gi, ctx: parent})
+			}
+			gn := &g.nodes[gi]
+			gn.cum += w
+			gn.cumDiv += dw
+			if parent >= 0 {
+				var e *gedge
+				if len(gn.in) > 0 {
+					e = &g.edges[gn.in[0]]
+					e.inline = e.inline && inl[k]
+				} else {
+					id := int32(len(g.edges))
+					g.edges = append(g.edges, gedge{from: parent, to: gi, fromNode: g.nodes[parent].node, toNode: n, inline: inl[k]})
+					g.nodes[parent].out = append(g.nodes[parent].out, id)
+					gn = &g.nodes[gi]
+					gn.in = append(gn.in, id)
+					e = &g.edges[id]
+				}
+				e.w += w
+				e.dw += dw
+			}
+			parent = gi
+		}
+		if parent >= 0 {
+			g.nodes[parent].flat += w
+			g.nodes[parent].flatDiv += dw
+		}
+	}
+	g.where = make([]int32, len(g.nodes))
+	for i := range g.where {
+		g.where[i] = int32(i)
+	}
+	g.dropValueless(q.opt.DropNegative)
+	return g
+}
+
+// trimTree keeps the nodes kept flags (by index): a dropped node's
+// callees move to its caller, over residual edges (inline when both
+// were), or become roots; as pprof's TrimTree.
+func (g *ggraph) trimTree(kept []bool) {
+	var order []int32
+	for i := range g.nodes {
+		if kept[i] {
+			order = append(order, int32(i))
+			continue
+		}
+		cur := &g.nodes[i]
+		var in []int32
+		for _, id := range cur.in {
+			if !g.edges[id].removed {
+				in = append(in, id)
+			}
+		}
+		if len(in) == 0 {
+			for _, id := range cur.out {
+				g.edges[id].removed = true
+			}
+			continue
+		}
+		pe := &g.edges[in[0]]
+		parent := pe.from
+		pe.removed = true
+		for _, id := range cur.out {
+			e := &g.edges[id]
+			if e.removed {
+				continue
+			}
+			e.from = parent
+			e.fromNode = g.nodes[parent].node
+			e.residual = true
+			e.inline = pe.inline && e.inline
+			g.nodes[parent].out = append(g.nodes[parent].out, id)
+		}
+		cur.out = nil
+	}
+	g.dropRemoved()
+	g.permute(order)
+}

@@ -1,0 +1,593 @@
+package views
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/analysis/report"
+)
+
+// Graph is pprof's call graph around the selected function, in the
+// terminal: the function in the middle, its callers above and its
+// callees below, as many hops each way as the height allows. Each node
+// is a box with its name, flat and cum, coloured by cum; each box off
+// the middle hangs from the edge that reached it, labelled with the
+// edge's value (dashed for inlined calls, dotted where pprof's pruning
+// dropped nodes between the two). The graph is -dot's, pruned as -dot
+// prunes it for the current settings (nodecount 80 unless set). ↑ and
+// ↓ re-centre on a caller or callee (the one ← and → aim at, else the
+// heaviest).
+type Graph struct {
+	c *Common
+	aboutFunction
+	data  *graphResult
+	value func(int64) string
+
+	// aim is the direct neighbour ← and → point at: an index into
+	// the layout's neighbours (callers, then callees), or -1.
+	aim           int
+	m             matchSet
+	width, height int
+	boxes         []graphBox // the last layout's boxes, for clicks
+}
+
+type graphResult struct {
+	g   *analysis.Graph
+	opt analysis.Options
+}
+
+// NewGraph makes the Graph view.
+func NewGraph(c *Common) *Graph { return &Graph{c: c, aim: -1} }
+
+func (v *Graph) Title() string { return "Graph" }
+func (v *Graph) Init() tea.Cmd { return nil }
+
+func (v *Graph) SetSize(w, h int) { v.width, v.height = w, h }
+
+func (v *Graph) ShortHelp() []key.Binding {
+	k := v.c.Keys
+	return []key.Binding{withHelp(k.FrameParent, "caller"), withHelp(k.FrameChild, "callee"), withHelp(k.FramePrev, "aim"), k.Drill, k.Focus}
+}
+
+// GraphOptions are opt as the Graph view draws them: -dot's, whose
+// nodecount is 80 unless one is set.
+func GraphOptions(opt analysis.Options) analysis.Options {
+	if opt.NodeCount == 0 {
+		opt.NodeCount = 80
+	}
+	return opt
+}
+
+// Query computes the graph for opt; the selection only moves its
+// centre, so the state is empty and a walk needs no recomputation.
+func (v *Graph) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
+	opt = GraphOptions(opt)
+	return job(opt, func() (*graphResult, error) {
+		g, err := e.Graph(opt, analysis.GraphVisual)
+		if err != nil {
+			return nil, err
+		}
+		return &graphResult{g: g, opt: opt}, nil
+	}, v.setResult), ""
+}
+
+func (v *Graph) HasResult() bool { return v.data != nil }
+
+// Total is the percentage denominator of the graph.
+func (v *Graph) Total() int64 { return v.data.g.Total }
+
+func (v *Graph) setResult(r *graphResult, opt analysis.Options) {
+	v.data = r
+	v.value = newQuantity(v.c, r.g.SampleType.Unit, opt).format
+	v.aim = -1
+	if v.center() < 0 && len(r.g.Nodes) > 0 && v.name == "" {
+		// No selection yet: the heaviest node by cum.
+		best := 0
+		for i, n := range r.g.Nodes {
+			if abs64(n.Cum) > abs64(r.g.Nodes[best].Cum) {
+				best = i
+			}
+		}
+		v.name = nodeName(r.g.Names, r.g.Nodes[best].Node)
+	}
+}
+
+// Reveal re-centres the graph on name.
+func (v *Graph) Reveal(name string) {
+	if name != "" && name != v.name {
+		v.name = name
+		v.aim = -1
+	}
+}
+
+// center is the index of the selected function's node, or -1.
+func (v *Graph) center() int32 {
+	if v.data == nil || v.name == "" {
+		return -1
+	}
+	g := v.data.g
+	for i, n := range g.Nodes {
+		if nodeName(g.Names, n.Node) == v.name {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
+// graphBox is a node drawn in a layout.
+type graphBox struct {
+	node  int32 // index into Graph.Nodes
+	level int   // <0 callers, 0 the centre, >0 callees
+	edge  int32 // the edge that reached it from the level nearer the centre, or -1
+	x, y  int   // top left, y relative to the view
+	w     int
+}
+
+// graphLayout places the centre, callers and callees: level by level
+// outwards, each node once, at most perRow a level (more are counted in
+// hidden).
+type graphLayout struct {
+	levels map[int][]graphBox
+	hidden map[int]int
+	up     int // caller levels shown
+	down   int // callee levels shown
+	boxW   int
+}
+
+const (
+	graphBoxLines = 3 // a box: top border with the name, values, bottom border
+	graphHeadLine = 1 // the summary line
+)
+
+// layout places the graph around centre c for the view's size.
+func (v *Graph) layout(c int32) graphLayout {
+	g := v.data.g
+	boxW := 34
+	if v.width < 120 {
+		boxW = 24
+	}
+	boxW = min(boxW, max(v.width, 8))
+	perRow := max(1, (v.width+1)/(boxW+1))
+	lay := graphLayout{levels: map[int][]graphBox{0: {{node: c, edge: -1, w: boxW}}}, hidden: map[int]int{}, boxW: boxW}
+	placed := map[int32]bool{c: true}
+	// Each level beyond the centre takes a line for its edges and the
+	// box's three.
+	levels := max(0, (v.height-graphHeadLine-graphBoxLines)/(graphBoxLines+1))
+	grow := func(dir int) bool {
+		d := lay.up + 1
+		if dir > 0 {
+			d = lay.down + 1
+		}
+		prev := lay.levels[dir*(d-1)]
+		var row []graphBox
+		hidden := 0
+		for _, b := range prev {
+			n := &g.Nodes[b.node]
+			ids := n.In
+			if dir > 0 {
+				ids = n.Out
+			}
+			for _, id := range ids {
+				e := &g.Edges[id]
+				other := e.From
+				if dir > 0 {
+					other = e.To
+				}
+				if placed[other] {
+					continue
+				}
+				placed[other] = true
+				if len(row) < perRow {
+					row = append(row, graphBox{node: other, level: dir * d, edge: id, w: boxW})
+				} else {
+					hidden++
+				}
+			}
+		}
+		if len(row) == 0 {
+			return false
+		}
+		lay.levels[dir*d], lay.hidden[dir*d] = row, hidden
+		if dir > 0 {
+			lay.down++
+		} else {
+			lay.up++
+		}
+		return true
+	}
+	// Alternately a level of callers and of callees, while they fit.
+	upDone, downDone := false, false
+	for lay.up+lay.down < levels && !(upDone && downDone) {
+		if !upDone && (lay.up <= lay.down || downDone) {
+			upDone = !grow(-1)
+			continue
+		}
+		downDone = !grow(1)
+	}
+	// Positions: rows centred; callers above.
+	y := graphHeadLine
+	for l := -lay.up; l <= lay.down; l++ {
+		row := lay.levels[l]
+		if l > 0 {
+			y++ // the edge line above a callee row
+		}
+		wid := len(row)*(boxW+1) - 1
+		x := max(0, (v.width-wid)/2)
+		for i := range row {
+			row[i].x, row[i].y = x+i*(boxW+1), y
+		}
+		y += graphBoxLines
+		if l < 0 {
+			y++ // the edge line below a caller row
+		}
+	}
+	return lay
+}
+
+// at is the box of the edge's end that is on level l: its caller (from)
+// or its callee.
+func (lay *graphLayout) at(l int, e analysis.GraphEdge, callee bool) graphBox {
+	n := e.From
+	if callee {
+		n = e.To
+	}
+	for _, b := range lay.levels[l] {
+		if b.node == n {
+			return b
+		}
+	}
+	return graphBox{x: -1}
+}
+
+func sign(l int) int {
+	switch {
+	case l < 0:
+		return -1
+	case l > 0:
+		return 1
+	}
+	return 0
+}
+
+// neighbours are the layout's direct callers and callees, in order.
+func (lay *graphLayout) neighbours() []graphBox {
+	return append(append([]graphBox(nil), lay.levels[-1]...), lay.levels[1]...)
+}
+
+func (v *Graph) Update(msg tea.Msg) tea.Cmd {
+	if !v.HasResult() {
+		return nil
+	}
+	c := v.center()
+	if c < 0 {
+		return nil
+	}
+	if mm, ok := msg.(tea.MouseMsg); ok && mm.Button == tea.MouseButtonLeft && mm.Action == tea.MouseActionPress {
+		for _, b := range v.boxes {
+			if mm.X >= b.x && mm.X < b.x+b.w && mm.Y >= b.y && mm.Y < b.y+graphBoxLines && b.level != 0 {
+				return v.walk(b.node)
+			}
+		}
+		return nil
+	}
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	lay := v.layout(c)
+	nb := lay.neighbours()
+	k := v.c.Keys
+	switch {
+	case key.Matches(km, k.FramePrev, k.FrameNext):
+		if len(nb) == 0 {
+			return nil
+		}
+		step := 1
+		if key.Matches(km, k.FramePrev) {
+			step = -1
+		}
+		switch {
+		case v.aim < 0 && step > 0:
+			v.aim = 0
+		case v.aim < 0:
+			v.aim = len(nb) - 1
+		default:
+			v.aim = (v.aim + step + len(nb)) % len(nb)
+		}
+	case key.Matches(km, k.FrameParent, k.FrameChild):
+		dir := 1
+		if key.Matches(km, k.FrameParent) {
+			dir = -1
+		}
+		if v.aim >= 0 && v.aim < len(nb) && nb[v.aim].level == dir {
+			return v.walk(nb[v.aim].node)
+		}
+		if row := lay.levels[dir]; len(row) > 0 {
+			return v.walk(row[0].node)
+		}
+	}
+	return nil
+}
+
+// walk re-centres the graph on node n, making it the selection.
+func (v *Graph) walk(n int32) tea.Cmd {
+	g := v.data.g
+	name := nodeName(g.Names, g.Nodes[n].Node)
+	v.name, v.aim = name, -1
+	return func() tea.Msg { return SelectMsg{Name: name} }
+}
+
+// Centre returns the name of the function the graph is centred on and
+// the names of the boxes shown, callers' levels first: for tui's tests.
+func (v *Graph) Centre() (string, []string) {
+	c := v.center()
+	if c < 0 {
+		return v.name, nil
+	}
+	lay := v.layout(c)
+	var names []string
+	for l := -lay.up; l <= lay.down; l++ {
+		for _, b := range lay.levels[l] {
+			names = append(names, v.data.g.Names.Name(v.data.g.Nodes[b.node].Node))
+		}
+	}
+	return v.name, names
+}
+
+func (v *Graph) SetSearch(re *regexp.Regexp) bool {
+	v.m.re = re
+	if re == nil || !v.HasResult() {
+		return false
+	}
+	return v.NextMatch(1)
+}
+
+// NextMatch re-centres on the next node (in the graph's order) whose
+// name matches the search.
+func (v *Graph) NextMatch(dir int) bool {
+	if v.m.re == nil || !v.HasResult() {
+		return false
+	}
+	g := v.data.g
+	n := len(g.Nodes)
+	start := int(v.center())
+	for k := 1; k <= n; k++ {
+		i := ((start+dir*k)%n + n) % n
+		if v.m.re.MatchString(g.Names.Name(g.Nodes[i].Node)) {
+			v.name, v.aim = nodeName(g.Names, g.Nodes[i].Node), -1
+			return true
+		}
+	}
+	return false
+}
+
+func (v *Graph) View() string {
+	st := v.c.Styles
+	if v.data == nil {
+		return fillLines([]string{st.Dim.Render("  computing…")}, v.height)
+	}
+	g := v.data.g
+	c := v.center()
+	if len(g.Nodes) == 0 {
+		return fillLines([]string{st.Dim.Render("  no samples with the current options")}, v.height)
+	}
+	if c < 0 {
+		return fillLines([]string{st.Dim.Render(ansi.Truncate(fmt.Sprintf("  %s is not among the graph's %d nodes (nodecount=%d, nodefraction=%g): raise nodecount or lower nodefraction",
+			v.name, len(g.Nodes), v.data.opt.NodeCount, v.data.opt.NodeFraction), v.width, "…"))}, v.height)
+	}
+	lay := v.layout(c)
+	v.boxes = v.boxes[:0]
+	cn := &g.Nodes[c]
+	total := g.Total
+	offScreen := func(l int) string {
+		if n := lay.hidden[l]; n > 0 {
+			return fmt.Sprintf(" (%d off screen)", n)
+		}
+		return ""
+	}
+	summary := fmt.Sprintf(" %s  flat %s %s · cum %s %s · %s%s · %s%s · graph of %d nodes",
+		g.Names.Name(cn.Node), v.value(cn.Flat), strings.TrimSpace(share(cn.Flat, total)),
+		v.value(cn.Cum), strings.TrimSpace(share(cn.Cum, total)),
+		plural(len(cn.In), "caller"), offScreen(-1), plural(len(cn.Out), "callee"), offScreen(1), len(g.Nodes))
+	canvas := newCanvas(v.width, v.height)
+	canvas.put(0, 0, st.Key.Render(ansi.Truncate(summary, v.width, "…")), ansi.StringWidth(summary))
+	nb := lay.neighbours()
+	aimed := int32(-1)
+	if v.aim >= 0 && v.aim < len(nb) {
+		aimed = nb[v.aim].node
+	}
+	for l := -lay.up; l <= lay.down; l++ {
+		for _, b := range lay.levels[l] {
+			v.boxes = append(v.boxes, b)
+			v.drawBox(canvas, b, b.node == c, b.node == aimed)
+			if b.edge >= 0 {
+				ey := b.y - 1 // callees hang from the line above
+				if l < 0 {
+					ey = b.y + graphBoxLines // callers' edges go down
+				}
+				v.drawEdge(canvas, b, ey, lay.at(b.level-sign(b.level), v.data.g.Edges[b.edge], b.level < 0))
+			}
+		}
+	}
+	return canvas.String()
+}
+
+// drawBox draws node b: its name in the top border, flat and cum
+// inside, coloured by its cum's share of the total (as pprof's boxes
+// are shaded), the centre bold and the aimed neighbour as the cursor.
+func (v *Graph) drawBox(cv *canvas, b graphBox, centre, aimed bool) {
+	st := v.c.Styles
+	g := v.data.g
+	n := &g.Nodes[b.node]
+	inner := b.w - 2
+	style := st.Heat(pct(n.Cum, g.Total))
+	if v.c.Diff {
+		style = st.DiffText(n.Cum, g.Total)
+	}
+	if centre {
+		style = style.Bold(true)
+	}
+	name := fitName(v.boxName(b.node), inner-2)
+	nameStyle := style
+	if aimed {
+		nameStyle = st.Selected
+	}
+	top := style.Render("┌ ") + highlight(name, v.m.re, nameStyle, st.Match) + style.Render(" "+strings.Repeat("─", max(0, inner-2-ansi.StringWidth(name)))+"┐")
+	if centre {
+		top = style.Render("┏ ") + highlight(name, v.m.re, nameStyle, st.Match) + style.Render(" "+strings.Repeat("━", max(0, inner-2-ansi.StringWidth(name)))+"┓")
+	}
+	vals := v.boxValues(n, inner)
+	sideL, sideR, bottom := "│", "│", "└"+strings.Repeat("─", inner)+"┘"
+	if centre {
+		sideL, sideR, bottom = "┃", "┃", "┗"+strings.Repeat("━", inner)+"┛"
+	}
+	cv.put(b.x, b.y, top, b.w)
+	cv.put(b.x, b.y+1, style.Render(sideL)+PadRight(vals, inner)+style.Render(sideR), b.w)
+	cv.put(b.x, b.y+2, style.Render(bottom), b.w)
+}
+
+// boxName is node i's name as its box shows it: the function without
+// its package path, as pprof's boxes.
+func (v *Graph) boxName(i int32) string {
+	g := v.data.g
+	n := g.Nodes[i].Node
+	info := g.Names.Info(n)
+	full := g.Names.Name(n)
+	if info.Name != "" {
+		full = strings.Replace(full, info.Name, report.ShortName(info.Name), 1)
+	}
+	return full
+}
+
+// boxValues is a node's flat and cum as they fit in w columns.
+func (v *Graph) boxValues(n *analysis.GraphNode, w int) string {
+	total := v.data.g.Total
+	for _, s := range []string{
+		fmt.Sprintf(" %s of %s (%s)", v.value(n.Flat), v.value(n.Cum), strings.TrimSpace(share(n.Cum, total))),
+		fmt.Sprintf(" %s of %s", v.value(n.Flat), v.value(n.Cum)),
+		" " + v.value(n.Cum),
+	} {
+		if ansi.StringWidth(s) <= w {
+			return s
+		}
+	}
+	return ansi.Truncate(" "+v.value(n.Cum), w, "")
+}
+
+// drawEdge draws the edge that reached b on line y: a stroke and the
+// edge's value, dashed for an inlined call and dotted for a residual
+// edge (pprof's dotted line over dropped nodes).
+//
+// other is the box at the edge's other end; when it is not straight
+// above or below, the label names it.
+func (v *Graph) drawEdge(cv *canvas, b graphBox, y int, other graphBox) {
+	st := v.c.Styles
+	e := &v.data.g.Edges[b.edge]
+	stroke := "│"
+	switch {
+	case e.Residual:
+		stroke = "┊"
+	case e.Inline:
+		stroke = "╎"
+	}
+	label := " " + v.value(e.Value())
+	if e.Inline {
+		label += " (inline)"
+	}
+	if other.x != b.x && other.level != 0 {
+		arrow := " ← "
+		if b.level < 0 {
+			arrow = " → "
+		}
+		label += arrow + v.boxName(other.node)
+	}
+	text := stroke + label
+	style := st.Heat(pct(e.Value(), v.data.g.Total))
+	if v.c.Diff {
+		style = st.DiffText(e.Value(), v.data.g.Total)
+	}
+	w := min(ansi.StringWidth(text), b.w-2)
+	cv.put(b.x+2, y, style.Render(stroke)+st.Dim.Render(ansi.Truncate(label, w-1, "")), w)
+}
+
+// canvas is a screen of lines on which styled pieces are put at a
+// column: each line keeps its pieces in order and pads between them.
+type canvas struct {
+	w, h  int
+	lines [][]piece
+}
+
+type piece struct {
+	x, w int
+	s    string
+}
+
+func newCanvas(w, h int) *canvas { return &canvas{w: w, h: h, lines: make([][]piece, h)} }
+
+// put places styled text s, w columns wide, at column x of line y;
+// pieces must not overlap and arrive left to right on a line, or are
+// dropped.
+func (cv *canvas) put(x, y int, s string, w int) {
+	if y < 0 || y >= cv.h || x < 0 || x >= cv.w {
+		return
+	}
+	if x+w > cv.w {
+		s, w = ansi.Truncate(s, cv.w-x, ""), cv.w-x
+	}
+	line := cv.lines[y]
+	if n := len(line); n > 0 && line[n-1].x+line[n-1].w > x {
+		return
+	}
+	cv.lines[y] = append(line, piece{x, w, s})
+}
+
+func (cv *canvas) String() string {
+	out := make([]string, cv.h)
+	for y, line := range cv.lines {
+		var b strings.Builder
+		at := 0
+		for _, p := range line {
+			b.WriteString(strings.Repeat(" ", p.x-at))
+			b.WriteString(p.s)
+			at = p.x + p.w
+		}
+		b.WriteString(strings.Repeat(" ", max(0, cv.w-at)))
+		out[y] = b.String()
+	}
+	return strings.Join(out, "\n")
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// Data returns the graph shown, for tui's tests (nil before the first).
+func (v *Graph) Data() *analysis.Graph {
+	if v.data == nil {
+		return nil
+	}
+	return v.data.g
+}
+
+// GraphEdgeLabel is an edge's value as -dot labels it (with " (inline)"
+// for an inlined call), in the graph's unit: for tui's tests.
+func GraphEdgeLabel(g *analysis.Graph, e analysis.GraphEdge) string {
+	top := &analysis.Top{SampleType: g.SampleType, Total: g.Total}
+	for _, n := range g.Nodes {
+		top.Rows = append(top.Rows, analysis.Row{Flat: n.Flat, Cum: n.Cum})
+	}
+	label := analysis.DefaultOptions().ValueFormat(top, g.SampleType.Unit)(e.Value())
+	if e.Inline {
+		label += " (inline)"
+	}
+	return label
+}
