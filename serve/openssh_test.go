@@ -111,7 +111,7 @@ func openSSHSession(t *testing.T, ts *testServer, tmp string, run int) {
 	tmux("send-keys", "-t", "e2e", "j", "Enter")
 	waitScreen("main.fib")
 	tmux("resize-window", "-t", "e2e", "-x", "80", "-y", "20")
-	waitScreen(" 1 Top  2  3  4  5  6  7  8  9                                           ? help")
+	waitScreen(" 1 Top  2 Tree 3 Labels 4 Flame 5 Peek 6 Source 7 Disasm 8 Traces 9 Graph")
 	tmux("send-keys", "-t", "e2e", "q")
 	waitScreen("EXIT=0")
 	if s := screen(); strings.Contains(s, "main.fib") {

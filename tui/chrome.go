@@ -59,35 +59,64 @@ func (m *Model) frame() string {
 	return strings.Join([]string{m.tabBar(), body, m.statusBar(), m.footer()}, "\n")
 }
 
-// tabs returns the tab labels, "1 Top" ...; in a window too narrow for
-// them all, the tabs other than the active one show their number only.
-func (m *Model) tabs() []string {
+// tabs returns the tab labels, "1 Top" ..., and whether they are
+// compact: in a window too narrow for them padded, the tabs other than
+// the active one lose their padding but a space between them; too
+// narrow for that, they show their number only.
+func (m *Model) tabs() ([]string, bool) {
 	out := make([]string, numViews)
-	w := 2 // the active tab's brackets without colour
+	// The active tab takes 2 columns more than its label: its padding,
+	// or without colour its brackets.
+	padded, compact := 2, 2-1
 	for i, v := range m.views.all {
 		out[i] = fmt.Sprintf("%d %s", i+1, v.Title())
-		w += ansi.StringWidth(out[i]) + 2
+		padded += ansi.StringWidth(out[i]) + 2
+		compact += ansi.StringWidth(out[i]) + 1
 	}
-	if w > m.width {
-		for i := range out {
-			if viewID(i) != m.views.active {
-				out[i] = fmt.Sprint(i + 1)
-			}
+	if padded <= m.width {
+		return out, false
+	}
+	if compact <= m.width {
+		return out, true
+	}
+	for i := range out {
+		if viewID(i) != m.views.active {
+			out[i] = fmt.Sprint(i + 1)
 		}
 	}
-	return out
+	return out, false
+}
+
+// tabWidth is the columns tab i takes in the tab bar, with the space
+// after it when compact.
+func (m *Model) tabWidth(i int, label string, compact bool) int {
+	w := ansi.StringWidth(label)
+	if !compact || viewID(i) == m.views.active {
+		w += 2
+	}
+	if compact {
+		w++
+	}
+	return w
 }
 
 func (m *Model) tabBar() string {
 	st := m.c.Styles
 	var b strings.Builder
-	for i, t := range m.tabs() {
-		if viewID(i) == m.views.active {
+	labels, compact := m.tabs()
+	for i, t := range labels {
+		if compact && i > 0 {
+			b.WriteString(" ")
+		}
+		switch {
+		case viewID(i) == m.views.active:
 			if st.NoColor {
 				t = "[" + t + "]"
 			}
 			b.WriteString(st.TabActive.Render(t))
-		} else {
+		case compact:
+			b.WriteString(st.TabInactive.UnsetPadding().Render(t))
+		default:
 			b.WriteString(st.TabInactive.Render(t))
 		}
 	}
@@ -102,8 +131,9 @@ func (m *Model) tabBar() string {
 // tabAt returns the view whose tab is under column x, if any.
 func (m *Model) tabAt(x int) (viewID, bool) {
 	pos := 0
-	for i, t := range m.tabs() {
-		w := ansi.StringWidth(t) + 2 // padding
+	labels, compact := m.tabs()
+	for i, t := range labels {
+		w := m.tabWidth(i, t, compact)
 		if x >= pos && x < pos+w {
 			return viewID(i), true
 		}
