@@ -174,20 +174,7 @@ func TestLiveDelta(t *testing.T) {
 	h.waitFor("the second snapshot", func(m *Model) bool { return m.gen >= 1 && !m.live.loading })
 	h.keys("p", "d")                                                // pause
 	h.waitFor("the delta", func(m *Model) bool { return m.c.Diff }) // its engine is made in the background
-	p, err := format.Load(t.Context(), format.Sources{Sources: []string{b}, Base: []string{a}}, format.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := analysis.NewEngine(p).Top(uiOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got *analysis.Top
-	h.do(func(m *Model) { got, err = m.engine.Top(m.opts) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameTop(t, got, want)
+	showsBase(t, h, b, a)
 	if s := h.screen(); !strings.Contains(s, "Δ over") || !strings.Contains(s, "Δflat") {
 		t.Errorf("the delta is not marked on screen:\n%s", s)
 	}
@@ -697,20 +684,7 @@ func TestLiveMark(t *testing.T) {
 	h.keys("p")
 	// Generations: 1 the mark, 2 and 3 the snapshots after it.
 	h.waitFor("the third snapshot", func(m *Model) bool { return srv.served() == 3 && m.gen >= 3 })
-	p, err := format.Load(t.Context(), format.Sources{Sources: []string{b}, Base: []string{a}}, format.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := analysis.NewEngine(p).Top(uiOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got *analysis.Top
-	h.do(func(m *Model) { got, err = m.engine.Top(m.opts) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameTop(t, got, want)
+	showsBase(t, h, b, a)
 	if s := h.screen(); !strings.Contains(s, "Δflat") || !strings.Contains(s, "Δ since mark") {
 		t.Errorf("the change since the mark is not on screen:\n%s", s)
 	}
@@ -726,6 +700,26 @@ func (s *liveServer) served() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return min(s.n, len(s.files))
+}
+
+// showsBase checks that the open engine's top table is newFile's with
+// baseFile subtracted as -base subtracts it.
+func showsBase(t *testing.T, h *harness, newFile, baseFile string) {
+	t.Helper()
+	p, err := format.Load(t.Context(), format.Sources{Sources: []string{newFile}, Base: []string{baseFile}}, format.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := analysis.NewEngine(p).Top(uiOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *analysis.Top
+	h.do(func(m *Model) { got, err = m.engine.Top(m.opts) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameTop(t, got, want)
 }
 
 // sameTop compares two top tables row by row.
