@@ -198,11 +198,7 @@ func TestPivotScreens(t *testing.T) {
 				for _, k := range tc.keys {
 					switch {
 					case k == "S":
-						h.keys(k)
-						h.waitFor("the pivot", func(m *Model) bool {
-							p, _ := m.views.get(viewFlame).(*views.Flame).Pivoted()
-							return p != ""
-						})
+						h.pivotFlame()
 					case k == "T": // S in the Tree
 						h.keys("S")
 						shows(h, "↓ its callees")
@@ -227,6 +223,17 @@ func TestPivotScreens(t *testing.T) {
 func shows(h *harness, text string) {
 	h.t.Helper()
 	h.waitFor(text, func(m *Model) bool { return strings.Contains(m.View(), text) })
+}
+
+// pivotFlame presses S in the flame graph and waits for the pivot,
+// which the view computes in the background.
+func (h *harness) pivotFlame() {
+	h.t.Helper()
+	h.keys("S")
+	h.waitFor("the pivot", func(m *Model) bool {
+		p, _ := m.views.get(viewFlame).(*views.Flame).Pivoted()
+		return p != ""
+	})
 }
 
 // TestTreePivotKeys: S in the Tree pivots it: the callers' tree above

@@ -111,11 +111,7 @@ func TestDocsTour(t *testing.T) {
 			for _, k := range tc.keys {
 				switch {
 				case k == "S":
-					h.keys(k)
-					h.waitFor("the pivot", func(m *Model) bool {
-						p, _ := m.views.get(viewFlame).(*views.Flame).Pivoted()
-						return p != ""
-					})
+					h.pivotFlame()
 				case len(k) > 1 && !strings.HasPrefix(k, "<"):
 					h.typeText(k)
 				default:
