@@ -369,20 +369,7 @@ func TestLogForgingBeforeLogin(t *testing.T) {
 		log := ts.log.String()
 		return strings.Contains(log, "no common algorithm") && strings.Contains(log, "disconnect")
 	})
-	log := ts.log.String()
-	if strings.ContainsAny(log, "\x1b\r") {
-		t.Errorf("the log holds control bytes a client sent:\n%q", log)
-	}
-	for _, line := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
-		if !strings.HasPrefix(line, "time=") || strings.Contains(line, "addr=10.0.0.1") && !strings.Contains(line, `\n`) {
-			t.Errorf("a forged line: %q", line)
-		}
-	}
-	for _, want := range []string{`user="evil\x1b[2J`, `method="method\x1b[2J`, `peer offered: [kex\x1b[2J`, `bye\x1b[2J`} {
-		if !strings.Contains(log, want) {
-			t.Errorf("the log lacks %q:\n%s", want, log)
-		}
-	}
+	quotedLog(t, ts.log.String(), `user="evil\x1b[2J`, `method="method\x1b[2J`, `peer offered: [kex\x1b[2J`, `bye\x1b[2J`)
 }
 
 // rawClient sends an SSH version line and one unencrypted packet, then
@@ -493,20 +480,7 @@ func TestLogForgingAfterLogin(t *testing.T) {
 	waitUntil(t, 5*time.Second, "the session's end", func() bool {
 		return strings.Contains(ts.log.String(), `msg="session ended"`)
 	})
-	log := ts.log.String()
-	if strings.ContainsAny(log, "\x1b\r") {
-		t.Errorf("the log holds control bytes a client sent:\n%q", log)
-	}
-	for _, line := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
-		if !strings.HasPrefix(line, "time=") || strings.Contains(line, "addr=10.0.0.1") && !strings.Contains(line, `\n`) {
-			t.Errorf("a forged line: %q", line)
-		}
-	}
-	for _, want := range []string{`command="cmd\x1b[2J`, `subsystem="sub\x1b[2J`, `term="xterm\x1b[2J`} {
-		if !strings.Contains(log, want) {
-			t.Errorf("the log lacks %q:\n%s", want, log)
-		}
-	}
+	quotedLog(t, ts.log.String(), `command="cmd\x1b[2J`, `subsystem="sub\x1b[2J`, `term="xterm\x1b[2J`)
 }
 
 // TestMemHoldSwitch: a session that opens another profile holds the
@@ -576,6 +550,25 @@ func TestServedSmallProfiles(t *testing.T) {
 		}
 		if _, err := ts.srv.files.Load(t.Context(), name, format.Options{}); err != nil {
 			t.Errorf("%s (%d bytes): %v", name, len(data), err)
+		}
+	}
+}
+
+// quotedLog checks that log holds every line a client forged as slog
+// quotes it, want, and no control byte or line of the client's own.
+func quotedLog(t *testing.T, log string, want ...string) {
+	t.Helper()
+	if strings.ContainsAny(log, "\x1b\r") {
+		t.Errorf("the log holds control bytes a client sent:\n%q", log)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
+		if !strings.HasPrefix(line, "time=") || strings.Contains(line, "addr=10.0.0.1") && !strings.Contains(line, `\n`) {
+			t.Errorf("a forged line: %q", line)
+		}
+	}
+	for _, w := range want {
+		if !strings.Contains(log, w) {
+			t.Errorf("the log lacks %q:\n%s", w, log)
 		}
 	}
 }
