@@ -101,12 +101,7 @@ func TestPickerBase(t *testing.T) {
 	h.checkTop("no base", "ns", "cpu-default")
 
 	// :base names a file of the picker's directory, and completes it.
-	h.keys(":")
-	h.typeText("base ol")
-	h.keys("<tab>")
-	if line := h.inputLine(); line != "base old.pb.gz" {
-		t.Fatalf("completed to %q", line)
-	}
+	h.completes("base ol", "base old.pb.gz")
 	h.keys("<enter>")
 	h.waitFor("the diff", func(m *Model) bool { return m.c.Diff })
 	h.checkTop(":base in the picker's directory", "ns", "diff-cpu")
@@ -136,12 +131,7 @@ func (h *harness) moveTo(name string) {
 func TestBaseVerb(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("focus=fib")
-	h.keys(":")
-	h.typeText("base " + testdata("cpu_labels_no"))
-	h.keys("<tab>")
-	if line := h.inputLine(); line != "base "+testdata("cpu_labels_no_w0.pb.gz") {
-		t.Fatalf("completed to %q", line)
-	}
+	h.completes("base "+testdata("cpu_labels_no"), "base "+testdata("cpu_labels_no_w0.pb.gz"))
 	h.keys("<enter>")
 	h.waitFor("the diff", func(m *Model) bool { return m.c.Diff })
 	h.checkTop(":base", "ns", "diff-cpu")

@@ -37,12 +37,7 @@ func TestConfigVerb(t *testing.T) {
 	cfg.SettingsFile = path
 	h := start(t, cfg)
 
-	h.keys(":")
-	h.typeText("config h")
-	h.keys("<tab>")
-	if line := h.inputLine(); line != "config hot" {
-		t.Fatalf("completed to %q", line)
-	}
+	h.completes("config h", "config hot")
 	h.keys("<enter>")
 	o := h.options()
 	if o.Focus != `main\.(quicksort|hashBlock)` || o.Ignore != "fmt|slices" || o.Hide != "runtime" || o.Granularity != "lines" {
@@ -80,12 +75,7 @@ func TestConfigVerb(t *testing.T) {
 	}
 	h.keys("x")
 
-	h.keys(":")
-	h.typeText("config delete m")
-	h.keys("<tab>")
-	if line := h.inputLine(); line != `config delete "my view"` {
-		t.Fatalf("completed to %q", line)
-	}
+	h.completes("config delete m", `config delete "my view"`)
 	h.keys("<enter>")
 	if f, _ := analysis.ReadConfigFile(path); !slices.Equal(f.Names(), []string{"hot", "by-cum"}) {
 		t.Errorf("names after delete: %q", f.Names())

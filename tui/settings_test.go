@@ -22,6 +22,18 @@ func (h *harness) inputLine() string {
 	return v
 }
 
+// completes types typed on a new command line, presses tab, and
+// checks the line then reads want.
+func (h *harness) completes(typed, want string) {
+	h.t.Helper()
+	h.keys(":")
+	h.typeText(typed)
+	h.keys("<tab>")
+	if line := h.inputLine(); line != want {
+		h.t.Fatalf("completed to %q", line)
+	}
+}
+
 func TestCommandSeveralSettings(t *testing.T) {
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("focus=fib ignore=runtime")
