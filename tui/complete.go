@@ -7,14 +7,18 @@ import (
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // completion is the tab list shown above the command line.
 type completion struct {
 	line  string   // the command line it was made for
 	cands []string // what may replace the word being typed
-	shown []string // the same, without their common "name=" part
-	page  int      // the page shown, when they do not fit
+	// shown are the same without their common "name=" part, safe to
+	// draw: a verb's arguments are names from outside (files, saved
+	// configurations).
+	shown []string
+	page  int // the page shown, when they do not fit
 	pages int
 }
 
@@ -156,7 +160,7 @@ func (c *cmdline) complete(prof *format.Profile) (word string, ok bool) {
 	cut := strings.LastIndex(common, "=") + 1
 	shown := make([]string, len(cands))
 	for i, x := range cands {
-		shown[i] = x[cut:]
+		shown[i] = views.SafeText(x[cut:])
 	}
 	c.comp = completion{line: c.input.Value(), cands: cands, shown: shown}
 	_, _, _, c.comp.pages = compLayout(shown, c.width, c.height)

@@ -37,7 +37,7 @@ func (h *harness) terminalBytes(what string) {
 	checkTerminalBytes(h.t, what, out)
 }
 
-func checkTerminalBytes(t *testing.T, what string, out []byte) {
+func checkTerminalBytes(t testing.TB, what string, out []byte) {
 	t.Helper()
 	for i := 0; i < len(out); {
 		r, n := utf8.DecodeRune(out[i:])
@@ -178,5 +178,34 @@ func TestWrappingSumsRefused(t *testing.T) {
 	}
 	if m.phase == phaseReady {
 		t.Error("the explorer opened")
+	}
+}
+
+// Names from outside the profile that tab lists: files for :base and
+// saved configurations (settings.json) for :config, named with a
+// colour escape that the frame's last guard would let through.
+func TestHostileCompletion(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"x\x1b[7mA.pb.gz", "x\x1b[7mB.pb.gz"} {
+		copyProfile(t, "cpu_labels.pb.gz", dir, name)
+	}
+	settings := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(settings, []byte(`{"configs": [{"name": "c\u001b[7mA"}, {"name": "c\u001b[7mB"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(testdata("cpu_labels.pb.gz"))
+	cfg.SettingsFile = settings
+	h := start(t, cfg)
+	for _, tc := range []struct{ line, drawn string }{
+		{"base " + dir + "/x", "␛[7mA.pb.gz"},
+		{"config c", "c␛[7mA"},
+	} {
+		h.keys(":")
+		h.typeText(tc.line)
+		h.keys("<tab>")
+		if s := h.screen(); strings.Contains(s, "\x1b") || !strings.Contains(s, tc.drawn) {
+			t.Errorf("%s: the candidates are not drawn safely:\n%q", tc.line, s)
+		}
+		h.keys("<esc>")
 	}
 }
