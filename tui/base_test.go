@@ -38,7 +38,7 @@ func (h *harness) pprofTop(unit string) string {
 }
 
 // wantTop is pprof's -top golden name from analysis/testdata/top.
-func wantTop(t *testing.T, name string) string {
+func wantTop(t testing.TB, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "analysis", "testdata", "top", name+".txt"))
 	if err != nil {

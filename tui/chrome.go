@@ -235,7 +235,7 @@ const statusSep = " │ "
 // can be, with total as the total's part.
 func (m *Model) statusLine(avail int, total string) string {
 	st := m.c.Styles
-	fs := m.opts.Filters()
+	fs := m.filters()
 	crumbs := make([]string, len(fs))
 	for i, f := range fs {
 		crumbs[i] = views.Safe(f.String()).String() // as the info panel's settings

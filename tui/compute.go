@@ -96,7 +96,37 @@ func (m *Model) dataKey(opts analysis.Options, state string) string {
 // optsKey is dataKey's part that all views share, for asking about
 // several views at once without formatting the options for each.
 func (m *Model) optsKey(opts analysis.Options) string {
-	return fmt.Sprintf("%d|%#v|", m.gen, opts)
+	return m.memo(opts).key
+}
+
+// filters are the filters of the options the views show, as the status
+// bar and the tallies ask for them on every frame and message.
+func (m *Model) filters() []analysis.Filter {
+	c := m.memo(m.opts)
+	if !c.listed {
+		c.filters, c.listed = m.opts.Filters(), true
+	}
+	return c.filters
+}
+
+// optsMemo is what is asked of one set of options on every frame and
+// message, made once: formatting them takes longer than a frame's
+// other work on the status bar (BenchmarkUIUpdate).
+type optsMemo struct {
+	gen     int
+	opts    analysis.Options
+	key     string // optsKey
+	filters []analysis.Filter
+	listed  bool // filters are made
+}
+
+// memo returns the memo for opts in the open profile's generation.
+func (m *Model) memo(opts analysis.Options) *optsMemo {
+	c := &m.optsMemo
+	if c.key == "" || c.gen != m.gen || c.opts != opts {
+		*c = optsMemo{gen: m.gen, opts: opts, key: fmt.Sprintf("%d|%#v|", m.gen, opts)}
+	}
+	return c
 }
 
 // ensure requests view id's data for the target options unless it has

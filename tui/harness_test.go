@@ -52,7 +52,7 @@ func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 type harness struct {
-	t  *testing.T
+	t  testing.TB
 	tm *teatest.TestModel
 }
 
@@ -72,7 +72,7 @@ func testConfig(sources ...string) Config {
 }
 
 // start runs the program for cfg and waits for its first screen.
-func start(t *testing.T, cfg Config) *harness {
+func start(t testing.TB, cfg Config) *harness {
 	t.Helper()
 	m := NewModel(context.Background(), cfg)
 	tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(cfg.Width, cfg.Height))

@@ -63,6 +63,7 @@ type Model struct {
 	configs   configStore       // pprof's saved configurations (:config)
 	// baseFacts is the base read on its own, for the info panel.
 	baseFacts baseFacts
+	optsMemo  optsMemo // optsKey and filters
 }
 
 // openProfile is what the explorer has open.

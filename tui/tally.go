@@ -59,7 +59,7 @@ func (m *Model) tallies() tea.Cmd {
 // status bar then says: not for means and diffs, whose total is no sum
 // of what is shown.
 func (m *Model) trims() bool {
-	return !m.opts.Mean && !m.c.Diff && len(m.opts.Filters()) > 0
+	return !m.opts.Mean && !m.c.Diff && len(m.filters()) > 0
 }
 
 // shareOf is the search whose share of the total the active view shows
