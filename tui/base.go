@@ -60,10 +60,7 @@ func (m *Model) sourceReader() func(context.Context, format.Sources) (*format.Pr
 	opt.Status = func(string) {} // notes were shown on the first load
 	opt.Progress = nil
 	return func(ctx context.Context, src format.Sources) (*format.Profile, error) {
-		if files != nil {
-			return accept(loadFiles(ctx, files, src, opt))
-		}
-		return accept(format.Load(ctx, src, opt))
+		return readSources(ctx, files, src, opt)
 	}
 }
 

@@ -22,6 +22,16 @@ type Files interface {
 	Load(ctx context.Context, name string, opt format.Options) (*format.Profile, error)
 }
 
+// readSources reads src into the explorer (accept): through files when
+// the explorer is served, else as format.Load reads them. The first
+// load, a base set later and a diff's two sides all come through it.
+func readSources(ctx context.Context, files Files, src format.Sources, opt format.Options) (*format.Profile, error) {
+	if files != nil {
+		return accept(loadFiles(ctx, files, src, opt))
+	}
+	return accept(format.Load(ctx, src, opt))
+}
+
 // loadFiles loads src through files: one profile, less a base of one
 // or more (-base or -diff_base) as format.Load does.
 func loadFiles(ctx context.Context, files Files, src format.Sources, opt format.Options) (*format.Profile, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // hostileName is a file name that, written to a terminal as it is, sets
@@ -208,4 +209,36 @@ func TestHostileCompletion(t *testing.T) {
 		}
 		h.keys("<esc>")
 	}
+}
+
+// A diff against a base with hostile strings under a hostile name: the
+// two profiles the views read apart (Common.Sides, the differential
+// flame graph and Top side by side) are taken in as the loaded one is,
+// their strings made safe, and nothing reaches the terminal raw.
+func TestHostileBase(t *testing.T) {
+	dir := t.TempDir()
+	cfg := testConfig(evilProfileAt(t, dir, "new.pb.gz"))
+	cfg.Sources.DiffBase = []string{evilProfileAt(t, dir, hostileName)}
+	h := start(t, cfg)
+	var sides []*format.Profile
+	h.do(func(m *Model) {
+		newE, baseE, err := m.c.Sides()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		sides = []*format.Profile{newE.Profile(), baseE.Profile()}
+	})
+	for i, p := range sides {
+		for _, f := range p.Functions {
+			if f.Name != views.SafeText(f.Name) || f.Filename != views.SafeText(f.Filename) {
+				t.Errorf("side %d: function %q in %q is not made safe", i, f.Name, f.Filename)
+			}
+		}
+	}
+	for _, k := range []string{"4", "1", "I"} {
+		h.keys(k)
+	}
+	h.waitFor("the info panel", func(m *Model) bool { return m.help.shown })
+	h.terminalBytes("a diff against a hostile base")
 }

@@ -116,13 +116,10 @@ func (l *loader) start(ctx context.Context, src format.Sources, data []byte) tea
 		var p *format.Profile
 		var err error
 		if data != nil {
-			p, err = format.Parse(bytes.NewReader(data), opt)
-		} else if l.cfg.Files != nil {
-			p, err = loadFiles(ctx, l.cfg.Files, src, opt)
+			p, err = accept(format.Parse(bytes.NewReader(data), opt))
 		} else {
-			p, err = format.Load(ctx, src, opt)
+			p, err = readSources(ctx, l.cfg.Files, src, opt)
 		}
-		p, err = accept(p, err)
 		mu.Lock()
 		defer mu.Unlock()
 		return loadedMsg{p: p, err: err, took: time.Since(t0), notes: notes}
