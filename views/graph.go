@@ -90,7 +90,7 @@ func (v *Graph) setResult(r *graphResult, opt analysis.Options) {
 		// No selection yet: the heaviest node by cum.
 		best := 0
 		for i, n := range r.g.Nodes {
-			if abs64(n.Cum) > abs64(r.g.Nodes[best].Cum) {
+			if abs(n.Cum) > abs(r.g.Nodes[best].Cum) {
 				best = i
 			}
 		}
@@ -561,13 +561,6 @@ func (cv *canvas) String() string {
 		out[y] = b.String()
 	}
 	return strings.Join(out, "\n")
-}
-
-func abs64(v int64) int64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // Data returns the graph shown, for tui's tests (nil before the first).
