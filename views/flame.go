@@ -66,7 +66,6 @@ type Flame struct {
 	// the base's widths.
 	diff     *flameDiff
 	fromBase bool
-	toggled  bool // w asked for the other widths: a result is on its way
 
 	lay     *flameLayout
 	zoom    *analysis.TreeNode   // the frame filling the width; nil for the root
@@ -256,7 +255,6 @@ func (f *Flame) Total() int64 {
 func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
 	f.tree, f.callers, f.zoom, f.history, f.lay, f.diff = r.tree, r.callers, r.zoom, r.history, r.lay, r.diff
 	f.pivotFlat, f.opt, f.shown = r.pivotFlat, opt, r.state
-	f.toggled = false
 	if r.callers == nil {
 		f.outside = nil
 	}
@@ -353,9 +351,10 @@ func (f *Flame) layoutCmd(cursor *analysis.TreeNode) tea.Cmd {
 
 // Busy reports whether a zoom is being laid out. Exported for tui's
 // tests, which wait for it before they read the screen.
-// A graph inverted or pivoted is busy until its new result is shown.
+// A graph inverted, pivoted or drawn from the other widths is busy
+// until its new result is shown.
 func (f *Flame) Busy() bool {
-	return f.pending != 0 || f.toggled || f.tree != nil && f.shown != f.state()
+	return f.pending != 0 || f.tree != nil && f.shown != f.state()
 }
 
 // recompute asks the root for a new result (another pivot, inverted).

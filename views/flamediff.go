@@ -153,9 +153,8 @@ func (f *Flame) toggleWidths() tea.Cmd {
 	if f.diff == nil {
 		return nil
 	}
-	f.fromBase = !f.fromBase
-	f.toggled = true
-	return func() tea.Msg { return RecomputeMsg{f} }
+	f.fromBase = !f.fromBase // a new state: Busy until its result is shown
+	return f.recompute()
 }
 
 // diffStyle colours frame n by its change; an unchanged frame is grey.
