@@ -38,15 +38,7 @@ func flameTrees(e *analysis.Engine, opt analysis.Options, to analysis.TreeOption
 	if err != nil || sides == nil {
 		return tr, nil, err
 	}
-	newE, baseE, err := sides()
-	if err != nil {
-		return nil, nil, err
-	}
-	nt, err := newE.Tree(opt, to)
-	if err != nil {
-		return nil, nil, err
-	}
-	bt, err := baseE.Tree(opt, to)
+	nt, bt, err := onSides(sides, func(e *analysis.Engine) (*analysis.Tree, error) { return e.Tree(opt, to) })
 	if err != nil {
 		return nil, nil, err
 	}

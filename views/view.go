@@ -147,6 +147,21 @@ type KeyClaimer interface {
 	Claims(msg tea.KeyMsg) bool
 }
 
+// onSides computes f on each of a diff's two profiles apart, as
+// Common.Sides gives them (off the UI goroutine): the new profile's
+// result, then the base's.
+func onSides[T any](sides func() (newE, baseE *analysis.Engine, err error), f func(*analysis.Engine) (T, error)) (newV, baseV T, err error) {
+	newE, baseE, err := sides()
+	if err != nil {
+		return newV, baseV, err
+	}
+	if newV, err = f(newE); err != nil {
+		return newV, baseV, err
+	}
+	baseV, err = f(baseE)
+	return newV, baseV, err
+}
+
 // aboutFunction is the function a view about one function (peek, source)
 // shows: the shared selection, which Reveal sets before the view's data
 // for it arrives (the root recomputes). Selection returns it, so filters
