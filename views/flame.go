@@ -47,12 +47,10 @@ type Flame struct {
 	// inverted: the roots are the leaf functions, as wide as their
 	// flat, and under each frame its callers (b).
 	inverted bool
-	// pivot is the function the graph pivots on ("" for none; S): its
-	// callers drawn upwards above it, its callees below. pivots are the
-	// earlier ones, for going back. callers is the pivot's tree of
-	// callers, tree its callees'.
-	pivot   string
-	pivots  []string
+	// pivotTrail is the function the graph pivots on: its callers
+	// drawn upwards above it, its callees below. callers is the pivot's
+	// tree of callers, tree its callees'.
+	pivotTrail
 	callers *analysis.Tree
 	// pivotFlat is the pivot's flat: the value of the stacks it ends.
 	pivotFlat int64
@@ -424,27 +422,12 @@ func (f *Flame) Claims(msg tea.KeyMsg) bool {
 // Pivot pivots the graph on the function named name, remembering the
 // pivot before (if any) for going back.
 func (f *Flame) Pivot(name string) tea.Cmd {
-	if name == "" || name == f.pivot {
+	entering := f.pivot == "" && f.tree != nil && f.callers == nil
+	if !f.pivotTo(name) {
 		return nil
 	}
-	if f.pivot != "" {
-		f.pivots = append(f.pivots, f.pivot)
-	} else if f.tree != nil && f.callers == nil {
+	if entering {
 		f.outside = &flameResult{tree: f.tree, zoom: f.zoom, history: f.history, opt: f.opt, mu: f.mu}
-	}
-	f.pivot = name
-	return f.recompute()
-}
-
-// Pivoted returns the function the graph pivots on ("" for none) and how
-// many pivots before it lead back. Exported for tui's tests.
-func (f *Flame) Pivoted() (string, int) { return f.pivot, len(f.pivots) }
-
-// unpivot goes back to the pivot before, or out of the pivot.
-func (f *Flame) unpivot() tea.Cmd {
-	f.pivot = ""
-	if n := len(f.pivots); n > 0 {
-		f.pivot, f.pivots = f.pivots[n-1], f.pivots[:n-1]
 	}
 	return f.recompute()
 }
@@ -454,7 +437,7 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
 		f.inverted = !f.inverted
 		f.zoom, f.history = nil, nil
-		f.pivot, f.pivots = "", nil
+		f.pivotTrail = pivotTrail{}
 		return f.recompute()
 	}
 	if f.lay == nil {
@@ -506,7 +489,8 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Zoom):
 			return f.zoomInto(f.cur)
 		case key.Matches(msg, k.ZoomOut) && f.pivot != "":
-			return f.unpivot()
+			f.unpivot()
+			return f.recompute()
 		case key.Matches(msg, k.ZoomOut):
 			return f.zoomOut()
 		case key.Matches(msg, k.Widths):
@@ -991,9 +975,4 @@ func flamePackage(name string) string {
 }
 
 // Scope is, in a pivot, its function's cum: what the graph shows.
-func (f *Flame) Scope() (int64, bool) {
-	if f.pivot == "" || f.tree == nil || f.callers == nil {
-		return 0, false
-	}
-	return rootsTotal(f.tree), true
-}
+func (f *Flame) Scope() (int64, bool) { return f.scope(f.tree, f.callers) }

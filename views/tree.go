@@ -19,11 +19,10 @@ type Tree struct {
 	c        *Common
 	tree     *analysis.Tree
 	inverted bool
-	// pivot is the function the tree pivots on ("" for none; S): the
-	// tree of its callers (up, inverted, its roots the function) above
-	// the tree of its callees (tree). pivots are the earlier ones.
-	pivot     string
-	pivots    []string
+	// pivotTrail is the function the tree pivots on: the tree of its
+	// callers (up, inverted, its roots the function) above the tree of
+	// its callees (tree).
+	pivotTrail
 	up        *analysis.Tree
 	pivotFlat int64 // the pivot's flat, pprof's
 	q         quantity
@@ -258,19 +257,11 @@ func (t *Tree) treeOf(i int) *analysis.Tree {
 // Pivot pivots the tree on the function named name: its callers' tree
 // above its callees', remembering the pivot before for going back.
 func (t *Tree) Pivot(name string) tea.Cmd {
-	if name == "" || name == t.pivot {
+	if !t.pivotTo(name) {
 		return nil
 	}
-	if t.pivot != "" {
-		t.pivots = append(t.pivots, t.pivot)
-	}
-	t.pivot = name
 	return func() tea.Msg { return RecomputeMsg{t} }
 }
-
-// Pivoted returns the function the tree pivots on ("" for none) and how
-// many pivots before it lead back. Exported for tui's tests.
-func (t *Tree) Pivoted() (string, int) { return t.pivot, len(t.pivots) }
 
 // Claims takes backspace in a pivot: back to the pivot before, or out.
 func (t *Tree) Claims(msg tea.KeyMsg) bool {
@@ -360,15 +351,12 @@ func (t *Tree) parent(i int) int {
 func (t *Tree) Update(msg tea.Msg) tea.Cmd {
 	k := t.c.Keys
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Back) && t.pivot != "" {
-		t.pivot = ""
-		if n := len(t.pivots); n > 0 {
-			t.pivot, t.pivots = t.pivots[n-1], t.pivots[:n-1]
-		}
+		t.unpivot()
 		return func() tea.Msg { return RecomputeMsg{t} }
 	}
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
 		t.inverted = !t.inverted
-		t.pivot, t.pivots = "", nil
+		t.pivotTrail = pivotTrail{}
 		return func() tea.Msg { return RecomputeMsg{t} }
 	}
 	if t.tree == nil {
@@ -750,9 +738,4 @@ func (t *Tree) pathKey(n *analysis.TreeNode) string {
 
 // Scope is, in a pivot, its function's cum: what its callees' tree,
 // the tree below it, accounts for.
-func (t *Tree) Scope() (int64, bool) {
-	if t.pivot == "" || t.tree == nil || t.up == nil {
-		return 0, false
-	}
-	return rootsTotal(t.tree), true
-}
+func (t *Tree) Scope() (int64, bool) { return t.scope(t.tree, t.up) }

@@ -193,6 +193,49 @@ type Pivoter interface {
 	Pivot(name string) tea.Cmd
 }
 
+// pivotTrail is the function a view pivots on ("" for none; S) and the
+// ones pivoted on before it, for going back: the Tree's and the Flame
+// graph's.
+type pivotTrail struct {
+	pivot  string
+	pivots []string
+}
+
+// pivotTo pivots on name, remembering the pivot before; it reports
+// whether the pivot changed.
+func (p *pivotTrail) pivotTo(name string) bool {
+	if name == "" || name == p.pivot {
+		return false
+	}
+	if p.pivot != "" {
+		p.pivots = append(p.pivots, p.pivot)
+	}
+	p.pivot = name
+	return true
+}
+
+// unpivot goes back to the pivot before, or out of the pivot.
+func (p *pivotTrail) unpivot() {
+	p.pivot = ""
+	if n := len(p.pivots); n > 0 {
+		p.pivot, p.pivots = p.pivots[n-1], p.pivots[:n-1]
+	}
+}
+
+// Pivoted returns the function pivoted on ("" for none) and how many
+// pivots before it lead back. Exported for tui's tests.
+func (p *pivotTrail) Pivoted() (string, int) { return p.pivot, len(p.pivots) }
+
+// scope is Scoper's Scope for a view showing callees, the tree below the
+// pivot (and callers, the tree above it, nil outside a pivot): the
+// function's cum, what the callees' tree accounts for.
+func (p *pivotTrail) scope(callees, callers *analysis.Tree) (int64, bool) {
+	if p.pivot == "" || callees == nil || callers == nil {
+		return 0, false
+	}
+	return rootsTotal(callees), true
+}
+
 // Scoper is a view that can show less than the filters keep: a pivot
 // shows the stacks through one function. Scope is what it shows then,
 // and false when it shows all the filters keep.
