@@ -54,8 +54,10 @@ type Flame struct {
 	callers *analysis.Tree
 	// pivotFlat is the pivot's flat: the value of the stacks it ends.
 	pivotFlat int64
-	// opt is what the shown result was computed for; outside is the
-	// graph a pivot was entered from, for going back out at once.
+	// e and opt are what the shown result was computed from; outside
+	// is the graph a pivot was entered from, for going back out at once
+	// while they and the state are the same.
+	e       *analysis.Engine
 	opt     analysis.Options
 	outside *flameResult
 
@@ -115,6 +117,7 @@ func (f *Flame) ShortHelp() []key.Binding {
 type flameResult struct {
 	tree, callers *analysis.Tree
 	pivotFlat     int64
+	e             *analysis.Engine // what it was computed from
 	opt           analysis.Options // outside: what it was computed for
 	mu            *sync.Mutex      // outside: the lock of its tree's layouts
 	state         string           // what Query's state was
@@ -148,12 +151,12 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 		return job(opt, func() (*flameResult, error) {
 			r, err := pivotResult(e, opt, pivot, width)
 			if r != nil {
-				r.state = state
+				r.e, r.state = e, state
 			}
 			return r, err
 		}, f.setResult), state
 	}
-	if o := f.outside; o != nil && o.opt == opt && o.tree.Inverted == f.inverted {
+	if o := f.outside; o != nil && o.e == e && o.opt == opt && o.state == state {
 		// Out of a pivot, back to the graph it was entered from: its
 		// tree is grouped already, only the layout is made again.
 		return job(opt, func() (*flameResult, error) {
@@ -184,7 +187,7 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 		if err != nil {
 			return nil, err
 		}
-		r := &flameResult{tree: tr, diff: diff, state: state}
+		r := &flameResult{e: e, tree: tr, diff: diff, state: state}
 		for i, p := range paths {
 			n := findPath(tr, p)
 			if i == len(paths)-1 {
@@ -252,7 +255,7 @@ func (f *Flame) Total() int64 {
 
 func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
 	f.tree, f.callers, f.zoom, f.history, f.lay, f.diff = r.tree, r.callers, r.zoom, r.history, r.lay, r.diff
-	f.pivotFlat, f.opt, f.shown = r.pivotFlat, opt, r.state
+	f.pivotFlat, f.e, f.opt, f.shown = r.pivotFlat, r.e, opt, r.state
 	if r.callers == nil {
 		f.outside = nil
 	}
@@ -427,7 +430,8 @@ func (f *Flame) Pivot(name string) tea.Cmd {
 		return nil
 	}
 	if entering {
-		f.outside = &flameResult{tree: f.tree, zoom: f.zoom, history: f.history, opt: f.opt, mu: f.mu}
+		f.outside = &flameResult{tree: f.tree, zoom: f.zoom, history: f.history, diff: f.diff,
+			e: f.e, opt: f.opt, state: f.shown, mu: f.mu}
 	}
 	return f.recompute()
 }
