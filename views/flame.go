@@ -208,7 +208,7 @@ func pivotResult(e *analysis.Engine, opt analysis.Options, name string, width in
 		return nil, err
 	}
 	return &flameResult{tree: p.Callees, callers: p.Callers, pivotFlat: p.Flat,
-		lay: layoutPivot(p.Callers, p.CallerRoots, p.Callees, width)}, nil
+		lay: layoutPivot(p.Callers, p.Callees, width)}, nil
 }
 
 // namePath is the names of the nodes from a root down to n.
@@ -312,7 +312,7 @@ func (f *Flame) relayout() {
 // layout lays out tr (and callers, in a pivot) at zoom and width.
 func (f *Flame) layout(tr, callers *analysis.Tree, zoom *analysis.TreeNode, width int) *flameLayout {
 	if callers != nil {
-		return layoutPivot(callers, callers.Roots(), tr, width) // its roots are the function's
+		return layoutPivot(callers, tr, width)
 	}
 	return layoutFlame(tr, zoom, width)
 }

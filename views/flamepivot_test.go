@@ -28,7 +28,7 @@ func TestLayoutPivot(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, width := range []int{30, 80, 200} {
-				l := layoutPivot(p.Callers, p.CallerRoots, p.Callees, width)
+				l := layoutPivot(p.Callers, p.Callees, width)
 				what := c.file + " " + c.fn + " recursion=" + rec
 				top := &l.frames[l.top]
 				if top.x0 != 0 || top.x1 != width || top.n == nil || nodeName(p.Callees.Nodes, top.n.Node) != c.fn {

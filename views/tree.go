@@ -84,7 +84,7 @@ func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job,
 			if rs := p.Callees.Roots(); len(rs) > 0 {
 				p.Callees.HeaviestPath(rs[0])
 			}
-			return &treeResult{tree: p.Callees, up: p.Callers, upRoots: p.CallerRoots, flat: p.Flat}, nil
+			return &treeResult{tree: p.Callees, up: p.Callers, flat: p.Flat}, nil
 		}, t.setResult), "pivot " + name
 	}
 	near := t.nearNames(sel)
@@ -111,13 +111,12 @@ func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job,
 }
 
 // treeResult is a tree and the node the cursor goes to on it; in a
-// pivot, the callers' tree and its roots too.
+// pivot, the callers' tree too (its roots are the function's).
 type treeResult struct {
-	tree    *analysis.Tree
-	keep    *analysis.TreeNode
-	up      *analysis.Tree
-	upRoots []*analysis.TreeNode
-	flat    int64
+	tree *analysis.Tree
+	keep *analysis.TreeNode
+	up   *analysis.Tree
+	flat int64
 }
 
 // nearReach is how many rows on each side of the cursor a new tree
@@ -184,7 +183,7 @@ func (t *Tree) setResult(r *treeResult, opt analysis.Options) {
 	t.valW = max(10, t.q.widest(vs...)+1)
 	t.pctW = percentWidth(vs, t.tree.Total)
 	if r.up != nil {
-		t.pivotRows(r.upRoots, true)
+		t.pivotRows(true)
 		return
 	}
 	t.rows = t.rows[:0]
@@ -217,11 +216,12 @@ func (t *Tree) setResult(r *treeResult, opt analysis.Options) {
 	}
 }
 
-// pivotRows lays out a pivot's rows: the callers' tree (its roots
-// upRoots, the function) above the callees'; opened on both heaviest
+// pivotRows lays out a pivot's rows: the callers' tree (its roots the
+// function) above the callees'; opened on both heaviest
 // paths, the cursor on the callees' root, when open.
-func (t *Tree) pivotRows(upRoots []*analysis.TreeNode, open bool) {
+func (t *Tree) pivotRows(open bool) {
 	t.rows = t.rows[:0]
+	upRoots := t.up.Roots()
 	for i, r := range upRoots {
 		t.rows = append(t.rows, treeRow{n: r, last: i == len(upRoots)-1, up: true})
 	}
@@ -395,13 +395,7 @@ func (t *Tree) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.Heaviest):
 		t.expandHeaviest(i, true)
 	case key.Matches(km, k.CollapseAll) && t.up != nil:
-		var upRoots []*analysis.TreeNode
-		for _, r := range t.rows {
-			if r.up && r.n.Depth == 0 {
-				upRoots = append(upRoots, r.n)
-			}
-		}
-		t.pivotRows(upRoots, false)
+		t.pivotRows(false)
 	case key.Matches(km, k.CollapseAll):
 		root := i
 		for t.rows[root].n.Depth > 0 {
