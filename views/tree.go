@@ -660,8 +660,11 @@ func (t *Tree) View() string {
 			nameW = t.width - used - ansi.StringWidth(guide) - 2
 		}
 		full := t.tree.Nodes.Name(n.Node)
-		if t.up != nil && n.Depth == 0 {
-			full += map[bool]string{true: "  ↑ its callers, each under what it calls", false: "  ↓ its callees"}[r.up]
+		switch {
+		case t.up != nil && n.Depth == 0 && r.up:
+			full += "  ↑ its callers, each under what it calls"
+		case t.up != nil && n.Depth == 0:
+			full += "  ↓ its callees"
 		}
 		name := fitName(full, nameW)
 		base, dim := st.Plain, st.Dim
