@@ -47,17 +47,17 @@ type Flame struct {
 	// inverted: the roots are the leaf functions, as wide as their
 	// flat, and under each frame its callers (b).
 	inverted bool
-	// pivot is the function the graph pivots on ("" for none; S): its
-	// callers drawn upwards above it, its callees below. pivots are the
-	// earlier ones, for going back. callers is the pivot's tree of
-	// callers, tree its callees'.
-	pivot   string
-	pivots  []string
+	// pivotTrail is the function the graph pivots on: its callers
+	// drawn upwards above it, its callees below. callers is the pivot's
+	// tree of callers, tree its callees'.
+	pivotTrail
 	callers *analysis.Tree
 	// pivotFlat is the pivot's flat: the value of the stacks it ends.
 	pivotFlat int64
-	// opt is what the shown result was computed for; outside is the
-	// graph a pivot was entered from, for going back out at once.
+	// e and opt are what the shown result was computed from; outside
+	// is the graph a pivot was entered from, for going back out at once
+	// while they and the state are the same.
+	e       *analysis.Engine
 	opt     analysis.Options
 	outside *flameResult
 
@@ -66,7 +66,6 @@ type Flame struct {
 	// the base's widths.
 	diff     *flameDiff
 	fromBase bool
-	toggled  bool // w asked for the other widths: a result is on its way
 
 	lay     *flameLayout
 	zoom    *analysis.TreeNode   // the frame filling the width; nil for the root
@@ -118,6 +117,7 @@ func (f *Flame) ShortHelp() []key.Binding {
 type flameResult struct {
 	tree, callers *analysis.Tree
 	pivotFlat     int64
+	e             *analysis.Engine // what it was computed from
 	opt           analysis.Options // outside: what it was computed for
 	mu            *sync.Mutex      // outside: the lock of its tree's layouts
 	state         string           // what Query's state was
@@ -151,12 +151,12 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 		return job(opt, func() (*flameResult, error) {
 			r, err := pivotResult(e, opt, pivot, width)
 			if r != nil {
-				r.state = state
+				r.e, r.state = e, state
 			}
 			return r, err
 		}, f.setResult), state
 	}
-	if o := f.outside; o != nil && o.opt == opt && o.tree.Inverted == f.inverted {
+	if o := f.outside; o != nil && o.e == e && o.opt == opt && o.state == state {
 		// Out of a pivot, back to the graph it was entered from: its
 		// tree is grouped already, only the layout is made again.
 		return job(opt, func() (*flameResult, error) {
@@ -187,7 +187,7 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 		if err != nil {
 			return nil, err
 		}
-		r := &flameResult{tree: tr, diff: diff, state: state}
+		r := &flameResult{e: e, tree: tr, diff: diff, state: state}
 		for i, p := range paths {
 			n := findPath(tr, p)
 			if i == len(paths)-1 {
@@ -208,7 +208,7 @@ func pivotResult(e *analysis.Engine, opt analysis.Options, name string, width in
 		return nil, err
 	}
 	return &flameResult{tree: p.Callees, callers: p.Callers, pivotFlat: p.Flat,
-		lay: layoutPivot(p.Callers, p.CallerRoots, p.Callees, width)}, nil
+		lay: layoutPivot(p.Callers, p.Callees, width)}, nil
 }
 
 // namePath is the names of the nodes from a root down to n.
@@ -255,8 +255,7 @@ func (f *Flame) Total() int64 {
 
 func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
 	f.tree, f.callers, f.zoom, f.history, f.lay, f.diff = r.tree, r.callers, r.zoom, r.history, r.lay, r.diff
-	f.pivotFlat, f.opt, f.shown = r.pivotFlat, opt, r.state
-	f.toggled = false
+	f.pivotFlat, f.e, f.opt, f.shown = r.pivotFlat, r.e, opt, r.state
 	if r.callers == nil {
 		f.outside = nil
 	}
@@ -313,7 +312,7 @@ func (f *Flame) relayout() {
 // layout lays out tr (and callers, in a pivot) at zoom and width.
 func (f *Flame) layout(tr, callers *analysis.Tree, zoom *analysis.TreeNode, width int) *flameLayout {
 	if callers != nil {
-		return layoutPivot(callers, callers.Roots(), tr, width) // its roots are the function's
+		return layoutPivot(callers, tr, width)
 	}
 	return layoutFlame(tr, zoom, width)
 }
@@ -353,9 +352,10 @@ func (f *Flame) layoutCmd(cursor *analysis.TreeNode) tea.Cmd {
 
 // Busy reports whether a zoom is being laid out. Exported for tui's
 // tests, which wait for it before they read the screen.
-// A graph inverted or pivoted is busy until its new result is shown.
+// A graph inverted, pivoted or drawn from the other widths is busy
+// until its new result is shown.
 func (f *Flame) Busy() bool {
-	return f.pending != 0 || f.toggled || f.tree != nil && f.shown != f.state()
+	return f.pending != 0 || f.tree != nil && f.shown != f.state()
 }
 
 // recompute asks the root for a new result (another pivot, inverted).
@@ -425,27 +425,13 @@ func (f *Flame) Claims(msg tea.KeyMsg) bool {
 // Pivot pivots the graph on the function named name, remembering the
 // pivot before (if any) for going back.
 func (f *Flame) Pivot(name string) tea.Cmd {
-	if name == "" || name == f.pivot {
+	entering := f.pivot == "" && f.tree != nil && f.callers == nil
+	if !f.pivotTo(name) {
 		return nil
 	}
-	if f.pivot != "" {
-		f.pivots = append(f.pivots, f.pivot)
-	} else if f.tree != nil && f.callers == nil {
-		f.outside = &flameResult{tree: f.tree, zoom: f.zoom, history: f.history, opt: f.opt, mu: f.mu}
-	}
-	f.pivot = name
-	return f.recompute()
-}
-
-// Pivoted returns the function the graph pivots on ("" for none) and how
-// many pivots before it lead back. Exported for tui's tests.
-func (f *Flame) Pivoted() (string, int) { return f.pivot, len(f.pivots) }
-
-// unpivot goes back to the pivot before, or out of the pivot.
-func (f *Flame) unpivot() tea.Cmd {
-	f.pivot = ""
-	if n := len(f.pivots); n > 0 {
-		f.pivot, f.pivots = f.pivots[n-1], f.pivots[:n-1]
+	if entering {
+		f.outside = &flameResult{tree: f.tree, zoom: f.zoom, history: f.history, diff: f.diff,
+			e: f.e, opt: f.opt, state: f.shown, mu: f.mu}
 	}
 	return f.recompute()
 }
@@ -455,7 +441,7 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
 		f.inverted = !f.inverted
 		f.zoom, f.history = nil, nil
-		f.pivot, f.pivots = "", nil
+		f.pivotTrail = pivotTrail{}
 		return f.recompute()
 	}
 	if f.lay == nil {
@@ -507,7 +493,8 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Zoom):
 			return f.zoomInto(f.cur)
 		case key.Matches(msg, k.ZoomOut) && f.pivot != "":
-			return f.unpivot()
+			f.unpivot()
+			return f.recompute()
 		case key.Matches(msg, k.ZoomOut):
 			return f.zoomOut()
 		case key.Matches(msg, k.Widths):
@@ -992,9 +979,4 @@ func flamePackage(name string) string {
 }
 
 // Scope is, in a pivot, its function's cum: what the graph shows.
-func (f *Flame) Scope() (int64, bool) {
-	if f.pivot == "" || f.tree == nil || f.callers == nil {
-		return 0, false
-	}
-	return rootsTotal(f.tree), true
-}
+func (f *Flame) Scope() (int64, bool) { return f.scope(f.tree, f.callers) }

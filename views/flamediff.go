@@ -38,15 +38,7 @@ func flameTrees(e *analysis.Engine, opt analysis.Options, to analysis.TreeOption
 	if err != nil || sides == nil {
 		return tr, nil, err
 	}
-	newE, baseE, err := sides()
-	if err != nil {
-		return nil, nil, err
-	}
-	nt, err := newE.Tree(opt, to)
-	if err != nil {
-		return nil, nil, err
-	}
-	bt, err := baseE.Tree(opt, to)
+	nt, bt, err := onSides(sides, func(e *analysis.Engine) (*analysis.Tree, error) { return e.Tree(opt, to) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -153,9 +145,8 @@ func (f *Flame) toggleWidths() tea.Cmd {
 	if f.diff == nil {
 		return nil
 	}
-	f.fromBase = !f.fromBase
-	f.toggled = true
-	return func() tea.Msg { return RecomputeMsg{f} }
+	f.fromBase = !f.fromBase // a new state: Busy until its result is shown
+	return f.recompute()
 }
 
 // diffStyle colours frame n by its change; an unchanged frame is grey.

@@ -23,9 +23,6 @@ type flameLayout struct {
 	// sum is the root's value: the total, or in a diff the net change
 	// (whose denominator, the tree's Total, is the base's total).
 	sum int64
-	// roots are the tree's roots the graph shows: all, or in a pivot's
-	// callers only the pivot's.
-	roots []*analysis.TreeNode
 	// pivot: the layout is a pivot (layoutPivot), whose frames before
 	// top are the callers, drawn upwards, and whose moves up and down
 	// are up and down, not parent and child.
@@ -54,14 +51,9 @@ const (
 // layoutFlame lays out the flame graph of tr zoomed on zoom (nil: the
 // root) in width columns.
 func layoutFlame(tr *analysis.Tree, zoom *analysis.TreeNode, width int) *flameLayout {
-	return layoutRoots(tr, tr.Roots(), zoom, width)
-}
-
-// layoutRoots is layoutFlame over some of tr's roots.
-func layoutRoots(tr *analysis.Tree, roots []*analysis.TreeNode, zoom *analysis.TreeNode, width int) *flameLayout {
-	l := &flameLayout{width: width, roots: roots}
+	l := &flameLayout{width: width}
 	var rootW int64
-	for _, r := range roots {
+	for _, r := range tr.Roots() {
 		rootW += r.Weight
 		l.sum += r.Total
 	}
@@ -117,7 +109,7 @@ func (l *flameLayout) placeChildren(tr *analysis.Tree, p int) {
 	var kids []*analysis.TreeNode
 	switch {
 	case parent.kind == frameRoot:
-		kids = l.roots
+		kids = tr.Roots()
 	case parent.kind == frameNarrow || tr.Leaf(parent.n):
 		return
 	default:
@@ -219,13 +211,13 @@ func (l *flameLayout) below(i int) int {
 func (l *flameLayout) empty() bool { return len(l.frames) == 0 || l.frames[l.top].w == 0 }
 
 // layoutPivot lays out the pivot on a function: the graph of its callers
-// (up, an inverted tree, of which upRoots are the function's nodes)
+// (up, an inverted tree, whose roots are the function's nodes)
 // drawn upwards above the function's row, and of its callees (down, a
 // tree whose roots are the function's nodes) below it. Both halves are
 // as wide as the function's cum: every stack through it, merged across
 // its call sites.
-func layoutPivot(up *analysis.Tree, upRoots []*analysis.TreeNode, down *analysis.Tree, width int) *flameLayout {
-	lu := layoutRoots(up, upRoots, nil, width)
+func layoutPivot(up, down *analysis.Tree, width int) *flameLayout {
+	lu := layoutFlame(up, nil, width)
 	ld := layoutFlame(down, nil, width)
 	l := &flameLayout{width: width, pivot: true, sum: ld.sum, scale: ld.scale}
 	if ld.nrows() < 2 {

@@ -28,7 +28,7 @@ func TestLayoutPivot(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, width := range []int{30, 80, 200} {
-				l := layoutPivot(p.Callers, p.CallerRoots, p.Callees, width)
+				l := layoutPivot(p.Callers, p.Callees, width)
 				what := c.file + " " + c.fn + " recursion=" + rec
 				top := &l.frames[l.top]
 				if top.x0 != 0 || top.x1 != width || top.n == nil || nodeName(p.Callees.Nodes, top.n.Node) != c.fn {
@@ -69,6 +69,49 @@ func TestLayoutPivot(t *testing.T) {
 					t.Errorf("%s: no way up from the function to its callers", what)
 				}
 			}
+		}
+	}
+}
+
+// TestFlamePivotBackOut: out of a pivot the graph it was entered from
+// comes back as it was (its tree, the diff's colours) while the profile
+// and the options are the same; a profile shown meanwhile (a live
+// refresh, another base) is computed afresh.
+func TestFlamePivotBackOut(t *testing.T) {
+	e1 := testEngine(t, "cpu_labels.pb.gz")
+	e2 := testEngine(t, "cpu_labels.pb.gz")
+	opt := analysis.DefaultOptions()
+	for _, diff := range []bool{false, true} {
+		c := testCommon()
+		if diff {
+			c.Diff = true
+			c.Sides = func() (*analysis.Engine, *analysis.Engine, error) { return e1, e2, nil }
+		}
+		f := NewFlame(c)
+		f.SetSize(100, 30)
+		query := func(e *analysis.Engine) {
+			t.Helper()
+			run, _ := f.Query(e, opt, "")
+			show, err := run()
+			if err != nil {
+				t.Fatal(err)
+			}
+			show()
+		}
+		query(e1)
+		outside := f.tree
+		for _, e := range []*analysis.Engine{e1, e2} {
+			f.Pivot("main.fib")
+			query(e1)
+			f.unpivot()
+			query(e)
+			if again := f.tree == outside; again != (e == e1) {
+				t.Errorf("diff %v: out of the pivot on the same profile %v: the graph entered from %v", diff, e == e1, again)
+			}
+			if (f.diff != nil) != diff {
+				t.Errorf("diff %v: out of the pivot on the same profile %v: the diff's colours %v", diff, e == e1, f.diff != nil)
+			}
+			outside = f.tree
 		}
 	}
 }

@@ -34,7 +34,6 @@ type Graph struct {
 	aim           int
 	m             matchSet
 	width, height int
-	boxes         []graphBox // the last layout's boxes, for clicks
 }
 
 type graphResult struct {
@@ -90,7 +89,7 @@ func (v *Graph) setResult(r *graphResult, opt analysis.Options) {
 		// No selection yet: the heaviest node by cum.
 		best := 0
 		for i, n := range r.g.Nodes {
-			if abs64(n.Cum) > abs64(r.g.Nodes[best].Cum) {
+			if abs(n.Cum) > abs(r.g.Nodes[best].Cum) {
 				best = i
 			}
 		}
@@ -268,19 +267,22 @@ func (v *Graph) Update(msg tea.Msg) tea.Cmd {
 	if c < 0 {
 		return nil
 	}
-	if mm, ok := msg.(tea.MouseMsg); ok && mm.Button == tea.MouseButtonLeft && mm.Action == tea.MouseActionPress {
-		for _, b := range v.boxes {
-			if mm.X >= b.x && mm.X < b.x+b.w && mm.Y >= b.y && mm.Y < b.y+graphBoxLines && b.level != 0 {
-				return v.walk(b.node)
+	mm, click := msg.(tea.MouseMsg)
+	km, press := msg.(tea.KeyMsg)
+	if !press && !(click && mm.Button == tea.MouseButtonLeft && mm.Action == tea.MouseActionPress) {
+		return nil
+	}
+	lay := v.layout(c) // as View draws it
+	if click {
+		for _, row := range lay.levels {
+			for _, b := range row {
+				if mm.X >= b.x && mm.X < b.x+b.w && mm.Y >= b.y && mm.Y < b.y+graphBoxLines && b.level != 0 {
+					return v.walk(b.node)
+				}
 			}
 		}
 		return nil
 	}
-	km, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return nil
-	}
-	lay := v.layout(c)
 	nb := lay.neighbours()
 	k := v.c.Keys
 	switch {
@@ -382,7 +384,6 @@ func (v *Graph) View() string {
 			v.name, len(g.Nodes), v.data.opt.NodeCount, v.data.opt.NodeFraction), v.width, "…"))}, v.height)
 	}
 	lay := v.layout(c)
-	v.boxes = v.boxes[:0]
 	cn := &g.Nodes[c]
 	total := g.Total
 	offScreen := func(l int) string {
@@ -391,10 +392,9 @@ func (v *Graph) View() string {
 		}
 		return ""
 	}
-	summary := fmt.Sprintf(" %s  flat %s %s · cum %s %s · %s%s · %s%s · graph of %d nodes",
-		g.Names.Name(cn.Node), v.value(cn.Flat), strings.TrimSpace(share(cn.Flat, total)),
-		v.value(cn.Cum), strings.TrimSpace(share(cn.Cum, total)),
-		plural(len(cn.In), "caller"), offScreen(-1), plural(len(cn.Out), "callee"), offScreen(1), len(g.Nodes))
+	summary := funcSummary(g.Names.Name(cn.Node), v.value, cn.Flat, cn.Cum, total,
+		plural(len(cn.In), "caller")+offScreen(-1), plural(len(cn.Out), "callee")+offScreen(1)) +
+		fmt.Sprintf(" · graph of %d nodes", len(g.Nodes))
 	canvas := newCanvas(v.width, v.height)
 	canvas.put(0, 0, st.Key.Render(ansi.Truncate(summary, v.width, "…")), ansi.StringWidth(summary))
 	nb := lay.neighbours()
@@ -404,7 +404,6 @@ func (v *Graph) View() string {
 	}
 	for l := -lay.up; l <= lay.down; l++ {
 		for _, b := range lay.levels[l] {
-			v.boxes = append(v.boxes, b)
 			v.drawBox(canvas, b, b.node == c, b.node == aimed)
 			if b.edge >= 0 {
 				ey := b.y - 1 // callees hang from the line above
@@ -561,13 +560,6 @@ func (cv *canvas) String() string {
 		out[y] = b.String()
 	}
 	return strings.Join(out, "\n")
-}
-
-func abs64(v int64) int64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // Data returns the graph shown, for tui's tests (nil before the first).

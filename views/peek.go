@@ -253,9 +253,7 @@ func (p *Peek) View() string {
 	}
 	total := pk.Top.Total
 	en := pk.Entries[0]
-	summary := fmt.Sprintf(" %s  flat %s %s · cum %s %s · %s · %s",
-		pk.Top.Nodes.Name(en.Node), p.value(en.Flat), strings.TrimSpace(share(en.Flat, total)),
-		p.value(en.Cum), strings.TrimSpace(share(en.Cum, total)),
+	summary := funcSummary(pk.Top.Nodes.Name(en.Node), p.value, en.Flat, en.Cum, total,
 		plural(len(en.In), "caller"), plural(len(en.Out), "callee"))
 	if len(pk.Entries) > 1 {
 		summary += fmt.Sprintf("  ·  %d nodes", len(pk.Entries))
@@ -283,6 +281,15 @@ func (p *Peek) View() string {
 // narrow reports whether the window is too narrow for the flat and cum
 // columns: the function's row then leaves its values to the summary.
 func (p *Peek) narrow() bool { return p.width < 2*p.valW+p.pctW+30 }
+
+// funcSummary is the line over a view about one function (Peek, Graph):
+// its name, flat and cum with their shares of total, and what is said of
+// its callers and callees.
+func funcSummary(name string, value func(int64) string, flat, cum, total int64, callers, callees string) string {
+	return fmt.Sprintf(" %s  flat %s %s · cum %s %s · %s · %s", name,
+		value(flat), strings.TrimSpace(share(flat, total)), value(cum), strings.TrimSpace(share(cum, total)),
+		callers, callees)
+}
 
 func plural(n int, what string) string {
 	if n == 1 {

@@ -29,15 +29,7 @@ type topSides struct {
 
 // sideTops computes topSides from the two profiles' engines.
 func sideTops(sides func() (newE, baseE *analysis.Engine, err error), opt analysis.Options) (*topSides, error) {
-	newE, baseE, err := sides()
-	if err != nil {
-		return nil, err
-	}
-	nt, err := newE.Top(opt)
-	if err != nil {
-		return nil, err
-	}
-	bt, err := baseE.Top(opt)
+	nt, bt, err := onSides(sides, func(e *analysis.Engine) (*analysis.Top, error) { return e.Top(opt) })
 	if err != nil {
 		return nil, err
 	}

@@ -19,11 +19,10 @@ type Tree struct {
 	c        *Common
 	tree     *analysis.Tree
 	inverted bool
-	// pivot is the function the tree pivots on ("" for none; S): the
-	// tree of its callers (up, inverted, its roots the function) above
-	// the tree of its callees (tree). pivots are the earlier ones.
-	pivot     string
-	pivots    []string
+	// pivotTrail is the function the tree pivots on: the tree of its
+	// callers (up, inverted, its roots the function) above the tree of
+	// its callees (tree).
+	pivotTrail
 	up        *analysis.Tree
 	pivotFlat int64 // the pivot's flat, pprof's
 	q         quantity
@@ -85,7 +84,7 @@ func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job,
 			if rs := p.Callees.Roots(); len(rs) > 0 {
 				p.Callees.HeaviestPath(rs[0])
 			}
-			return &treeResult{tree: p.Callees, up: p.Callers, upRoots: p.CallerRoots, flat: p.Flat}, nil
+			return &treeResult{tree: p.Callees, up: p.Callers, flat: p.Flat}, nil
 		}, t.setResult), "pivot " + name
 	}
 	near := t.nearNames(sel)
@@ -112,13 +111,12 @@ func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job,
 }
 
 // treeResult is a tree and the node the cursor goes to on it; in a
-// pivot, the callers' tree and its roots too.
+// pivot, the callers' tree too (its roots are the function's).
 type treeResult struct {
-	tree    *analysis.Tree
-	keep    *analysis.TreeNode
-	up      *analysis.Tree
-	upRoots []*analysis.TreeNode
-	flat    int64
+	tree *analysis.Tree
+	keep *analysis.TreeNode
+	up   *analysis.Tree
+	flat int64
 }
 
 // nearReach is how many rows on each side of the cursor a new tree
@@ -185,7 +183,7 @@ func (t *Tree) setResult(r *treeResult, opt analysis.Options) {
 	t.valW = max(10, t.q.widest(vs...)+1)
 	t.pctW = percentWidth(vs, t.tree.Total)
 	if r.up != nil {
-		t.pivotRows(r.upRoots, true)
+		t.pivotRows(true)
 		return
 	}
 	t.rows = t.rows[:0]
@@ -218,11 +216,12 @@ func (t *Tree) setResult(r *treeResult, opt analysis.Options) {
 	}
 }
 
-// pivotRows lays out a pivot's rows: the callers' tree (its roots
-// upRoots, the function) above the callees'; opened on both heaviest
+// pivotRows lays out a pivot's rows: the callers' tree (its roots the
+// function) above the callees'; opened on both heaviest
 // paths, the cursor on the callees' root, when open.
-func (t *Tree) pivotRows(upRoots []*analysis.TreeNode, open bool) {
+func (t *Tree) pivotRows(open bool) {
 	t.rows = t.rows[:0]
+	upRoots := t.up.Roots()
 	for i, r := range upRoots {
 		t.rows = append(t.rows, treeRow{n: r, last: i == len(upRoots)-1, up: true})
 	}
@@ -258,19 +257,11 @@ func (t *Tree) treeOf(i int) *analysis.Tree {
 // Pivot pivots the tree on the function named name: its callers' tree
 // above its callees', remembering the pivot before for going back.
 func (t *Tree) Pivot(name string) tea.Cmd {
-	if name == "" || name == t.pivot {
+	if !t.pivotTo(name) {
 		return nil
 	}
-	if t.pivot != "" {
-		t.pivots = append(t.pivots, t.pivot)
-	}
-	t.pivot = name
 	return func() tea.Msg { return RecomputeMsg{t} }
 }
-
-// Pivoted returns the function the tree pivots on ("" for none) and how
-// many pivots before it lead back. Exported for tui's tests.
-func (t *Tree) Pivoted() (string, int) { return t.pivot, len(t.pivots) }
 
 // Claims takes backspace in a pivot: back to the pivot before, or out.
 func (t *Tree) Claims(msg tea.KeyMsg) bool {
@@ -360,15 +351,12 @@ func (t *Tree) parent(i int) int {
 func (t *Tree) Update(msg tea.Msg) tea.Cmd {
 	k := t.c.Keys
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Back) && t.pivot != "" {
-		t.pivot = ""
-		if n := len(t.pivots); n > 0 {
-			t.pivot, t.pivots = t.pivots[n-1], t.pivots[:n-1]
-		}
+		t.unpivot()
 		return func() tea.Msg { return RecomputeMsg{t} }
 	}
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
 		t.inverted = !t.inverted
-		t.pivot, t.pivots = "", nil
+		t.pivotTrail = pivotTrail{}
 		return func() tea.Msg { return RecomputeMsg{t} }
 	}
 	if t.tree == nil {
@@ -407,13 +395,7 @@ func (t *Tree) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.Heaviest):
 		t.expandHeaviest(i, true)
 	case key.Matches(km, k.CollapseAll) && t.up != nil:
-		var upRoots []*analysis.TreeNode
-		for _, r := range t.rows {
-			if r.up && r.n.Depth == 0 {
-				upRoots = append(upRoots, r.n)
-			}
-		}
-		t.pivotRows(upRoots, false)
+		t.pivotRows(false)
 	case key.Matches(km, k.CollapseAll):
 		root := i
 		for t.rows[root].n.Depth > 0 {
@@ -678,8 +660,11 @@ func (t *Tree) View() string {
 			nameW = t.width - used - ansi.StringWidth(guide) - 2
 		}
 		full := t.tree.Nodes.Name(n.Node)
-		if t.up != nil && n.Depth == 0 {
-			full += map[bool]string{true: "  ↑ its callers, each under what it calls", false: "  ↓ its callees"}[r.up]
+		switch {
+		case t.up != nil && n.Depth == 0 && r.up:
+			full += "  ↑ its callers, each under what it calls"
+		case t.up != nil && n.Depth == 0:
+			full += "  ↓ its callees"
 		}
 		name := fitName(full, nameW)
 		base, dim := st.Plain, st.Dim
@@ -750,9 +735,4 @@ func (t *Tree) pathKey(n *analysis.TreeNode) string {
 
 // Scope is, in a pivot, its function's cum: what its callees' tree,
 // the tree below it, accounts for.
-func (t *Tree) Scope() (int64, bool) {
-	if t.pivot == "" || t.tree == nil || t.up == nil {
-		return 0, false
-	}
-	return rootsTotal(t.tree), true
-}
+func (t *Tree) Scope() (int64, bool) { return t.scope(t.tree, t.up) }

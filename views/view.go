@@ -147,6 +147,21 @@ type KeyClaimer interface {
 	Claims(msg tea.KeyMsg) bool
 }
 
+// onSides computes f on each of a diff's two profiles apart, as
+// Common.Sides gives them (off the UI goroutine): the new profile's
+// result, then the base's.
+func onSides[T any](sides func() (newE, baseE *analysis.Engine, err error), f func(*analysis.Engine) (T, error)) (newV, baseV T, err error) {
+	newE, baseE, err := sides()
+	if err != nil {
+		return newV, baseV, err
+	}
+	if newV, err = f(newE); err != nil {
+		return newV, baseV, err
+	}
+	baseV, err = f(baseE)
+	return newV, baseV, err
+}
+
 // aboutFunction is the function a view about one function (peek, source)
 // shows: the shared selection, which Reveal sets before the view's data
 // for it arrives (the root recomputes). Selection returns it, so filters
@@ -176,6 +191,49 @@ func nodeName(ns *analysis.NodeSet, n int32) string { return ns.FuncName(n) }
 // across all its call sites (S).
 type Pivoter interface {
 	Pivot(name string) tea.Cmd
+}
+
+// pivotTrail is the function a view pivots on ("" for none; S) and the
+// ones pivoted on before it, for going back: the Tree's and the Flame
+// graph's.
+type pivotTrail struct {
+	pivot  string
+	pivots []string
+}
+
+// pivotTo pivots on name, remembering the pivot before; it reports
+// whether the pivot changed.
+func (p *pivotTrail) pivotTo(name string) bool {
+	if name == "" || name == p.pivot {
+		return false
+	}
+	if p.pivot != "" {
+		p.pivots = append(p.pivots, p.pivot)
+	}
+	p.pivot = name
+	return true
+}
+
+// unpivot goes back to the pivot before, or out of the pivot.
+func (p *pivotTrail) unpivot() {
+	p.pivot = ""
+	if n := len(p.pivots); n > 0 {
+		p.pivot, p.pivots = p.pivots[n-1], p.pivots[:n-1]
+	}
+}
+
+// Pivoted returns the function pivoted on ("" for none) and how many
+// pivots before it lead back. Exported for tui's tests.
+func (p *pivotTrail) Pivoted() (string, int) { return p.pivot, len(p.pivots) }
+
+// scope is Scoper's Scope for a view showing callees, the tree below the
+// pivot (and callers, the tree above it, nil outside a pivot): the
+// function's cum, what the callees' tree accounts for.
+func (p *pivotTrail) scope(callees, callers *analysis.Tree) (int64, bool) {
+	if p.pivot == "" || callees == nil || callers == nil {
+		return 0, false
+	}
+	return rootsTotal(callees), true
 }
 
 // Scoper is a view that can show less than the filters keep: a pivot
