@@ -29,6 +29,9 @@ type topSides struct {
 
 // sideTops computes topSides from the two profiles' engines.
 func sideTops(sides func() (newE, baseE *analysis.Engine, err error), opt analysis.Options) (*topSides, error) {
+	// The tables are looked up by name: a row trimmed from a side would
+	// read as absent from it.
+	opt.NodeFraction, opt.NodeCount = 0, 0
 	nt, bt, err := onSides(sides, func(e *analysis.Engine) (*analysis.Top, error) { return e.Top(opt) })
 	if err != nil {
 		return nil, err
