@@ -2,12 +2,15 @@
 # walk.sh: what a person waits for in the explorer, step by step.
 # Builds the binary and walks PROFILE in tmux (120×35): the first Top
 # screen (beside `gunzip -c` of the file), a navigation key, next sample
-# type, focus / ignore / hide / tagfocus and clearing them, granularity
-# lines, the Tree and inverting it, Labels, the Flame graph (first layout,
-# a key, a zoom, inverting it, a pivot with a key, a re-pivot and back,
-# folding recursion all, direct and off), Peek and Source; per step the time from the key press to
-# the redrawn screen, and RSS and peak RSS (/proc/PID/status). The driver
-# is tui/testdata/walk (Go, one tmux control-mode connection).
+# type, a search as typed (its match count, then its share of the total),
+# focus / ignore / hide / tagfocus (the view, then the status bar's total
+# of what they keep) and clearing them, granularity lines, the Tree and
+# inverting it, Labels, the Flame graph (first layout, a key, a zoom,
+# inverting it, a pivot with a key, a re-pivot and back, folding
+# recursion all, direct and off), Peek, Source and the Graph; per step
+# the time from the key press to the redrawn screen, and RSS and peak RSS
+# (/proc/PID/status). The driver is tui/testdata/walk (Go, one tmux
+# control-mode connection).
 #
 #   bash tui/testdata/walk.sh [PROFILE] [ROUNDS]              # from the repository root
 #   SHAPE=wide SAMPLES=1000000 bash tui/testdata/walk.sh      # writes /tmp/walk-wide-1000000.pb.gz first
