@@ -16,7 +16,9 @@
 #   SHAPE=wide SAMPLES=1000000 bash tui/testdata/walk.sh      # writes /tmp/walk-wide-1000000.pb.gz first
 #
 # TAG sets the tagfocus step's filter (default worker=w1; service=checkout
-# for the Zipf shape, SHAPE=zipf); FIRST=1 times the first screen only.
+# for the Zipf shape, SHAPE=zipf); FIRST=1 times the first screen only;
+# STEPS=RE takes only the steps whose names match RE
+# (STEPS='Graph|Top \(1\)' opens the Graph view and goes back to Top).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v tmux >/dev/null || { echo "walk: tmux is not installed" >&2; exit 2; }
@@ -31,4 +33,4 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 go build -o "$OUT/pprof-tui" .
 go build -o "$OUT/walk" ./tui/testdata/walk
-"$OUT/walk" -rounds "$ROUNDS" -tag "$TAG" ${FIRST:+-first} "$OUT/pprof-tui" "$PROF"
+"$OUT/walk" -rounds "$ROUNDS" -tag "$TAG" ${FIRST:+-first} -steps "${STEPS:-}" "$OUT/pprof-tui" "$PROF"

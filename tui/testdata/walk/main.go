@@ -3,7 +3,7 @@
 // to the redrawn screen and the process's RSS and peak RSS. Run it through
 // tui/testdata/walk.sh, which builds the binary and writes the profile:
 //
-//	go run ./tui/testdata/walk [-rounds N] [-tag worker=w1] [-first] BINARY PROFILE
+//	go run ./tui/testdata/walk [-rounds N] [-tag worker=w1] [-first] [-steps RE] BINARY PROFILE
 //
 // The screen is read through one tmux control-mode connection
 // (capture-pane, about 0.2-1 ms a capture) each time the pane has new
@@ -35,12 +35,14 @@ func main() {
 	rounds := flag.Int("rounds", 1, "walks, each in a new process")
 	tag := flag.String("tag", "worker=w1", "the tagfocus step's filter")
 	first := flag.Bool("first", false, "time the first screen only")
+	only := flag.String("steps", "", "take only the steps whose names match this regexp")
 	flag.Parse()
-	if flag.NArg() != 2 {
-		fmt.Fprintln(os.Stderr, "usage: walk [-rounds N] [-tag K=V] [-first] BINARY PROFILE")
+	re, err := regexp.Compile(*only)
+	if flag.NArg() != 2 || err != nil {
+		fmt.Fprintln(os.Stderr, "usage: walk [-rounds N] [-tag K=V] [-first] [-steps RE] BINARY PROFILE")
 		os.Exit(2)
 	}
-	all := steps(*tag)
+	all := slices.DeleteFunc(steps(*tag), func(s step) bool { return !re.MatchString(s.name) })
 	if *first {
 		all = nil
 	}
@@ -63,6 +65,7 @@ type step struct {
 	keys          string
 	prompt        string
 	then          string
+	body          bool // with then: drawn is when the screen above the status bar changes
 }
 
 // countedTotal is the status bar's total once what the filters keep is
@@ -77,7 +80,7 @@ func steps(tag string) []step {
 	}
 	filter := func(pattern, text string) step {
 		s := cmd(text, pattern, text)
-		s.then = countedTotal
+		s.then, s.body = countedTotal, true
 		return s
 	}
 	return []step{
@@ -152,7 +155,7 @@ func run(bin, prof string, rounds int, all []step) error {
 		if err != nil {
 			return err
 		}
-		first, err := w.wait(regexp.MustCompile("sum%"), "", w.started, false)
+		first, err := w.wait(done(regexp.MustCompile("sum%")), "/sum%/", "", w.started)
 		if err != nil {
 			w.close()
 			return err
@@ -195,10 +198,10 @@ func run(bin, prof string, rounds int, all []step) error {
 		fmt.Printf("over %d rounds (min–max):\n", rounds)
 		for i, ts := range times {
 			if len(ts) == 0 {
-				fmt.Printf("  %-28s no redraw in any round\n", names[i])
+				fmt.Printf("  %-37s no redraw in any round\n", names[i])
 				continue
 			}
-			fmt.Printf("  %-28s %6.1f – %6.1f ms\n", names[i], ms(slices.Min(ts)), ms(slices.Max(ts)))
+			fmt.Printf("  %-37s %6.1f – %6.1f ms\n", names[i], ms(slices.Min(ts)), ms(slices.Max(ts)))
 		}
 	}
 	return nil
@@ -360,12 +363,16 @@ func (w *walker) next(outputs int) error {
 	return w.output(quiet)
 }
 
-// wait polls the screen until it differs from before, matches re and
-// (unless spinner) has no spinner, and returns the time since t0 when it
-// was first seen so.
-// The screen must then read the same once more, a millisecond later: tmux
-// may show a frame it has only partly received.
-func (w *walker) wait(re *regexp.Regexp, before string, t0 time.Time, spinner bool) (time.Duration, error) {
+// done is a screen that matches re and shows no spinner.
+func done(re *regexp.Regexp) func(string) bool {
+	return func(s string) bool { return !strings.Contains(s, "computing") && re.MatchString(s) }
+}
+
+// wait polls the screen until it differs from before and ok says it is
+// the one waited for, and returns the time since t0 when it was first
+// seen so. The screen must then read the same once more, a millisecond
+// later: tmux may show a frame it has only partly received.
+func (w *walker) wait(ok func(string) bool, what string, before string, t0 time.Time) (time.Duration, error) {
 	deadline := t0.Add(5 * time.Minute)
 	var last string
 	changed := false
@@ -381,7 +388,7 @@ func (w *walker) wait(re *regexp.Regexp, before string, t0 time.Time, spinner bo
 			return 0, errUnchanged
 		}
 		switch {
-		case s != before && (spinner || !strings.Contains(s, "computing")) && re.MatchString(s):
+		case s != before && ok(s):
 			if s == last {
 				return at, nil
 			}
@@ -396,7 +403,7 @@ func (w *walker) wait(re *regexp.Regexp, before string, t0 time.Time, spinner bo
 		}
 	}
 	s, _ := w.screen()
-	return 0, fmt.Errorf("timed out waiting for /%s/; the screen:\n%s", re, s)
+	return 0, fmt.Errorf("timed out waiting for %s; the screen:\n%s", what, s)
 }
 
 // unchanged is how long a step's screen may stay as it was before the
@@ -429,8 +436,8 @@ func (w *walker) echoed(text string) error {
 // do takes step s and returns the time from its key to the screen it
 // asks for and, with s.then, to the screen with what is counted in the
 // background. A step with then is first seen drawn while the status
-// bar's spinner says the count is on its way; a step without, only
-// once nothing is on its way.
+// bar's spinner may still say the count is on its way; a step without,
+// only once nothing is on its way.
 func (w *walker) do(s step) (drawn, counted time.Duration, err error) {
 	keys := s.keys
 	if s.prompt != "" {
@@ -465,10 +472,28 @@ func (w *walker) do(s step) (drawn, counted time.Duration, err error) {
 	if _, err := w.cmd("send-keys -t walk " + keys); err != nil {
 		return 0, 0, err
 	}
-	if drawn, err = w.wait(regexp.MustCompile(s.pattern), before, t0, s.then != ""); err != nil || s.then == "" {
+	re := regexp.MustCompile(s.pattern)
+	if s.then == "" {
+		drawn, err = w.wait(done(re), "/"+s.pattern+"/", before, t0)
 		return drawn, 0, err
 	}
-	counted, err = w.wait(regexp.MustCompile(s.then), before, t0, false)
+	body := func(s string) string { // the screen but the status bar and the footer
+		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		return strings.Join(lines[:max(0, len(lines)-2)], "\n")
+	}
+	drew := func(sc string) bool {
+		if !re.MatchString(sc) {
+			return false
+		}
+		// A filter's name is in the status bar at once: its view is
+		// drawn when the body changes, or when all is done and the
+		// filter changed nothing in it.
+		return !s.body || body(sc) != body(before) || done(re)(sc)
+	}
+	if drawn, err = w.wait(drew, "/"+s.pattern+"/ drawn", before, t0); err != nil {
+		return 0, 0, err
+	}
+	counted, err = w.wait(done(regexp.MustCompile(s.then)), "/"+s.then+"/", before, t0)
 	return drawn, counted, err
 }
 
