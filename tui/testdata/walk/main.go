@@ -440,6 +440,7 @@ func (w *walker) echoed(text string) error {
 // only once nothing is on its way.
 func (w *walker) do(s step) (drawn, counted time.Duration, err error) {
 	keys := s.keys
+	open := "" // the : line as typed, until its enter is taken
 	if s.prompt != "" {
 		if _, err := w.cmd("send-keys -t walk " + s.prompt); err != nil {
 			return 0, 0, err
@@ -452,7 +453,7 @@ func (w *walker) do(s step) (drawn, counted time.Duration, err error) {
 					return 0, 0, err
 				}
 			}
-			keys = "Enter"
+			keys, open = "Enter", typed
 		} else {
 			keys = "-l '" + s.keys + "'" // a search runs as it is typed
 		}
@@ -473,13 +474,23 @@ func (w *walker) do(s step) (drawn, counted time.Duration, err error) {
 		return 0, 0, err
 	}
 	re := regexp.MustCompile(s.pattern)
+	lines := func(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }
+	// A screen whose : line still reads the command is from before its
+	// enter: the echo matches the step's pattern, and a late frame of
+	// the step before may change the rest.
+	entered := func(ok func(string) bool) func(string) bool {
+		return func(sc string) bool {
+			l := lines(sc)
+			return (open == "" || strings.TrimSpace(l[len(l)-1]) != open) && ok(sc)
+		}
+	}
 	if s.then == "" {
-		drawn, err = w.wait(done(re), "/"+s.pattern+"/", before, t0)
+		drawn, err = w.wait(entered(done(re)), "/"+s.pattern+"/", before, t0)
 		return drawn, 0, err
 	}
 	body := func(s string) string { // the screen but the status bar and the footer
-		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-		return strings.Join(lines[:max(0, len(lines)-2)], "\n")
+		l := lines(s)
+		return strings.Join(l[:max(0, len(l)-2)], "\n")
 	}
 	drew := func(sc string) bool {
 		if !re.MatchString(sc) {
@@ -490,10 +501,10 @@ func (w *walker) do(s step) (drawn, counted time.Duration, err error) {
 		// filter changed nothing in it.
 		return !s.body || body(sc) != body(before) || done(re)(sc)
 	}
-	if drawn, err = w.wait(drew, "/"+s.pattern+"/ drawn", before, t0); err != nil {
+	if drawn, err = w.wait(entered(drew), "/"+s.pattern+"/ drawn", before, t0); err != nil {
 		return 0, 0, err
 	}
-	counted, err = w.wait(done(regexp.MustCompile(s.then)), "/"+s.then+"/", before, t0)
+	counted, err = w.wait(entered(done(regexp.MustCompile(s.then))), "/"+s.then+"/", before, t0)
 	return drawn, counted, err
 }
 
