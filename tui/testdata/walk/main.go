@@ -3,16 +3,17 @@
 // to the redrawn screen and the process's RSS and peak RSS. Run it through
 // tui/testdata/walk.sh, which builds the binary and writes the profile:
 //
-//	go run ./tui/testdata/walk [-rounds N] [-tag worker=w1] [-first] BINARY PROFILE
+//	go run ./tui/testdata/walk [-rounds N] [-tag worker=w1] [-first] [-steps RE] BINARY PROFILE
 //
 // The screen is read through one tmux control-mode connection
 // (capture-pane, about 0.2-1 ms a capture) each time the pane has new
 // output (tmux's %output notifications), until it differs from the
 // screen before the key, matches the step's pattern and shows no
-// "computing" spinner. The walk first polled every millisecond: on two
-// cores the captures took CPU time from the explorer it timed. The first
-// screen is timed from the launch, beside `gunzip -c` of the same file
-// timed just before it.
+// "computing" spinner; a step whose result is counted in the background
+// is timed twice, drawn (spinner or not) and counted (no spinner).
+// Polling every millisecond instead would take CPU time, on two cores,
+// from the explorer it times. The first screen is timed from the launch,
+// beside `gunzip -c` of the same file timed just before it.
 package main
 
 import (
@@ -34,12 +35,14 @@ func main() {
 	rounds := flag.Int("rounds", 1, "walks, each in a new process")
 	tag := flag.String("tag", "worker=w1", "the tagfocus step's filter")
 	first := flag.Bool("first", false, "time the first screen only")
+	only := flag.String("steps", "", "take only the steps whose names match this regexp")
 	flag.Parse()
-	if flag.NArg() != 2 {
-		fmt.Fprintln(os.Stderr, "usage: walk [-rounds N] [-tag K=V] [-first] BINARY PROFILE")
+	re, err := regexp.Compile(*only)
+	if flag.NArg() != 2 || err != nil {
+		fmt.Fprintln(os.Stderr, "usage: walk [-rounds N] [-tag K=V] [-first] [-steps RE] BINARY PROFILE")
 		os.Exit(2)
 	}
-	all := steps(*tag)
+	all := slices.DeleteFunc(steps(*tag), func(s step) bool { return !re.MatchString(s.name) })
 	if *first {
 		all = nil
 	}
@@ -49,54 +52,76 @@ func main() {
 	}
 }
 
-// step is one thing a person does: keys (a tmux send-keys list, or text
-// typed on the : command line when command is set) and the pattern the
-// redrawn screen shows.
+// step is one thing a person does: keys (a tmux send-keys list), or
+// text typed after a prompt, and the pattern the redrawn screen shows.
+// On the : line (prompt ":") the text is typed and the time runs from
+// its enter; on the / line the time runs from typing the text, which
+// searches as it is typed. then, when set, is a second pattern the same
+// screen comes to show later, timed from the same key press: what the
+// explorer counts in the background (what filters keep, a search's
+// share of the total).
 type step struct {
-	name    string
-	pattern string
-	keys    string
-	command bool
+	name, pattern string
+	keys          string
+	prompt        string
+	then          string
+	body          bool // with then: drawn is when the screen above the status bar changes
 }
 
+// countedTotal is the status bar's total once what the filters keep is
+// counted: "4.1s of 5.2s total", or "total 5.2s" when they keep all
+// ("… of 5.2s total" while it is counted).
+const countedTotal = `\d\S* of \S+ total|total \d`
+
 func steps(tag string) []step {
-	cmd := func(name, pattern, text string) step { return step{name, pattern, text, true} }
+	key := func(name, pattern, keys string) step { return step{name: name, pattern: pattern, keys: keys} }
+	cmd := func(name, pattern, text string) step {
+		return step{name: name, pattern: pattern, keys: text, prompt: ":"}
+	}
+	filter := func(pattern, text string) step {
+		s := cmd(text, pattern, text)
+		s.then, s.body = countedTotal, true
+		return s
+	}
 	return []step{
-		{"Top: key j", "▶", "j", false},
-		{"next sample type (s)", "samples", "s", false},
-		{"back to cpu (s)", "cpu", "s", false},
-		cmd("focus=json", "focus=json", "focus=json"),
+		key("Top: key j", "▶", "j"),
+		key("next sample type (s)", "samples", "s"),
+		key("back to cpu (s)", "cpu", "s"),
+		{name: "search /json as typed", pattern: `/json  (\S*\d|no match)`, keys: "json", prompt: "/", then: `focus would keep \d`},
+		key("cancel the search (esc)", "sum%", "Escape"),
+		filter("focus=json", "focus=json"),
 		cmd("clear filters (:)", "sum%", ""),
-		cmd("ignore=json", "ignore=json", "ignore=json"),
+		filter("ignore=json", "ignore=json"),
 		cmd("clear filters (:)", "sum%", ""),
-		cmd("hide=runtime|json", "hide=", "hide=runtime|json"),
+		filter("hide=", "hide=runtime|json"),
 		cmd("clear filters (:)", "sum%", ""),
-		cmd("tagfocus="+tag, "tagfocus=", "tagfocus="+tag),
+		filter("tagfocus=", "tagfocus="+tag),
 		cmd("clear filters (:)", "sum%", ""),
 		cmd("granularity=lines", "lines", "granularity=lines"),
 		cmd("granularity=functions", "sum%", "granularity=functions"),
-		{"Tree (2)", "top-down call tree", "2", false},
-		{"Tree: key j", "▶", "j", false},
-		{"invert tree (b)", "inverted tree", "b", false},
-		{"Tree: key j", "▶", "j", false},
-		{"Labels (3)", "Total|no labels", "3", false},
-		{"Labels: key j", "▶", "j", false},
-		{"Flame (4): first layout", "root", "4", false},
-		{"Flame: key j", "▶", "j", false},
-		{"Flame: zoom (enter)", "▶", "Enter", false},
-		{"Flame: invert (b)", "root · inverted", "b", false},
-		{"Flame: invert back (b)", "root", "b", false},
-		{"Flame: pivot (S)", "callers ↑", "S", false},
-		{"Flame: pivot: key k", "▶", "k", false},
-		{"Flame: re-pivot (enter)", "callers ↑", "Enter", false},
-		{"Flame: pivot back (⌫)", "callers ↑", "BSpace", false},
-		{"Flame: out of the pivot (⌫)", "root", "BSpace", false},
-		{"fold all recursion (R)", "recursion=all", "R", false},
-		{"fold direct recursion (R)", "recursion=direct", "R", false},
-		{"unfold recursion (R)", "root", "R", false},
-		{"Peek (5)", "callers", "5", false},
-		{"Source (6)", "Source", "6", false},
-		{"Top (1)", "sum%", "1", false},
+		key("Tree (2)", "top-down call tree", "2"),
+		key("Tree: key j", "▶", "j"),
+		key("invert tree (b)", "inverted tree", "b"),
+		key("Tree: key j", "▶", "j"),
+		key("Labels (3)", "Total|no labels", "3"),
+		key("Labels: key j", "▶", "j"),
+		key("Flame (4): first layout", "root", "4"),
+		key("Flame: key j", "▶", "j"),
+		key("Flame: zoom (enter)", "▶", "Enter"),
+		key("Flame: invert (b)", "root · inverted", "b"),
+		key("Flame: invert back (b)", "root", "b"),
+		key("Flame: pivot (S)", "callers ↑", "S"),
+		key("Flame: pivot: key k", "▶", "k"),
+		key("Flame: re-pivot (enter)", "callers ↑", "Enter"),
+		key("Flame: pivot back (⌫)", "callers ↑", "BSpace"),
+		key("Flame: out of the pivot (⌫)", "root", "BSpace"),
+		key("fold all recursion (R)", "recursion=all", "R"),
+		key("fold direct recursion (R)", "recursion=direct", "R"),
+		key("unfold recursion (R)", "root", "R"),
+		key("Peek (5)", "callers", "5"),
+		key("Source (6)", "Source", "6"),
+		key("Graph (9)", "graph of \\d+ nodes|not among the graph", "9"),
+		key("Top (1)", "sum%", "1"),
 	}
 }
 
@@ -115,14 +140,22 @@ func run(bin, prof string, rounds int, all []step) error {
 		return err
 	}
 	fmt.Printf("profile: %s (%.1f MB), load %s\n", prof, float64(st.Size())/1e6, strings.Join(strings.Fields(string(load))[:3], " "))
-	times := make([][]time.Duration, len(all)+1)
+	// A row of times per step and per step's then, after the first screen.
+	names := []string{"first Top screen"}
+	for _, s := range all {
+		names = append(names, s.name)
+		if s.then != "" {
+			names = append(names, s.name+": counted")
+		}
+	}
+	times := make([][]time.Duration, len(names))
 	for r := 1; r <= rounds; r++ {
 		gz, gzErr := gunzip(prof) // a legacy profile is not gzipped
 		w, err := launch(sock, bin, prof)
 		if err != nil {
 			return err
 		}
-		first, err := w.wait(regexp.MustCompile("sum%"), "", w.started)
+		first, err := w.wait(done(regexp.MustCompile("sum%")), "/sum%/", "", w.started)
 		if err != nil {
 			w.close()
 			return err
@@ -135,8 +168,13 @@ func run(bin, prof string, rounds int, all []step) error {
 				r, gz.Milliseconds(), first.Milliseconds(), first.Seconds()/gz.Seconds(), w.mem())
 		}
 		time.Sleep(300 * time.Millisecond)
-		for i, s := range all {
-			d, err := w.do(s)
+		row := 1
+		for _, s := range all {
+			d, counted, err := w.do(s)
+			i := row
+			if row++; s.then != "" {
+				row++
+			}
 			if errors.Is(err, errUnchanged) {
 				fmt.Printf("  %-28s  no redraw in %v (the key changed nothing)\n", s.name, unchanged)
 				continue
@@ -145,31 +183,32 @@ func run(bin, prof string, rounds int, all []step) error {
 				w.close()
 				return fmt.Errorf("%s: %w", s.name, err)
 			}
-			times[i+1] = append(times[i+1], d)
-			fmt.Printf("  %-28s %6.1f ms   %s\n", s.name, float64(d.Microseconds())/1000, w.mem())
+			times[i] = append(times[i], d)
+			if s.then == "" {
+				fmt.Printf("  %-28s %6.1f ms   %s\n", s.name, ms(d), w.mem())
+				continue
+			}
+			times[i+1] = append(times[i+1], counted)
+			fmt.Printf("  %-28s %6.1f ms, counted %6.1f ms   %s\n", s.name, ms(d), ms(counted), w.mem())
 		}
 		fmt.Printf("  after the walk: %s\n", w.mem())
 		w.close()
 	}
 	if rounds > 1 {
 		fmt.Printf("over %d rounds (min–max):\n", rounds)
-		names := append([]string{"first Top screen"}, func() (n []string) {
-			for _, s := range all {
-				n = append(n, s.name)
-			}
-			return n
-		}()...)
 		for i, ts := range times {
 			if len(ts) == 0 {
-				fmt.Printf("  %-28s no redraw in any round\n", names[i])
+				fmt.Printf("  %-37s no redraw in any round\n", names[i])
 				continue
 			}
-			fmt.Printf("  %-28s %6.1f – %6.1f ms\n", names[i],
-				float64(slices.Min(ts).Microseconds())/1000, float64(slices.Max(ts).Microseconds())/1000)
+			fmt.Printf("  %-37s %6.1f – %6.1f ms\n", names[i], ms(slices.Min(ts)), ms(slices.Max(ts)))
 		}
 	}
 	return nil
 }
+
+// ms is d in milliseconds, to a tenth.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func gunzip(prof string) (time.Duration, error) {
 	t0 := time.Now()
@@ -239,8 +278,8 @@ func (w *walker) close() {
 // output. A marker command follows it, and everything read up to the
 // marker's answer is skipped but the command's own block: attaching and
 // notifications send blocks and lines of their own. A connection that
-// answers nothing for cmdTimeout is an error, not a hang (a walk once
-// waited a quarter of an hour for a marker that never came).
+// answers nothing for cmdTimeout is an error, not a hang (a marker
+// that never comes would otherwise hold the walk for good).
 func (w *walker) cmd(c string) (string, error) {
 	w.seq++
 	mark := fmt.Sprintf("WALK-MARK-%d", w.seq)
@@ -324,11 +363,16 @@ func (w *walker) next(outputs int) error {
 	return w.output(quiet)
 }
 
-// wait polls the screen until it differs from before, matches re and has
-// no spinner, and returns the time since t0 when it was first seen so.
-// The screen must then read the same once more, a millisecond later: tmux
-// may show a frame it has only partly received.
-func (w *walker) wait(re *regexp.Regexp, before string, t0 time.Time) (time.Duration, error) {
+// done is a screen that matches re and shows no spinner.
+func done(re *regexp.Regexp) func(string) bool {
+	return func(s string) bool { return !strings.Contains(s, "computing") && re.MatchString(s) }
+}
+
+// wait polls the screen until it differs from before and ok says it is
+// the one waited for, and returns the time since t0 when it was first
+// seen so. The screen must then read the same once more, a millisecond
+// later: tmux may show a frame it has only partly received.
+func (w *walker) wait(ok func(string) bool, what string, before string, t0 time.Time) (time.Duration, error) {
 	deadline := t0.Add(5 * time.Minute)
 	var last string
 	changed := false
@@ -344,7 +388,7 @@ func (w *walker) wait(re *regexp.Regexp, before string, t0 time.Time) (time.Dura
 			return 0, errUnchanged
 		}
 		switch {
-		case s != before && !strings.Contains(s, "computing") && re.MatchString(s):
+		case s != before && ok(s):
 			if s == last {
 				return at, nil
 			}
@@ -359,7 +403,7 @@ func (w *walker) wait(re *regexp.Regexp, before string, t0 time.Time) (time.Dura
 		}
 	}
 	s, _ := w.screen()
-	return 0, fmt.Errorf("timed out waiting for /%s/; the screen:\n%s", re, s)
+	return 0, fmt.Errorf("timed out waiting for %s; the screen:\n%s", what, s)
 }
 
 // unchanged is how long a step's screen may stay as it was before the
@@ -389,35 +433,79 @@ func (w *walker) echoed(text string) error {
 	return fmt.Errorf("the command line never read %q", text)
 }
 
-func (w *walker) do(s step) (time.Duration, error) {
+// do takes step s and returns the time from its key to the screen it
+// asks for and, with s.then, to the screen with what is counted in the
+// background. A step with then is first seen drawn while the status
+// bar's spinner may still say the count is on its way; a step without,
+// only once nothing is on its way.
+func (w *walker) do(s step) (drawn, counted time.Duration, err error) {
 	keys := s.keys
-	if s.command {
-		if _, err := w.cmd("send-keys -t walk :"); err != nil {
-			return 0, err
+	open := "" // the : line as typed, until its enter is taken
+	if s.prompt != "" {
+		if _, err := w.cmd("send-keys -t walk " + s.prompt); err != nil {
+			return 0, 0, err
 		}
-		if s.keys != "" {
-			if _, err := w.cmd("send-keys -t walk -l '" + s.keys + "'"); err != nil {
-				return 0, err
+		typed := s.prompt
+		if s.prompt == ":" {
+			typed += s.keys
+			if s.keys != "" {
+				if _, err := w.cmd("send-keys -t walk -l '" + s.keys + "'"); err != nil {
+					return 0, 0, err
+				}
 			}
+			keys, open = "Enter", typed
+		} else {
+			keys = "-l '" + s.keys + "'" // a search runs as it is typed
 		}
 		// The typed command must be on screen before the screen to
 		// compare with is taken: a busy explorer echoes it late, and
-		// the echo (which matches the step's pattern) was once taken
+		// the echo (which matches the step's pattern) would be taken
 		// for the step's result.
-		if err := w.echoed(":" + s.keys); err != nil {
-			return 0, err
+		if err := w.echoed(typed); err != nil {
+			return 0, 0, err
 		}
-		keys = "Enter"
 	}
 	before, err := w.screen()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	t0 := time.Now()
 	if _, err := w.cmd("send-keys -t walk " + keys); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return w.wait(regexp.MustCompile(s.pattern), before, t0)
+	re := regexp.MustCompile(s.pattern)
+	lines := func(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }
+	// A screen whose : line still reads the command is from before its
+	// enter: the echo matches the step's pattern, and a late frame of
+	// the step before may change the rest.
+	entered := func(ok func(string) bool) func(string) bool {
+		return func(sc string) bool {
+			l := lines(sc)
+			return (open == "" || strings.TrimSpace(l[len(l)-1]) != open) && ok(sc)
+		}
+	}
+	if s.then == "" {
+		drawn, err = w.wait(entered(done(re)), "/"+s.pattern+"/", before, t0)
+		return drawn, 0, err
+	}
+	body := func(s string) string { // the screen but the status bar and the footer
+		l := lines(s)
+		return strings.Join(l[:max(0, len(l)-2)], "\n")
+	}
+	drew := func(sc string) bool {
+		if !re.MatchString(sc) {
+			return false
+		}
+		// A filter's name is in the status bar at once: its view is
+		// drawn when the body changes, or when all is done and the
+		// filter changed nothing in it.
+		return !s.body || body(sc) != body(before) || done(re)(sc)
+	}
+	if drawn, err = w.wait(entered(drew), "/"+s.pattern+"/ drawn", before, t0); err != nil {
+		return 0, 0, err
+	}
+	counted, err = w.wait(entered(done(regexp.MustCompile(s.then))), "/"+s.then+"/", before, t0)
+	return drawn, counted, err
 }
 
 // mem is the process's resident and peak resident memory.
