@@ -542,6 +542,12 @@ type Filter struct {
 
 func (f Filter) String() string { return f.Name + "=" + f.Value }
 
+// ShapesStacks reports whether the setting changes the frames of the
+// stacks (hide, show, show_from, prune_from, recursion) rather than, or
+// besides, which samples are kept: it may change every view while
+// keeping the whole total.
+func (s Setting) ShapesStacks() bool { return s.use == cutsFrames || s.use == foldsStacks }
+
 // Filters lists the filters set in o, in the table's order (pprof's).
 func (o Options) Filters() []Filter {
 	var out []Filter

@@ -197,4 +197,13 @@ func TestFilterKeysSayWhatTheyDo(t *testing.T) {
 	if f := footerOf(h.screen()); !strings.Contains(f, "focus=^main$ keeps all that was shown: nothing changes") {
 		t.Errorf("f on main, which every sample passes: %q", f)
 	}
+	// hide keeps every sample but moves values to the callers: the
+	// views change though the total does not.
+	h.command("reset")
+	h.keys("1", "/")
+	h.typeText("^partition$")
+	h.keys("<enter>", "<esc>", "H")
+	if f := footerOf(h.screen()); !strings.Contains(f, "keeps all that was shown; its frames change") || strings.Contains(f, "nothing changes") {
+		t.Errorf("H on partition: %q", f)
+	}
 }

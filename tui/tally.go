@@ -44,6 +44,11 @@ func (m *Model) tallies() tea.Cmd {
 	if m.phase != phaseReady || m.engine == nil {
 		return nil
 	}
+	if m.jobs.inflight[m.views.active] != 0 {
+		// The view a person waits for computes first: on two cores a
+		// count beside it delays its table. Its result starts the count.
+		return nil
+	}
 	var cmds []tea.Cmd
 	key := m.optsKey(m.opts)
 	if m.trims() {
@@ -114,6 +119,9 @@ type announcement struct {
 	set    string // "focus=^main\\.fib$"
 	note   views.Text
 	before int64 // what was kept before; -1: all of the total
+	// shapes: it changes the stacks' frames, so keeping every sample
+	// still changes what the views show.
+	shapes bool
 }
 
 // announceFilter says what a filter key changes from old to next.
@@ -123,12 +131,16 @@ func (m *Model) announceFilter(old, next analysis.Options) {
 	for _, f := range old.Filters() {
 		prev[f.Name] = f.Value
 	}
+	shapes := false
 	for _, f := range next.Filters() {
 		if prev[f.Name] != f.Value {
 			set = append(set, f.String())
+			if s, ok := analysis.LookupSetting(f.Name); ok && s.ShapesStacks() {
+				shapes = true
+			}
 		}
 	}
-	a := &announcement{key: m.optsKey(next), set: strings.Join(set, " "), before: -1}
+	a := &announcement{key: m.optsKey(next), set: strings.Join(set, " "), before: -1, shapes: shapes}
 	a.note = views.Safe(a.set + " · ⌫ back undoes it")
 	m.setNote(a.note, false)
 	if next.Mean || m.c.Diff {
@@ -152,6 +164,8 @@ func (a *announcement) result(k analysis.Kept, label func(int64) string) views.T
 		before = k.Total
 	}
 	switch {
+	case k.Value == before && a.shapes:
+		return views.Safe(a.set + " keeps all that was shown; its frames change · ⌫ back undoes it")
 	case k.Value == before:
 		return views.Safe(a.set + " keeps all that was shown: nothing changes · ⌫ back undoes it")
 	case k.Value == 0:
