@@ -814,20 +814,23 @@ func (f *Flame) detail() string {
 			self = f.pivotFlat // the function's own row: its flat, pprof's
 		}
 	}
-	zoom := ""
+	// zoom says where the graph is; short, in a narrow window, says it
+	// still, as the numbers give way.
+	zoom, short := "", ""
 	switch {
 	case f.pending != 0:
-		zoom = "  zooming…"
+		zoom, short = "  zooming…", "  zooming…"
 	case f.pivot != "":
-		zoom = "  pivot: callers ↑ callees ↓ · ⌫ back"
+		zoom, short = "  pivot: callers ↑ callees ↓ · ⌫ back", "  pivot · ⌫ back"
 	case len(f.history) > 0:
-		zoom = "  zoomed ×" + strconv.Itoa(len(f.history)) + " · ⌫ out"
+		zoom, short = "  zoomed ×"+strconv.Itoa(len(f.history))+" · ⌫ out", "  ×"+strconv.Itoa(len(f.history))
 	}
 	withShare := func(v int64) string { return f.signed(v) + " (" + flameShare(v, total) + ")" }
 	variants := [][2]string{
 		{"flat " + withShare(self) + "  cum " + withShare(sum), zoom},
-		{"flat " + withShare(self) + "  cum " + withShare(sum), ""},
-		{"cum " + withShare(sum), ""},
+		{"flat " + withShare(self) + "  cum " + withShare(sum), short},
+		{"cum " + withShare(sum), short},
+		{"cum " + f.signed(sum), short},
 		{"cum " + f.signed(sum), ""},
 	}
 	if f.callerFrame(f.cur) {
@@ -839,7 +842,9 @@ func (f *Flame) detail() string {
 		}
 		variants = [][2]string{
 			{what + " " + withShare(sum) + via, zoom},
-			{what + " " + withShare(sum), ""},
+			{what + " " + withShare(sum) + via, short},
+			{what + " " + withShare(sum), short},
+			{what + " " + f.signed(sum), short},
 			{what + " " + f.signed(sum), ""},
 		}
 	}
