@@ -255,11 +255,13 @@ func (b *graphBuild) locs() []int32 {
 	return b.nodeLoc
 }
 
-// noteLocs records a location of each node of stack locs.
+// noteLocs records a location of each node of stack locs (leaf first,
+// as a stack lists them): the first it is met at from the root.
 func (b *graphBuild) noteLocs(locs []int32) {
 	q := b.q
 	nodeLoc := b.locs()
-	for _, l := range locs {
+	for i := len(locs) - 1; i >= 0; i-- {
+		l := locs[i]
 		for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
 			if n := q.locNodes[j]; nodeLoc[n] < 0 {
 				nodeLoc[n] = l
@@ -331,18 +333,13 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 	for i := range g.where {
 		g.where[i] = -1
 	}
-	nodeLoc := b.locs()
 	stamp := make([]int32, nn)
 	edges := newEdgeIndex(0)
 	var path []int32
 	var inl []bool
 	for s := 0; s < p.Stacks.Len(); s++ {
-		w := b.w[s]
-		var dw int64
-		if b.dw != nil {
-			dw = b.dw[s]
-		}
-		if w == 0 && dw == 0 {
+		w, dw, ok := stackWeight(b.w, b.dw, s)
+		if !ok {
 			continue
 		}
 		locs := p.Stacks.At(int32(s))
@@ -350,18 +347,9 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 		if !ok {
 			continue
 		}
-		path, inl = path[:0], inl[:0]
-		for i := hi - 1; i >= lo; i-- {
-			l := locs[i]
-			for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
-				n := q.locNodes[j]
-				path = append(path, n)
-				inl = append(inl, j > q.locOff[l])
-				if nodeLoc[n] < 0 {
-					nodeLoc[n] = l
-				}
-			}
-		}
+		inl = inl[:0]
+		path = q.appendLocs(path[:0], &inl, locs[lo:hi])
+		b.noteLocs(locs[lo:hi])
 		mark := int32(s + 1)
 		parent := int32(-1)
 		residual := false
@@ -989,15 +977,10 @@ func (b *graphBuild) buildTree() *ggraph {
 	var path []int32
 	var inl []bool
 	for s := 0; s < p.Stacks.Len(); s++ {
-		w := b.w[s]
-		var dw int64
-		if b.dw != nil {
-			dw = b.dw[s]
-		}
-		if w == 0 && dw == 0 {
+		w, dw, ok := stackWeight(b.w, b.dw, s)
+		if !ok {
 			continue
 		}
-		var ok bool
 		inl = inl[:0]
 		path, ok = q.appendPath(q.folder(), path[:0], &inl, p.Stacks.At(int32(s)))
 		if !ok {

@@ -48,6 +48,17 @@ func (q *query) stackWeights() (w, dw []int64, total, totalDiv int64) {
 	return w, dw, total, totalDiv
 }
 
+// stackWeight is stack s's weight and count sum (0 without mean), from
+// stackWeights' w and dw; ok is false for a stack with neither, which
+// every walk passes over.
+func stackWeight(w, dw []int64, s int) (sw, sdw int64, ok bool) {
+	sw = w[s]
+	if dw != nil {
+		sdw = dw[s]
+	}
+	return sw, sdw, sw != 0 || sdw != 0
+}
+
 // baseSets flags the label sets that mark -diff_base samples, or returns
 // nil when the profile has none.
 func (e *Engine) baseSets() []bool {
