@@ -273,13 +273,12 @@ func (b *graphBuild) noteLocs(locs []int32) {
 func newGraphBuild(q *query) *graphBuild {
 	w, dw, total, totalDiv := q.stackWeights()
 	b := &graphBuild{q: q, w: w, dw: dw}
-	a := &aggregate{q: q}
 	if q.opt.RelativePercentages {
-		a.kept = make([]bool, len(w))
-		for s := range a.kept {
-			a.kept[s] = q.filtersPass(q.e.p.Stacks.At(int32(s)))
+		kept := make([]bool, len(w))
+		for s := range kept {
+			kept[s] = q.filtersPass(q.e.p.Stacks.At(int32(s)))
 		}
-		total, totalDiv = a.survivingTotal()
+		total, totalDiv = q.survivingTotal(kept)
 	}
 	if q.mean && totalDiv != 0 {
 		total /= totalDiv

@@ -89,23 +89,24 @@ func (e *Engine) baseSets() []bool {
 }
 
 // survivingTotal is Σ|v| (and the count sum) over samples that pass every
-// filter: the denominator under relative_percentages.
-func (a *aggregate) survivingTotal() (total, div int64) {
-	p := a.q.e.p
-	vals := p.Samples.Values[a.q.vi]
-	base := a.q.e.baseSets()
+// filter, kept flagging the stacks the filters over frames keep: the
+// denominator under relative_percentages.
+func (q *query) survivingTotal(kept []bool) (total, div int64) {
+	p := q.e.p
+	vals := p.Samples.Values[q.vi]
+	base := q.e.baseSets()
 	var baseTotal, baseDiv int64
 	for i, s := range p.Samples.Stack {
-		if !a.kept[s] || (a.q.keep != nil && !a.q.keep(i)) {
+		if !kept[s] || (q.keep != nil && !q.keep(i)) {
 			continue
 		}
 		total += abs64(vals[i])
-		if a.q.mean {
+		if q.mean {
 			div += p.Samples.Values[0][i]
 		}
 		if base != nil && base[p.Samples.Labels[i]] {
 			baseTotal += abs64(vals[i])
-			if a.q.mean {
+			if q.mean {
 				baseDiv += p.Samples.Values[0][i]
 			}
 		}
