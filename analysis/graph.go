@@ -77,19 +77,18 @@ type GraphTag struct {
 }
 
 // FlatValue is the tag's flat weight, divided under mean.
-func (t *GraphTag) FlatValue() int64 {
-	if t.FlatDiv == 0 {
-		return t.Flat
-	}
-	return t.Flat / t.FlatDiv
-}
+func (t *GraphTag) FlatValue() int64 { return divided(t.Flat, t.FlatDiv) }
 
 // CumValue is the tag's cum weight, divided under mean.
-func (t *GraphTag) CumValue() int64 {
-	if t.CumDiv == 0 {
-		return t.Cum
+func (t *GraphTag) CumValue() int64 { return divided(t.Cum, t.CumDiv) }
+
+// divided is a sum v divided by its count sum div under mean (div is 0
+// otherwise).
+func divided(v, div int64) int64 {
+	if div == 0 {
+		return v
 	}
-	return t.Cum / t.CumDiv
+	return v / div
 }
 
 // GraphEdge is a call from node From to node To (indices into
@@ -103,12 +102,7 @@ type GraphEdge struct {
 }
 
 // Value is the edge's weight, divided under mean.
-func (e *GraphEdge) Value() int64 {
-	if e.Div == 0 {
-		return e.Weight
-	}
-	return e.Weight / e.Div
-}
+func (e *GraphEdge) Value() int64 { return divided(e.Weight, e.Div) }
 
 // Graph computes pprof's call graph for opt (its nodefraction,
 // nodecount, edgefraction and sort), as -dot (GraphVisual) or -tree
@@ -125,16 +119,12 @@ func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
 	if o.CallTree && (visual || kind == GraphCalls) {
 		return b.tree(visual), nil
 	}
-	g, flatSum, dropped, err := b.trimmedByFraction(e, opt, kind)
+	g, flatSum, orig, dropped, err := b.trimmedByFraction(e, opt, kind)
 	if err != nil {
 		return nil, err
 	}
 	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
 	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
-	orig := len(g.nodes)
-	if b.orig > 0 {
-		orig = b.orig
-	}
 	byCum := o.Sort == "cum"
 	g.sortNodes(q.nodes, byCum, visual)
 	if visual {
@@ -174,13 +164,14 @@ func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
 
 // trimmedByFraction is pprof's graph after nodefraction: its nodes with
 // the edges between them, the whole graph's flat sum (the cutoffs are
-// fractions of it) and how many nodes nodefraction dropped. The nodes
+// fractions of it), how many nodes nodefraction kept (orig: more than
+// the graph's when nodecount cut it already) and dropped. The nodes
 // and their values are the Top table's, which the engine keeps and
 // makes without walking call edges, so the stacks are walked once, for
 // the kept nodes' edges; and -tree's graph, whose order is the table's,
 // is cut to nodecount before that walk. Under mean (the table's values
 // are divided) the whole graph is walked first, as pprof.
-func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (g *ggraph, flatSum int64, dropped int, err error) {
+func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (g *ggraph, flatSum int64, orig, dropped int, err error) {
 	q := b.q
 	o := q.opt
 	if q.mean {
@@ -190,7 +181,7 @@ func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (
 		}
 		cutoff := fractionOf(flatSum, o.NodeFraction)
 		if cutoff <= 0 {
-			return full, flatSum, 0, nil
+			return full, flatSum, len(full.nodes), 0, nil
 		}
 		kept := make([]bool, q.nodes.len())
 		n := 0
@@ -201,15 +192,16 @@ func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (
 			}
 		}
 		if n == len(full.nodes) {
-			return full, flatSum, 0, nil
+			return full, flatSum, n, 0, nil
 		}
-		return b.build(kept), flatSum, len(full.nodes) - n, nil
+		g = b.build(kept)
+		return g, flatSum, len(g.nodes), len(full.nodes) - n, nil
 	}
 	all := opt
 	all.NodeFraction, all.NodeCount = 0, 0
 	top, err := e.Top(all)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, 0, 0, 0, err
 	}
 	flatSum = top.ShownTotal
 	cutoff := fractionOf(flatSum, o.NodeFraction)
@@ -220,7 +212,7 @@ func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (
 		}
 	}
 	dropped = len(top.Rows) - len(rows)
-	b.orig = len(rows)
+	orig = len(rows)
 	if kind != GraphVisual && o.NodeCount > 0 && o.NodeCount < len(rows) {
 		// pprof drops -tree's edges below edgefraction before it keeps
 		// the first nodecount nodes, which edges do not order.
@@ -230,14 +222,11 @@ func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (
 	for _, n := range rows {
 		kept[n] = true
 	}
-	return b.build(kept), flatSum, dropped, nil
+	return b.build(kept), flatSum, orig, dropped, nil
 }
 
 // graphBuild walks the stacks of one query into graphs.
 type graphBuild struct {
-	// orig is the node count after nodefraction, when trimmedByFraction
-	// had nodecount cut them already (0 otherwise).
-	orig    int
 	q       *query
 	w, dw   []int64
 	total   int64
@@ -668,8 +657,8 @@ func (gn *gnode) countTags() int {
 	return c
 }
 
-// maxNodelets is how many tags -dot draws under a node.
-const maxNodelets = 4
+// MaxNodelets is how many tags -dot draws under a node.
+const MaxNodelets = 4
 
 // selectTop is how many of the first nodes nodecount keeps: in a visual
 // graph each node's tags count as nodes too.
@@ -677,7 +666,7 @@ func (g *ggraph) selectTop(maxNodes int, visual bool) int {
 	if visual {
 		count := 0
 		for i := range g.nodes {
-			if count += min(g.nodes[i].countTags(), maxNodelets) + 1; count >= maxNodes {
+			if count += min(g.nodes[i].countTags(), MaxNodelets) + 1; count >= maxNodes {
 				maxNodes = i + 1
 				break
 			}
@@ -855,12 +844,6 @@ func (g *ggraph) result(q *query, b *graphBuild) *Graph {
 	t := q.nodes
 	p := q.e.p
 	out := &Graph{SampleType: p.SampleTypes[q.vi], Total: b.total, Names: &NodeSet{t}}
-	value := func(v, div int64) int64 {
-		if div == 0 {
-			return v
-		}
-		return v / div
-	}
 	edgeID := make([]int32, len(g.edges)) // g's edge id → out's
 	var live []int32
 	for id := range g.edges {
@@ -886,7 +869,7 @@ func (g *ggraph) result(q *query, b *graphBuild) *Graph {
 		for k := range out2 {
 			out2[k] = edgeID[out2[k]]
 		}
-		n := GraphNode{Node: gn.node, Context: gn.ctx, Flat: value(gn.flat, gn.flatDiv), Cum: value(gn.cum, gn.cumDiv), In: in, Out: out2}
+		n := GraphNode{Node: gn.node, Context: gn.ctx, Flat: divided(gn.flat, gn.flatDiv), Cum: divided(gn.cum, gn.cumDiv), In: in, Out: out2}
 		if l := b.nodeLoc[gn.node]; l >= 0 {
 			if m := p.Locations[l].Mapping; m >= 0 {
 				n.Objfile = p.Mappings[m].File
@@ -943,9 +926,6 @@ func (b *graphBuild) tree(visual bool) *Graph {
 		}
 	}
 	orig := len(g.nodes)
-	if b.orig > 0 {
-		orig = b.orig
-	}
 	byCum := o.Sort == "cum"
 	g.sortNodes(q.nodes, byCum, visual)
 	if c := o.NodeCount; c > 0 {
