@@ -424,7 +424,7 @@ func BenchmarkTags1M(b *testing.B) {
 // -tree on a 1M-sample profile of each shape, with pprof's defaults and
 // 80 nodes:
 //
-//	go test ./analysis -run XXX -bench Graph1M -benchtime 5x
+//	go test ./analysis -run XXX -bench Graph1M -benchtime 2x
 func BenchmarkGraph1M(b *testing.B) {
 	shapes(b, func(b *testing.B, e *analysis.Engine, s synth.Shape) {
 		opt := analysis.DefaultOptions()
