@@ -117,12 +117,24 @@ func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
 	visual := kind == GraphVisual
 	// pprof honours call_tree only where it draws: -dot and -callgrind.
 	if o.CallTree && (visual || kind == GraphCalls) {
-		return b.tree(visual), nil
+		g, flatSum, orig, dropped := b.trimmedTree()
+		return b.trimmed(g, flatSum, orig, dropped, visual), nil
 	}
 	g, flatSum, orig, dropped, err := b.trimmedByFraction(e, opt, kind)
 	if err != nil {
 		return nil, err
 	}
+	return b.trimmed(g, flatSum, orig, dropped, visual), nil
+}
+
+// trimmed finishes a graph (or tree) after nodefraction as pprof trims
+// it: sorted, cut to nodecount (a visual graph's tags counting as
+// nodes), its tags and edges below their cutoffs (fractions of flatSum)
+// dropped; orig and dropped are the node counts nodefraction kept and
+// dropped.
+func (b *graphBuild) trimmed(g *ggraph, flatSum int64, orig, dropped int, visual bool) *Graph {
+	q := b.q
+	o := q.opt
 	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
 	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
 	byCum := o.Sort == "cum"
@@ -140,26 +152,42 @@ func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
 		g.trimTags(nodeCutoff)
 		g.trimEdges(edgeCutoff)
 		if top := g.selectTop(c, visual); top < len(g.nodes) {
-			kept := make([]bool, q.nodes.len())
-			for _, gn := range g.nodes[:top] {
-				kept[gn.node] = true
-			}
-			tagged := g
-			g = b.build(kept)
-			if visual {
-				g.copyTags(tagged)
-			}
+			g = b.keepFirst(g, top, visual)
 			g.sortNodes(q.nodes, byCum, visual)
 		}
 	}
 	g.trimTags(nodeCutoff)
 	droppedEdges := g.trimEdges(edgeCutoff)
-	if visual {
+	if visual && g.child == nil {
+		// A tree has no other way from a caller to a callee.
 		g.removeRedundantEdges(q.nodes)
 	}
 	out := g.result(q, b)
 	out.OrigCount, out.DroppedNodes, out.DroppedEdges = orig, dropped, droppedEdges
-	return out, nil
+	return out
+}
+
+// keepFirst is g with its first top nodes: a graph walked again over
+// them (with g's tags, which do not depend on the other nodes kept), a
+// tree trimmed.
+func (b *graphBuild) keepFirst(g *ggraph, top int, visual bool) *ggraph {
+	if g.child != nil {
+		kept := make([]bool, len(g.nodes))
+		for i := range top {
+			kept[i] = true
+		}
+		g.trimTree(kept)
+		return g
+	}
+	kept := make([]bool, b.q.nodes.len())
+	for _, gn := range g.nodes[:top] {
+		kept[gn.node] = true
+	}
+	out := b.build(kept)
+	if visual {
+		out.copyTags(g)
+	}
+	return out
 }
 
 // trimmedByFraction is pprof's graph after nodefraction: its nodes with
@@ -893,25 +921,16 @@ func (g *ggraph) result(q *query, b *graphBuild) *Graph {
 	return out
 }
 
-// tree is pprof's call_tree graph: a node per calling context (a node
-// under each of its callers' contexts), trimmed by nodefraction and
-// nodecount by moving a dropped node's callees to its caller over
-// residual edges.
-func (b *graphBuild) tree(visual bool) *Graph {
-	q := b.q
-	o := q.opt
-	g := b.buildTree()
-	var flatSum int64
+// trimmedTree is pprof's call_tree graph after nodefraction: a node per
+// calling context (a node under each of its callers' contexts), a
+// dropped node's callees moved to its caller over residual edges; with
+// its flat sum and the node counts nodefraction kept and dropped.
+func (b *graphBuild) trimmedTree() (g *ggraph, flatSum int64, orig, dropped int) {
+	g = b.buildTree()
 	for i := range g.nodes {
 		flatSum += g.nodes[i].flat
 	}
-	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
-	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
-	if visual {
-		b.tags(g, len(g.nodes))
-	}
-	dropped := 0
-	if nodeCutoff > 0 {
+	if nodeCutoff := fractionOf(flatSum, b.q.opt.NodeFraction); nodeCutoff > 0 {
 		kept := make([]bool, len(g.nodes))
 		n := 0
 		for i := range g.nodes {
@@ -925,26 +944,7 @@ func (b *graphBuild) tree(visual bool) *Graph {
 			g.trimTree(kept)
 		}
 	}
-	orig := len(g.nodes)
-	byCum := o.Sort == "cum"
-	g.sortNodes(q.nodes, byCum, visual)
-	if c := o.NodeCount; c > 0 {
-		g.trimTags(nodeCutoff)
-		g.trimEdges(edgeCutoff)
-		if top := g.selectTop(c, visual); top < len(g.nodes) {
-			kept := make([]bool, len(g.nodes))
-			for i := range top {
-				kept[i] = true
-			}
-			g.trimTree(kept)
-			g.sortNodes(q.nodes, byCum, visual)
-		}
-	}
-	g.trimTags(nodeCutoff)
-	droppedEdges := g.trimEdges(edgeCutoff)
-	out := g.result(q, b)
-	out.OrigCount, out.DroppedNodes, out.DroppedEdges = orig, dropped, droppedEdges
-	return out
+	return g, flatSum, len(g.nodes), dropped
 }
 
 // buildTree walks every stack into a tree of calling contexts, as
