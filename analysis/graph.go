@@ -494,7 +494,7 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 		var parts []string
 		for _, l := range p.LabelSets.At(set) {
 			k := p.Strings[l.Key]
-			if k == "pprof::base" {
+			if k == format.BaseLabel {
 				continue
 			}
 			parts = append(parts, k+":"+p.Strings[l.Value])
@@ -507,6 +507,7 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 	vals := p.Samples.Values[q.vi]
 	nn := q.nodes.len()
 	stamp := make([]int32, nn)
+	fold := q.folder()
 	var path []int32
 	type numTag struct {
 		name, unit string
@@ -538,7 +539,7 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 			continue
 		}
 		var ok bool
-		path, ok = q.appendPath(q.folder(), path[:0], nil, p.Stacks.At(s))
+		path, ok = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
 		if !ok || len(path) == 0 {
 			continue
 		}
@@ -953,6 +954,7 @@ func (b *graphBuild) buildTree() *ggraph {
 	q := b.q
 	p := q.e.p
 	g := &ggraph{child: map[[2]int32]int32{}}
+	fold := q.folder()
 	var path []int32
 	var inl []bool
 	for s := 0; s < p.Stacks.Len(); s++ {
@@ -961,7 +963,7 @@ func (b *graphBuild) buildTree() *ggraph {
 			continue
 		}
 		inl = inl[:0]
-		path, ok = q.appendPath(q.folder(), path[:0], &inl, p.Stacks.At(int32(s)))
+		path, ok = q.appendPath(fold, path[:0], &inl, p.Stacks.At(int32(s)))
 		if !ok {
 			continue
 		}
