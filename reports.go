@@ -31,8 +31,11 @@ type reportSpec struct {
 	// noInlines loads the profile one frame per address (pprof's
 	// -disasm does).
 	noInlines bool
-	run       func(w io.Writer, e *analysis.Engine, opt analysis.Options, r reportRun) error
+	run       reportFunc
 }
+
+// reportFunc writes a report to w.
+type reportFunc func(w io.Writer, e *analysis.Engine, opt analysis.Options, r reportRun) error
 
 // reportRun is what a report's run gets beyond the engine and options:
 // the flag's value and the report's modifiers.
@@ -64,7 +67,7 @@ var reports = []reportSpec{
 		doc: "pprof's `-callgrind`: every address with its calls, untrimmed, for KCachegrind or QCachegrind"},
 	{name: "traces", help: "every sample's stack with its labels", run: runTraces,
 		doc: "every sample's stack with its labels, as pprof prints them"},
-	{name: "tags", help: "every label key with its values' totals", run: runTags,
+	{name: "tags", help: "every label key with its values' totals", run: printed((*analysis.Engine).Tags, analysis.WriteTags),
 		doc: "every label key with its values' totals and shares, as pprof"},
 	{name: "peek", param: "RE", help: "callers and callees of the functions matching RE", run: runPeek,
 		doc: "the callers and callees of the functions matching RE, as pprof"},
@@ -72,15 +75,15 @@ var reports = []reportSpec{
 		doc: "the source of the functions matching RE, with flat and cum per line, as pprof; files are found through `-source_path` and `-trim_path` (see [the Source view](explorer.md#6-source))"},
 	{name: "disasm", param: "RE", help: "annotated instructions of the functions matching RE, from the binary", noInlines: true, run: runDisasm,
 		doc: "the machine instructions of the functions matching RE, with flat and cum per instruction, as pprof; decoded in-process from the binary with `golang.org/x/arch`, in Go assembler syntax (`-intel_syntax` for Intel's, `-gnu_syntax` for objdump's AT&T)"},
-	{name: "folded", help: "collapsed stacks, for flamegraph.pl, inferno or speedscope", run: runFolded,
+	{name: "folded", help: "collapsed stacks, for flamegraph.pl, inferno or speedscope", run: printed((*analysis.Engine).Folded, report.Folded),
 		doc: "collapsed stacks (`root;...;leaf value`) of the selected sample type after filters, for flamegraph.pl, inferno or speedscope"},
-	{name: "raw", help: "the filtered profile as text", run: runRaw,
+	{name: "raw", help: "the filtered profile as text", run: printed((*analysis.Engine).Filtered, report.Raw),
 		doc: "pprof's `-raw`: the filtered profile's samples, locations and mappings as text"},
 	{name: "comments", help: "the profile's comments", run: runComments,
 		doc: "pprof's `-comments`: the profile's comments, one a line"},
 	{name: "topproto", help: "the top nodes as gzipped profile.proto (needs -output)", needsOutput: true, run: runTopProto,
 		doc: "pprof's `-topproto`: one sample per node of the top table, valued cum and flat, as gzipped profile.proto; needs `-output`"},
-	{name: "proto", help: "the filtered profile as gzipped profile.proto (needs -output)", needsOutput: true, run: runProto,
+	{name: "proto", help: "the filtered profile as gzipped profile.proto (needs -output)", needsOutput: true, run: printed((*analysis.Engine).Filtered, format.Write),
 		doc: "the filtered profile as gzipped profile.proto, as `go tool pprof -proto` writes it; needs `-output`"},
 }
 
@@ -191,7 +194,7 @@ func runTop(w io.Writer, e *analysis.Engine, opt analysis.Options, r reportRun) 
 }
 
 // runGraph prints the call graph report named name.
-func runGraph(name string) func(io.Writer, *analysis.Engine, analysis.Options, reportRun) error {
+func runGraph(name string) reportFunc {
 	return func(w io.Writer, e *analysis.Engine, opt analysis.Options, r reportRun) error {
 		g, opt, err := reportGraph(e, name, opt, r)
 		if err != nil {
@@ -208,7 +211,7 @@ func runGraph(name string) func(io.Writer, *analysis.Engine, analysis.Options, r
 }
 
 // runImage draws the call graph with Graphviz's dot, as pprof does.
-func runImage(format string) func(io.Writer, *analysis.Engine, analysis.Options, reportRun) error {
+func runImage(format string) reportFunc {
 	return func(w io.Writer, e *analysis.Engine, opt analysis.Options, r reportRun) error {
 		var dot bytes.Buffer
 		if err := runGraph(format)(&dot, e, opt, r); err != nil {
@@ -216,14 +219,6 @@ func runImage(format string) func(io.Writer, *analysis.Engine, analysis.Options,
 		}
 		return report.RunDot(w, &dot, format)
 	}
-}
-
-func runRaw(w io.Writer, e *analysis.Engine, opt analysis.Options, _ reportRun) error {
-	fp, err := e.Filtered(opt)
-	if err != nil {
-		return err
-	}
-	return report.Raw(w, fp)
 }
 
 func runComments(w io.Writer, e *analysis.Engine, _ analysis.Options, _ reportRun) error {
@@ -257,14 +252,6 @@ func runTraces(w io.Writer, e *analysis.Engine, opt analysis.Options, _ reportRu
 		return err
 	}
 	return report.Traces(w, e.Profile(), tr, opt, keyOK)
-}
-
-func runTags(w io.Writer, e *analysis.Engine, opt analysis.Options, _ reportRun) error {
-	t, err := e.Tags(opt)
-	if err != nil {
-		return err
-	}
-	return analysis.WriteTags(w, t)
 }
 
 func runPeek(w io.Writer, e *analysis.Engine, opt analysis.Options, r reportRun) error {
@@ -308,20 +295,16 @@ func runDisasm(w io.Writer, e *analysis.Engine, opt analysis.Options, r reportRu
 	return report.Disasm(w, d, opt)
 }
 
-func runFolded(w io.Writer, e *analysis.Engine, opt analysis.Options, _ reportRun) error {
-	stacks, err := e.Folded(opt)
-	if err != nil {
-		return err
+// printed is a report that computes one result for the options and
+// prints it.
+func printed[T any](compute func(*analysis.Engine, analysis.Options) (T, error), write func(io.Writer, T) error) reportFunc {
+	return func(w io.Writer, e *analysis.Engine, opt analysis.Options, _ reportRun) error {
+		v, err := compute(e, opt)
+		if err != nil {
+			return err
+		}
+		return write(w, v)
 	}
-	return report.Folded(w, stacks)
-}
-
-func runProto(w io.Writer, e *analysis.Engine, opt analysis.Options, _ reportRun) error {
-	fp, err := e.Filtered(opt)
-	if err != nil {
-		return err
-	}
-	return format.Write(w, fp)
 }
 
 // topJSON is the -top -json document.

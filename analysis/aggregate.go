@@ -95,7 +95,7 @@ func (a *aggregate) finish(total, totalDiv int64) *aggregate {
 	a.cut = nil
 	a.total = total
 	if a.q.opt.RelativePercentages {
-		a.total, totalDiv = a.survivingTotal()
+		a.total, totalDiv = a.q.survivingTotal(a.kept)
 	}
 	if a.q.mean && totalDiv != 0 {
 		a.total /= totalDiv

@@ -424,7 +424,7 @@ func BenchmarkTags1M(b *testing.B) {
 // -tree on a 1M-sample profile of each shape, with pprof's defaults and
 // 80 nodes:
 //
-//	go test ./analysis -run XXX -bench Graph1M -benchtime 5x
+//	go test ./analysis -run XXX -bench Graph1M -benchtime 2x
 func BenchmarkGraph1M(b *testing.B) {
 	shapes(b, func(b *testing.B, e *analysis.Engine, s synth.Shape) {
 		opt := analysis.DefaultOptions()
@@ -436,6 +436,52 @@ func BenchmarkGraph1M(b *testing.B) {
 			b.Run(c.name, func(b *testing.B) {
 				for b.Loop() {
 					if _, err := e.Graph(opt, c.kind); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	})
+}
+
+// BenchmarkKept1M is the explorer's tallies (Engine.Kept) on a 1M-sample
+// profile of each shape: what a filter keeps, for the status bar's "X of
+// T total" (focus, hide, tagfocus), and what a search would keep as a
+// focus (its share, in Top and the flame graph), alone and under a
+// focus. The options' location view is made before the timing, as the
+// view that shows them has made it; a search's focus flags the locations
+// on every call:
+//
+//	go test ./analysis -run XXX -bench Kept1M -benchtime 10x
+func BenchmarkKept1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, s synth.Shape) {
+		for _, c := range []struct {
+			name   string
+			set    map[string]string
+			search string
+		}{
+			{"focus", map[string]string{"focus": "Handle|json"}, ""},
+			{"hide", map[string]string{"hide": "runtime|json"}, ""},
+			{"tagfocus", map[string]string{"tagfocus": tagFocus(s)}, ""},
+			{"search", nil, "json"},
+			{"search+focus", map[string]string{"focus": "Handle|json"}, "Marshal"},
+		} {
+			b.Run(c.name, func(b *testing.B) {
+				opt := explorer()
+				for k, v := range c.set {
+					if err := opt.Set(k, v); err != nil {
+						b.Fatal(err)
+					}
+				}
+				var search *regexp.Regexp
+				if c.search != "" {
+					search = regexp.MustCompile(c.search)
+				}
+				if _, err := e.Kept(opt, nil); err != nil { // the options' location view
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					if _, err := e.Kept(opt, search); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -287,38 +287,25 @@ func (cf configField) read(c *savedConfig) (string, error) {
 	}
 	switch cf.kind {
 	case KindBool:
-		var b bool
-		if raw != nil {
-			if err := json.Unmarshal(raw, &b); err != nil {
-				return "", err
-			}
-		}
-		return strconv.FormatBool(b), nil
+		return readAs(raw, strconv.FormatBool)
 	case KindInt:
-		var n int
-		if raw != nil {
-			if err := json.Unmarshal(raw, &n); err != nil {
-				return "", err
-			}
-		}
-		return strconv.Itoa(n), nil
+		return readAs(raw, strconv.Itoa)
 	case KindFloat:
-		var x float64
-		if raw != nil {
-			if err := json.Unmarshal(raw, &x); err != nil {
-				return "", err
-			}
-		}
-		return strconv.FormatFloat(x, 'g', -1, 64), nil
+		return readAs(raw, func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) })
 	default:
-		var s string
-		if raw != nil {
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return "", err
-			}
-		}
-		return s, nil
+		return readAs(raw, func(s string) string { return s })
 	}
+}
+
+// readAs decodes raw (nil: absent) as a T, spelled by spell.
+func readAs[T any](raw json.RawMessage, spell func(T) string) (string, error) {
+	var v T
+	if raw != nil {
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "", err
+		}
+	}
+	return spell(v), nil
 }
 
 // pprofValue is the field's value pprof should see for o: pprof's

@@ -28,10 +28,10 @@ func (e *Engine) Folded(opt Options) ([]FoldedStack, error) {
 	var path []int32
 	fold := q.folder()
 	for s := 0; s < p.Stacks.Len(); s++ {
-		if w[s] == 0 && (dw == nil || dw[s] == 0) {
+		sw, sdw, ok := stackWeight(w, dw, s)
+		if !ok {
 			continue
 		}
-		var ok bool
 		path, ok = q.appendPath(fold, path[:0], nil, p.Stacks.At(int32(s)))
 		if !ok || len(path) == 0 {
 			continue
@@ -50,10 +50,8 @@ func (e *Engine) Folded(opt Options) ([]FoldedStack, error) {
 			a = &acc{}
 			sums[key] = a
 		}
-		a.w += w[s]
-		if dw != nil {
-			a.dw += dw[s]
-		}
+		a.w += sw
+		a.dw += sdw
 	}
 	out := make([]FoldedStack, 0, len(sums))
 	for k, a := range sums {

@@ -77,19 +77,18 @@ type GraphTag struct {
 }
 
 // FlatValue is the tag's flat weight, divided under mean.
-func (t *GraphTag) FlatValue() int64 {
-	if t.FlatDiv == 0 {
-		return t.Flat
-	}
-	return t.Flat / t.FlatDiv
-}
+func (t *GraphTag) FlatValue() int64 { return divided(t.Flat, t.FlatDiv) }
 
 // CumValue is the tag's cum weight, divided under mean.
-func (t *GraphTag) CumValue() int64 {
-	if t.CumDiv == 0 {
-		return t.Cum
+func (t *GraphTag) CumValue() int64 { return divided(t.Cum, t.CumDiv) }
+
+// divided is a sum v divided by its count sum div under mean (div is 0
+// otherwise).
+func divided(v, div int64) int64 {
+	if div == 0 {
+		return v
 	}
-	return t.Cum / t.CumDiv
+	return v / div
 }
 
 // GraphEdge is a call from node From to node To (indices into
@@ -103,12 +102,7 @@ type GraphEdge struct {
 }
 
 // Value is the edge's weight, divided under mean.
-func (e *GraphEdge) Value() int64 {
-	if e.Div == 0 {
-		return e.Weight
-	}
-	return e.Weight / e.Div
-}
+func (e *GraphEdge) Value() int64 { return divided(e.Weight, e.Div) }
 
 // Graph computes pprof's call graph for opt (its nodefraction,
 // nodecount, edgefraction and sort), as -dot (GraphVisual) or -tree
@@ -123,18 +117,26 @@ func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
 	visual := kind == GraphVisual
 	// pprof honours call_tree only where it draws: -dot and -callgrind.
 	if o.CallTree && (visual || kind == GraphCalls) {
-		return b.tree(visual), nil
+		g, flatSum, orig, dropped := b.trimmedTree()
+		return b.trimmed(g, flatSum, orig, dropped, visual), nil
 	}
-	g, flatSum, dropped, err := b.trimmedByFraction(e, opt, kind)
+	g, flatSum, orig, dropped, err := b.trimmedByFraction(e, opt, kind)
 	if err != nil {
 		return nil, err
 	}
+	return b.trimmed(g, flatSum, orig, dropped, visual), nil
+}
+
+// trimmed finishes a graph (or tree) after nodefraction as pprof trims
+// it: sorted, cut to nodecount (a visual graph's tags counting as
+// nodes), its tags and edges below their cutoffs (fractions of flatSum)
+// dropped; orig and dropped are the node counts nodefraction kept and
+// dropped.
+func (b *graphBuild) trimmed(g *ggraph, flatSum int64, orig, dropped int, visual bool) *Graph {
+	q := b.q
+	o := q.opt
 	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
 	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
-	orig := len(g.nodes)
-	if b.orig > 0 {
-		orig = b.orig
-	}
 	byCum := o.Sort == "cum"
 	g.sortNodes(q.nodes, byCum, visual)
 	if visual {
@@ -150,37 +152,54 @@ func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
 		g.trimTags(nodeCutoff)
 		g.trimEdges(edgeCutoff)
 		if top := g.selectTop(c, visual); top < len(g.nodes) {
-			kept := make([]bool, q.nodes.len())
-			for _, gn := range g.nodes[:top] {
-				kept[gn.node] = true
-			}
-			tagged := g
-			g = b.build(kept)
-			if visual {
-				g.copyTags(tagged)
-			}
+			g = b.keepFirst(g, top, visual)
 			g.sortNodes(q.nodes, byCum, visual)
 		}
 	}
 	g.trimTags(nodeCutoff)
 	droppedEdges := g.trimEdges(edgeCutoff)
-	if visual {
+	if visual && g.child == nil {
+		// A tree has no other way from a caller to a callee.
 		g.removeRedundantEdges(q.nodes)
 	}
 	out := g.result(q, b)
 	out.OrigCount, out.DroppedNodes, out.DroppedEdges = orig, dropped, droppedEdges
-	return out, nil
+	return out
+}
+
+// keepFirst is g with its first top nodes: a graph walked again over
+// them (with g's tags, which do not depend on the other nodes kept), a
+// tree trimmed.
+func (b *graphBuild) keepFirst(g *ggraph, top int, visual bool) *ggraph {
+	if g.child != nil {
+		kept := make([]bool, len(g.nodes))
+		for i := range top {
+			kept[i] = true
+		}
+		g.trimTree(kept)
+		return g
+	}
+	kept := make([]bool, b.q.nodes.len())
+	for _, gn := range g.nodes[:top] {
+		kept[gn.node] = true
+	}
+	out := b.build(kept)
+	if visual {
+		out.copyTags(g)
+	}
+	return out
 }
 
 // trimmedByFraction is pprof's graph after nodefraction: its nodes with
 // the edges between them, the whole graph's flat sum (the cutoffs are
-// fractions of it) and how many nodes nodefraction dropped. The nodes
+// fractions of it), how many nodes nodefraction kept (orig: more than
+// the graph's when nodecount cut it already) and dropped. The nodes
 // and their values are the Top table's, which the engine keeps and
 // makes without walking call edges, so the stacks are walked once, for
 // the kept nodes' edges; and -tree's graph, whose order is the table's,
 // is cut to nodecount before that walk. Under mean (the table's values
 // are divided) the whole graph is walked first, as pprof.
-func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (g *ggraph, flatSum int64, dropped int, err error) {
+func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (g *ggraph, flatSum int64, orig, dropped int, err error) {
 	q := b.q
 	o := q.opt
 	if q.mean {
@@ -190,7 +209,7 @@ func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (
 		}
 		cutoff := fractionOf(flatSum, o.NodeFraction)
 		if cutoff <= 0 {
-			return full, flatSum, 0, nil
+			return full, flatSum, len(full.nodes), 0, nil
 		}
 		kept := make([]bool, q.nodes.len())
 		n := 0
@@ -201,15 +220,16 @@ func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (
 			}
 		}
 		if n == len(full.nodes) {
-			return full, flatSum, 0, nil
+			return full, flatSum, n, 0, nil
 		}
-		return b.build(kept), flatSum, len(full.nodes) - n, nil
+		g = b.build(kept)
+		return g, flatSum, len(g.nodes), len(full.nodes) - n, nil
 	}
 	all := opt
 	all.NodeFraction, all.NodeCount = 0, 0
 	top, err := e.Top(all)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, 0, 0, 0, err
 	}
 	flatSum = top.ShownTotal
 	cutoff := fractionOf(flatSum, o.NodeFraction)
@@ -220,7 +240,7 @@ func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (
 		}
 	}
 	dropped = len(top.Rows) - len(rows)
-	b.orig = len(rows)
+	orig = len(rows)
 	if kind != GraphVisual && o.NodeCount > 0 && o.NodeCount < len(rows) {
 		// pprof drops -tree's edges below edgefraction before it keeps
 		// the first nodecount nodes, which edges do not order.
@@ -230,14 +250,11 @@ func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (
 	for _, n := range rows {
 		kept[n] = true
 	}
-	return b.build(kept), flatSum, dropped, nil
+	return b.build(kept), flatSum, orig, dropped, nil
 }
 
 // graphBuild walks the stacks of one query into graphs.
 type graphBuild struct {
-	// orig is the node count after nodefraction, when trimmedByFraction
-	// had nodecount cut them already (0 otherwise).
-	orig    int
 	q       *query
 	w, dw   []int64
 	total   int64
@@ -255,11 +272,13 @@ func (b *graphBuild) locs() []int32 {
 	return b.nodeLoc
 }
 
-// noteLocs records a location of each node of stack locs.
+// noteLocs records a location of each node of stack locs (leaf first,
+// as a stack lists them): the first it is met at from the root.
 func (b *graphBuild) noteLocs(locs []int32) {
 	q := b.q
 	nodeLoc := b.locs()
-	for _, l := range locs {
+	for i := len(locs) - 1; i >= 0; i-- {
+		l := locs[i]
 		for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
 			if n := q.locNodes[j]; nodeLoc[n] < 0 {
 				nodeLoc[n] = l
@@ -271,13 +290,12 @@ func (b *graphBuild) noteLocs(locs []int32) {
 func newGraphBuild(q *query) *graphBuild {
 	w, dw, total, totalDiv := q.stackWeights()
 	b := &graphBuild{q: q, w: w, dw: dw}
-	a := &aggregate{q: q}
 	if q.opt.RelativePercentages {
-		a.kept = make([]bool, len(w))
-		for s := range a.kept {
-			a.kept[s] = q.filtersPass(q.e.p.Stacks.At(int32(s)))
+		kept := make([]bool, len(w))
+		for s := range kept {
+			kept[s] = q.filtersPass(q.e.p.Stacks.At(int32(s)))
 		}
-		total, totalDiv = a.survivingTotal()
+		total, totalDiv = q.survivingTotal(kept)
 	}
 	if q.mean && totalDiv != 0 {
 		total /= totalDiv
@@ -331,18 +349,13 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 	for i := range g.where {
 		g.where[i] = -1
 	}
-	nodeLoc := b.locs()
 	stamp := make([]int32, nn)
 	edges := newEdgeIndex(0)
 	var path []int32
 	var inl []bool
 	for s := 0; s < p.Stacks.Len(); s++ {
-		w := b.w[s]
-		var dw int64
-		if b.dw != nil {
-			dw = b.dw[s]
-		}
-		if w == 0 && dw == 0 {
+		w, dw, ok := stackWeight(b.w, b.dw, s)
+		if !ok {
 			continue
 		}
 		locs := p.Stacks.At(int32(s))
@@ -350,18 +363,9 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 		if !ok {
 			continue
 		}
-		path, inl = path[:0], inl[:0]
-		for i := hi - 1; i >= lo; i-- {
-			l := locs[i]
-			for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
-				n := q.locNodes[j]
-				path = append(path, n)
-				inl = append(inl, j > q.locOff[l])
-				if nodeLoc[n] < 0 {
-					nodeLoc[n] = l
-				}
-			}
-		}
+		inl = inl[:0]
+		path = q.appendLocs(path[:0], &inl, locs[lo:hi])
+		b.noteLocs(locs[lo:hi])
 		mark := int32(s + 1)
 		parent := int32(-1)
 		residual := false
@@ -490,7 +494,7 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 		var parts []string
 		for _, l := range p.LabelSets.At(set) {
 			k := p.Strings[l.Key]
-			if k == "pprof::base" {
+			if k == format.BaseLabel {
 				continue
 			}
 			parts = append(parts, k+":"+p.Strings[l.Value])
@@ -503,6 +507,7 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 	vals := p.Samples.Values[q.vi]
 	nn := q.nodes.len()
 	stamp := make([]int32, nn)
+	fold := q.folder()
 	var path []int32
 	type numTag struct {
 		name, unit string
@@ -534,7 +539,7 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 			continue
 		}
 		var ok bool
-		path, ok = q.appendPath(q.folder(), path[:0], nil, p.Stacks.At(s))
+		path, ok = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
 		if !ok || len(path) == 0 {
 			continue
 		}
@@ -681,8 +686,8 @@ func (gn *gnode) countTags() int {
 	return c
 }
 
-// maxNodelets is how many tags -dot draws under a node.
-const maxNodelets = 4
+// MaxNodelets is how many tags -dot draws under a node.
+const MaxNodelets = 4
 
 // selectTop is how many of the first nodes nodecount keeps: in a visual
 // graph each node's tags count as nodes too.
@@ -690,7 +695,7 @@ func (g *ggraph) selectTop(maxNodes int, visual bool) int {
 	if visual {
 		count := 0
 		for i := range g.nodes {
-			if count += min(g.nodes[i].countTags(), maxNodelets) + 1; count >= maxNodes {
+			if count += min(g.nodes[i].countTags(), MaxNodelets) + 1; count >= maxNodes {
 				maxNodes = i + 1
 				break
 			}
@@ -868,12 +873,6 @@ func (g *ggraph) result(q *query, b *graphBuild) *Graph {
 	t := q.nodes
 	p := q.e.p
 	out := &Graph{SampleType: p.SampleTypes[q.vi], Total: b.total, Names: &NodeSet{t}}
-	value := func(v, div int64) int64 {
-		if div == 0 {
-			return v
-		}
-		return v / div
-	}
 	edgeID := make([]int32, len(g.edges)) // g's edge id → out's
 	var live []int32
 	for id := range g.edges {
@@ -899,7 +898,7 @@ func (g *ggraph) result(q *query, b *graphBuild) *Graph {
 		for k := range out2 {
 			out2[k] = edgeID[out2[k]]
 		}
-		n := GraphNode{Node: gn.node, Context: gn.ctx, Flat: value(gn.flat, gn.flatDiv), Cum: value(gn.cum, gn.cumDiv), In: in, Out: out2}
+		n := GraphNode{Node: gn.node, Context: gn.ctx, Flat: divided(gn.flat, gn.flatDiv), Cum: divided(gn.cum, gn.cumDiv), In: in, Out: out2}
 		if l := b.nodeLoc[gn.node]; l >= 0 {
 			if m := p.Locations[l].Mapping; m >= 0 {
 				n.Objfile = p.Mappings[m].File
@@ -923,25 +922,16 @@ func (g *ggraph) result(q *query, b *graphBuild) *Graph {
 	return out
 }
 
-// tree is pprof's call_tree graph: a node per calling context (a node
-// under each of its callers' contexts), trimmed by nodefraction and
-// nodecount by moving a dropped node's callees to its caller over
-// residual edges.
-func (b *graphBuild) tree(visual bool) *Graph {
-	q := b.q
-	o := q.opt
-	g := b.buildTree()
-	var flatSum int64
+// trimmedTree is pprof's call_tree graph after nodefraction: a node per
+// calling context (a node under each of its callers' contexts), a
+// dropped node's callees moved to its caller over residual edges; with
+// its flat sum and the node counts nodefraction kept and dropped.
+func (b *graphBuild) trimmedTree() (g *ggraph, flatSum int64, orig, dropped int) {
+	g = b.buildTree()
 	for i := range g.nodes {
 		flatSum += g.nodes[i].flat
 	}
-	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
-	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
-	if visual {
-		b.tags(g, len(g.nodes))
-	}
-	dropped := 0
-	if nodeCutoff > 0 {
+	if nodeCutoff := fractionOf(flatSum, b.q.opt.NodeFraction); nodeCutoff > 0 {
 		kept := make([]bool, len(g.nodes))
 		n := 0
 		for i := range g.nodes {
@@ -955,29 +945,7 @@ func (b *graphBuild) tree(visual bool) *Graph {
 			g.trimTree(kept)
 		}
 	}
-	orig := len(g.nodes)
-	if b.orig > 0 {
-		orig = b.orig
-	}
-	byCum := o.Sort == "cum"
-	g.sortNodes(q.nodes, byCum, visual)
-	if c := o.NodeCount; c > 0 {
-		g.trimTags(nodeCutoff)
-		g.trimEdges(edgeCutoff)
-		if top := g.selectTop(c, visual); top < len(g.nodes) {
-			kept := make([]bool, len(g.nodes))
-			for i := range top {
-				kept[i] = true
-			}
-			g.trimTree(kept)
-			g.sortNodes(q.nodes, byCum, visual)
-		}
-	}
-	g.trimTags(nodeCutoff)
-	droppedEdges := g.trimEdges(edgeCutoff)
-	out := g.result(q, b)
-	out.OrigCount, out.DroppedNodes, out.DroppedEdges = orig, dropped, droppedEdges
-	return out
+	return g, flatSum, len(g.nodes), dropped
 }
 
 // buildTree walks every stack into a tree of calling contexts, as
@@ -986,20 +954,16 @@ func (b *graphBuild) buildTree() *ggraph {
 	q := b.q
 	p := q.e.p
 	g := &ggraph{child: map[[2]int32]int32{}}
+	fold := q.folder()
 	var path []int32
 	var inl []bool
 	for s := 0; s < p.Stacks.Len(); s++ {
-		w := b.w[s]
-		var dw int64
-		if b.dw != nil {
-			dw = b.dw[s]
-		}
-		if w == 0 && dw == 0 {
+		w, dw, ok := stackWeight(b.w, b.dw, s)
+		if !ok {
 			continue
 		}
-		var ok bool
 		inl = inl[:0]
-		path, ok = q.appendPath(q.folder(), path[:0], &inl, p.Stacks.At(int32(s)))
+		path, ok = q.appendPath(fold, path[:0], &inl, p.Stacks.At(int32(s)))
 		if !ok {
 			continue
 		}

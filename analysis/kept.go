@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"regexp"
+	"slices"
 )
 
 // Kept is what the filters keep: the sum of the selected value over
@@ -29,55 +30,28 @@ func (e *Engine) Kept(opt Options, focus *regexp.Regexp) (Kept, error) {
 		also = q.e.buildLocView(&compiled{focus: focus}, q.opt.NoInlines, q.view)
 	}
 	p := q.e.p
-	// Per stack: 1 opt's filters keep it, 2 focus too.
-	pass := make([]uint8, p.Stacks.Len())
-	for s := range pass {
+	// Per stack: opt's filters keep it (kept), and it has a frame
+	// focus also keeps (counted: the samples whose value is summed).
+	kept := make([]bool, p.Stacks.Len())
+	counted := make([]bool, len(kept))
+	for s := range kept {
 		locs := p.Stacks.At(int32(s))
 		lo, hi, ok := q.pathRange(locs)
 		if !ok {
 			continue
 		}
-		pass[s] = 1
-		for _, l := range locs[lo:hi] {
-			if also == nil || also.flags[l]&fFocus != 0 {
-				pass[s] = 2
-				break
-			}
-		}
+		kept[s] = true
+		counted[s] = lo < hi && (also == nil || slices.ContainsFunc(locs[lo:hi], func(l int32) bool { return also.flags[l]&fFocus != 0 }))
 	}
-	var k Kept
-	vals := p.Samples.Values[q.vi]
-	base := q.e.baseSets()
-	// The denominators over every sample and over the kept ones (under
-	// relative_percentages), each of the -diff_base samples when any.
-	var all, allBase, kept, keptBase int64
-	for i, s := range p.Samples.Stack {
-		v := abs64(vals[i])
-		isBase := base != nil && base[p.Samples.Labels[i]]
-		all += v
-		if isBase {
-			allBase += v
+	w, _, total, _ := q.stackWeights()
+	k := Kept{Total: total}
+	for s, v := range w {
+		if counted[s] {
+			k.Value += v
 		}
-		if pass[s] == 0 || (q.keep != nil && !q.keep(i)) {
-			continue
-		}
-		kept += v
-		if isBase {
-			keptBase += v
-		}
-		if pass[s] == 2 {
-			k.Value += vals[i]
-		}
-	}
-	k.Total = all
-	if allBase > 0 {
-		k.Total = allBase
 	}
 	if q.opt.RelativePercentages {
-		k.Total = kept
-		if keptBase > 0 {
-			k.Total = keptBase
-		}
+		k.Total, _ = q.survivingTotal(kept)
 	}
 	return k, nil
 }

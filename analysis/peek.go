@@ -207,8 +207,8 @@ func (q *query) edgeRange(r *runs, want, locWanted []bool, w, dw []int64) (in, o
 	var inl []bool
 	c := r.cursor()
 	for s := c.next(); s >= 0; s = c.next() {
-		sw := w[s]
-		if sw == 0 && (dw == nil || dw[s] == 0) {
+		sw, _, ok := stackWeight(w, dw, s)
+		if !ok {
 			continue
 		}
 		locs := p.Stacks.At(int32(s))
@@ -225,7 +225,6 @@ func (q *query) edgeRange(r *runs, want, locWanted []bool, w, dw []int64) (in, o
 		seen = seen[:0]
 		parent := int32(-1)
 		inl = inl[:0]
-		var ok bool
 		path, ok = q.appendPath(fold, path[:0], &inl, locs)
 		if !ok {
 			continue

@@ -118,18 +118,7 @@ func (q *query) appendPath(f *folder, buf []int32, inl *[]bool, locs []int32) ([
 	if inl != nil {
 		istart = len(*inl)
 	}
-	off, nodes := q.locOff, q.locNodes
-	for i := hi - 1; i >= lo; i-- {
-		l := locs[i]
-		// Element by element: most locations have one frame, and a
-		// slice append would call memmove for each.
-		for j := off[l]; j < off[l+1]; j++ {
-			buf = append(buf, nodes[j])
-			if inl != nil {
-				*inl = append(*inl, j > off[l])
-			}
-		}
-	}
+	buf = q.appendLocs(buf, inl, locs[lo:hi])
 	if f != nil {
 		var fi []bool
 		if inl != nil {
@@ -142,6 +131,25 @@ func (q *query) appendPath(f *folder, buf []int32, inl *[]bool, locs []int32) ([
 		buf = buf[:start+len(path)]
 	}
 	return buf, true
+}
+
+// appendLocs appends the nodes of locations locs (leaf first, as a
+// stack lists them) to buf, root first, and with inl non-nil, per node,
+// whether it is an inlined frame.
+func (q *query) appendLocs(buf []int32, inl *[]bool, locs []int32) []int32 {
+	off, nodes := q.locOff, q.locNodes
+	for i := len(locs) - 1; i >= 0; i-- {
+		l := locs[i]
+		// Element by element: most locations have one frame, and a
+		// slice append would call memmove for each.
+		for j := off[l]; j < off[l+1]; j++ {
+			buf = append(buf, nodes[j])
+			if inl != nil {
+				*inl = append(*inl, j > off[l])
+			}
+		}
+	}
+	return buf
 }
 
 // leafLoc is the leaf-most location of path (leaf first) with a frame in

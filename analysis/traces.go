@@ -39,7 +39,6 @@ func (e *Engine) Traces(opt Options) (*Traces, error) {
 	}
 	p := e.p
 	out := &Traces{SampleType: p.SampleTypes[q.vi], Nodes: &NodeSet{q.nodes}, LabelUnits: e.NumLabelUnits()}
-	a := &aggregate{q: q}
 	_, _, total, div := q.stackWeights()
 	// Frames per distinct stack, computed once.
 	type stackFrames struct {
@@ -79,11 +78,11 @@ func (e *Engine) Traces(opt Options) (*Traces, error) {
 		out.Traces = append(out.Traces, Trace{Sample: i, Value: v, Frames: sf.frames})
 	}
 	if opt.RelativePercentages {
-		a.kept = make([]bool, p.Stacks.Len())
-		for s := range a.kept {
-			a.kept[s] = cache[s].ok || (!cache[s].done && q.filtersPass(p.Stacks.At(int32(s))))
+		kept := make([]bool, p.Stacks.Len())
+		for s := range kept {
+			kept[s] = cache[s].ok || (!cache[s].done && q.filtersPass(p.Stacks.At(int32(s))))
 		}
-		total, div = a.survivingTotal()
+		total, div = q.survivingTotal(kept)
 	}
 	if q.mean && div != 0 {
 		total /= div

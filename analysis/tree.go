@@ -131,7 +131,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	t.all = make([]int32, 0, n)
 	for s := 0; s < n; s++ {
 		t.curSlot[s] = -1
-		if w[s] == 0 && (dw == nil || dw[s] == 0) {
+		if _, _, ok := stackWeight(w, dw, s); !ok {
 			continue
 		}
 		if t.lo != nil && !folded {
@@ -198,7 +198,7 @@ func (t *Tree) foldAll(q *query) {
 		f := q.folder()
 		var path []int32
 		for s := from; s < to; s++ {
-			if t.w[s] == 0 && (t.dw == nil || t.dw[s] == 0) {
+			if _, _, ok := stackWeight(t.w, t.dw, s); !ok {
 				continue
 			}
 			locs := p.Stacks.At(int32(s))

@@ -373,6 +373,12 @@ func ReadableLabel(x float64, fromUnit, toUnit string) string {
 	return string(appendReadable(buf[:0], x, fromUnit, toUnit))
 }
 
+// readableAuto reports whether ReadableLabel picks each value's unit
+// under toUnit.
+func readableAuto(toUnit string) bool {
+	return toUnit == "" || toUnit == "minimum" || toUnit == "auto"
+}
+
 func appendReadable(dst []byte, x float64, fromUnit, toUnit string) []byte {
 	if x == 0 || math.IsNaN(x) {
 		return append(dst, '0')
@@ -381,7 +387,7 @@ func appendReadable(dst []byte, x float64, fromUnit, toUnit string) []byte {
 		dst = append(dst, '-')
 		x = -x
 	}
-	auto := toUnit == "" || toUnit == "minimum" || toUnit == "auto"
+	auto := readableAuto(toUnit)
 	if auto {
 		toUnit = "auto"
 	}
@@ -426,7 +432,7 @@ func appendReadable(dst []byte, x float64, fromUnit, toUnit string) []byte {
 func ReadableWidth(lo, hi float64, fromUnit, toUnit string, neg bool) int {
 	hiLabel := ReadableLabel(hi, fromUnit, toUnit)
 	w := max(len(ReadableLabel(lo, fromUnit, toUnit)), len(hiLabel))
-	auto := toUnit == "" || toUnit == "minimum" || toUnit == "auto"
+	auto := readableAuto(toUnit)
 	if s := newScaler(fromUnit, "auto"); auto && s.kind != nil {
 		for _, u := range s.kind.units {
 			if u.size >= s.from.size && u.size <= hi*s.from.size {

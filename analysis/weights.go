@@ -48,6 +48,17 @@ func (q *query) stackWeights() (w, dw []int64, total, totalDiv int64) {
 	return w, dw, total, totalDiv
 }
 
+// stackWeight is stack s's weight and count sum (0 without mean), from
+// stackWeights' w and dw; ok is false for a stack with neither, which
+// every walk passes over.
+func stackWeight(w, dw []int64, s int) (sw, sdw int64, ok bool) {
+	sw = w[s]
+	if dw != nil {
+		sdw = dw[s]
+	}
+	return sw, sdw, sw != 0 || sdw != 0
+}
+
 // baseSets flags the label sets that mark -diff_base samples, or returns
 // nil when the profile has none.
 func (e *Engine) baseSets() []bool {
@@ -78,23 +89,24 @@ func (e *Engine) baseSets() []bool {
 }
 
 // survivingTotal is Σ|v| (and the count sum) over samples that pass every
-// filter: the denominator under relative_percentages.
-func (a *aggregate) survivingTotal() (total, div int64) {
-	p := a.q.e.p
-	vals := p.Samples.Values[a.q.vi]
-	base := a.q.e.baseSets()
+// filter, kept flagging the stacks the filters over frames keep: the
+// denominator under relative_percentages.
+func (q *query) survivingTotal(kept []bool) (total, div int64) {
+	p := q.e.p
+	vals := p.Samples.Values[q.vi]
+	base := q.e.baseSets()
 	var baseTotal, baseDiv int64
 	for i, s := range p.Samples.Stack {
-		if !a.kept[s] || (a.q.keep != nil && !a.q.keep(i)) {
+		if !kept[s] || (q.keep != nil && !q.keep(i)) {
 			continue
 		}
 		total += abs64(vals[i])
-		if a.q.mean {
+		if q.mean {
 			div += p.Samples.Values[0][i]
 		}
 		if base != nil && base[p.Samples.Labels[i]] {
 			baseTotal += abs64(vals[i])
-			if a.q.mean {
+			if q.mean {
 				baseDiv += p.Samples.Values[0][i]
 			}
 		}

@@ -184,8 +184,8 @@ func dotNodelets(w io.Writer, n *analysis.GraphNode, id int, flatTags bool, valu
 	var b strings.Builder
 	ts := append([]analysis.GraphTag(nil), n.LabelTags...)
 	sortTags(ts, flatTags)
-	if len(ts) > maxNodelets {
-		ts = ts[:maxNodelets]
+	if len(ts) > analysis.MaxNodelets {
+		ts = ts[:analysis.MaxNodelets]
 	}
 	for i, t := range ts {
 		v := t.CumValue()
@@ -209,10 +209,8 @@ func dotNodelets(w io.Writer, n *analysis.GraphNode, id int, flatTags bool, valu
 	return b.Len() > 0
 }
 
-const maxNodelets = 4
-
 func numericNodelets(b *strings.Builder, nts []analysis.GraphTag, flatTags bool, source string, value func(int64) string) {
-	for j, t := range collapsedTags(nts, maxNodelets, flatTags) {
+	for j, t := range collapsedTags(nts, analysis.MaxNodelets, flatTags) {
 		v, attr := t.CumValue(), ` style="dotted"`
 		if flatTags || t.FlatValue() == t.CumValue() {
 			v, attr = t.FlatValue(), ""

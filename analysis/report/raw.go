@@ -51,6 +51,9 @@ func Raw(w io.Writer, p *format.Profile) error {
 	}
 	fmt.Fprintln(bw, strings.TrimSpace(strings.Join(types, " ")))
 	const labelHeader = "                "
+	// A label set's text, made once: samples share few sets.
+	setText := make([]string, p.LabelSets.Len())
+	setDone := make([]bool, len(setText))
 	for i, s := range p.Samples.Stack {
 		for _, col := range p.Samples.Values {
 			fmt.Fprintf(bw, " %10d", col[i])
@@ -60,7 +63,11 @@ func Raw(w io.Writer, p *format.Profile) error {
 			fmt.Fprintf(bw, "%d ", p.Locations[l].ID)
 		}
 		bw.WriteString("\n")
-		if ls := rawLabels(p, i); ls != "" {
+		set := p.Samples.Labels[i]
+		if !setDone[set] {
+			setText[set], setDone[set] = rawLabels(p, set), true
+		}
+		if ls := setText[set]; ls != "" {
 			bw.WriteString(labelHeader + ls + "\n")
 		}
 		if ls := rawNumLabels(p, i); ls != "" {
@@ -118,12 +125,12 @@ func Raw(w io.Writer, p *format.Profile) error {
 	return bw.Flush()
 }
 
-// rawLabels is sample i's string labels as pprof prints them:
+// rawLabels is label set set's string labels as pprof prints them:
 // key:[values] sorted.
-func rawLabels(p *format.Profile, i int) string {
+func rawLabels(p *format.Profile, set int32) string {
 	values := map[string][]string{}
 	var keys []string
-	for _, l := range p.LabelSets.At(p.Samples.Labels[i]) {
+	for _, l := range p.LabelSets.At(set) {
 		k := p.Strings[l.Key]
 		if _, ok := values[k]; !ok {
 			keys = append(keys, k)
