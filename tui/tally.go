@@ -44,11 +44,6 @@ func (m *Model) tallies() tea.Cmd {
 	if m.phase != phaseReady || m.engine == nil {
 		return nil
 	}
-	if m.jobs.inflight[m.views.active] != 0 {
-		// The view a person waits for computes first: on two cores a
-		// count beside it delays its table. Its result starts the count.
-		return nil
-	}
 	var cmds []tea.Cmd
 	key := m.optsKey(m.opts)
 	if m.trims() {
