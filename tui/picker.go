@@ -391,9 +391,9 @@ func (p *picker) view() string {
 	case p.listErr != nil:
 		lines = append(lines, st.Error.Render(fitLeft(oneLine(views.SafeText(p.listErr.Error())), p.width)))
 	case p.filter != "" && len(p.shown) == 0:
-		lines = append(lines, st.Dim.Render("nothing matches "+views.SafeText(p.filter)+" (esc clears)"))
+		lines = append(lines, st.Dim.Render(fitLeft("nothing matches "+views.SafeText(p.filter)+" (esc clears)", p.width)))
 	case p.filter != "":
-		lines = append(lines, st.Dim.Render("filter: "+views.SafeText(p.filter)+" (esc clears)"))
+		lines = append(lines, st.Dim.Render(fitLeft("filter: "+views.SafeText(p.filter)+" (esc clears)", p.width)))
 	case p.marked.path != "":
 		again := map[bool]string{false: "-base", true: "none"}[p.marked.minus]
 		lines = append(lines, st.Prompt.Render(fitLeft("base "+p.marked.flag()+" "+p.marked.label+" · b on it again: "+again+" · open a profile to compare", p.width)))
@@ -401,7 +401,7 @@ func (p *picker) view() string {
 		// Not silently: a profile may be among the files not looked at.
 		lines = append(lines, st.Dim.Render(fitLeft(fmt.Sprintf("profiles among the first %s of %s files, by name", thousands(p.maxFiles), thousands(p.regular)), p.width)))
 	case nprof == 0:
-		lines = append(lines, st.Dim.Render("no profiles in this directory: enter one, or pass a file or URL (pprof-tui cpu.pb.gz)"))
+		lines = append(lines, st.Dim.Render(fitLeft("no profiles in this directory: enter one, or pass a file or URL (pprof-tui cpu.pb.gz)", p.width)))
 	default:
 		lines = append(lines, "")
 	}
