@@ -41,6 +41,7 @@ func Merge(ps []*Profile) (*Profile, error) {
 			out.TimeNanos = p.TimeNanos
 		}
 		out.DurationNanos += p.DurationNanos
+		out.Holds = append(out.Holds, p.Holds...)
 		out.Period = max(out.Period, p.Period)
 		out.Comments = append(out.Comments, p.Comments...)
 		if err := b.append(p); err != nil {
@@ -94,6 +95,7 @@ func combineIdentical(p *Profile) (*Profile, error) {
 		Comments: p.Comments, DocURL: p.DocURL, DropFrames: p.DropFrames, KeepFrames: p.KeepFrames,
 		Mappings: p.Mappings, Functions: p.Functions, Locations: kept, Strings: p.Strings,
 		Lines: p.Lines[:len(p.Lines):len(p.Lines)], // shared; appends copy
+		Holds: p.Holds,
 	}
 	b := newBuilder(out)
 	out.Samples.Values = make([][]int64, len(p.SampleTypes))

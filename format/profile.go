@@ -45,6 +45,12 @@ type Profile struct {
 	Stacks    Stacks
 	LabelSets LabelSets
 	Samples   Samples
+
+	// Holds are kept alive for as long as the profile is, or a copy of
+	// it, or a profile merged from it: a server ties the memory it
+	// reserved for the profile to one, and takes it back once the
+	// profile is collected.
+	Holds []any
 }
 
 // ValueType names what a sample value measures and in which unit, such as

@@ -131,7 +131,7 @@ func (f *rootFiles) loadLive(ctx context.Context, name string, opt format.Option
 func (f *rootFiles) parse(ctx context.Context, name string, cr *ctxReader, opt format.Options, h *memHold) (*format.Profile, error) {
 	decoded := decodedCap(cr.f, cr.size, f.maxBytes)
 	need := reckon(decoded)
-	extra, err := h.grow(ctx, need, opt.Status)
+	t, err := h.reserve(ctx, need, opt.Status)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -139,8 +139,12 @@ func (f *rootFiles) parse(ctx context.Context, name string, cr *ctxReader, opt f
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	p, err := f.parseIn(ctx, name, cr, opt, decoded, need)
-	h.settle(need, extra, err == nil)
-	return p, err
+	if err != nil {
+		t.release()
+		return nil, err
+	}
+	hold(p, t)
+	return p, nil
 }
 
 func (f *rootFiles) parseIn(ctx context.Context, name string, cr *ctxReader, opt format.Options, decoded, reserved int64) (*format.Profile, error) {

@@ -1,10 +1,12 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -223,4 +225,70 @@ func TestBaseAndConfigServed(t *testing.T) {
 	if entries, _ := os.ReadDir(cfgDir); len(entries) != 0 {
 		t.Errorf("the server's config directory holds %d entries", len(entries))
 	}
+}
+
+// TestServedDiffMemory: a served diff holds the memory budget for both
+// profiles it keeps, not one; a budget for fewer refuses the base and
+// leaves the profile open, and the session's end gives all of it back.
+func TestServedDiffMemory(t *testing.T) {
+	data := testProfile(t)
+	need := reckon(decodedCap(bytes.NewReader(data), int64(len(data)), 512<<20))
+	settle := func(ts *testServer, want func(int64) bool) int64 {
+		t.Helper()
+		var got int64
+		for range 200 {
+			runtime.GC()
+			time.Sleep(5 * time.Millisecond)
+			if got = ts.srv.Memory(); want(got) {
+				break
+			}
+		}
+		return got
+	}
+	addOld := func(c *Config) {
+		if err := os.WriteFile(filepath.Join(c.Dir, "old.pb.gz"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Room for the open profile and the diff's two: the diff loads, and
+	// then holds two profiles' share.
+	ts := startServer(t, func(c *Config) {
+		c.MaxMemory = 3*need + need/2
+		c.MemoryWait = time.Second
+		addOld(c)
+	})
+	tm := ts.open(termOpt{})
+	tm.waitFor(0, "profiles: 2 profiles")
+	tm.press("/cpu.pb\r", "main.fib")
+	tm.press(":base old.pb.gz\r", "−diff_base old.pb.gz")
+	if got := settle(ts, func(n int64) bool { return n == 2*need }); got != 2*need {
+		t.Errorf("a diff open: %d bytes reserved, want two profiles' %d", got, 2*need)
+	}
+	tm.press(":base\r", "main.fib")
+	if got := settle(ts, func(n int64) bool { return n == need }); got != need {
+		t.Errorf("the base cleared: %d bytes reserved, want one profile's %d", got, need)
+	}
+	tm.send("q")
+	tm.wait()
+	if got := settle(ts, func(n int64) bool { return n == 0 }); got != 0 {
+		t.Errorf("after the session: %d bytes reserved", got)
+	}
+
+	// Room for one profile and a half: the diff cannot be read.
+	ts = startServer(t, func(c *Config) {
+		c.MaxMemory = need + need/2
+		c.MemoryWait = 200 * time.Millisecond
+		addOld(c)
+	})
+	tm = ts.open(termOpt{})
+	tm.waitFor(0, "profiles: 2 profiles")
+	tm.press("/cpu.pb\r", "main.fib")
+	tm.press(":base old.pb.gz\r", "this session's")
+	if got := settle(ts, func(n int64) bool { return n == need }); got != need {
+		t.Errorf("a refused base: %d bytes reserved, want the open profile's %d", got, need)
+	}
+	tm.press("j", "main.fib")
+	tm.send("q")
+	tm.wait()
 }

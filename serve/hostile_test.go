@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -483,34 +484,75 @@ func TestLogForgingAfterLogin(t *testing.T) {
 	quotedLog(t, ts.log.String(), `command="cmd\x1b[2J`, `subsystem="sub\x1b[2J`, `term="xterm\x1b[2J`)
 }
 
-// TestMemHoldSwitch: a session that opens another profile holds the
-// larger of the two while it loads, then the new one's alone; a failed
-// load leaves it the old one's.
-func TestMemHoldSwitch(t *testing.T) {
-	b := &budget{total: 100, wait: time.Second, changed: make(chan struct{})}
+// TestMemHoldProfiles: a session holds a reservation for each profile
+// it keeps, given back when the profile is collected, when its load
+// fails, or when the session ends; a profile merged from others (a
+// diff) keeps theirs.
+func TestMemHoldProfiles(t *testing.T) {
+	b := &budget{total: 1000, wait: time.Second, changed: make(chan struct{})}
 	h := &memHold{b: b}
-	step := func(n int64, loaded bool, during, after int64) {
+	data := testProfile(t)
+	load := func(n int64) *format.Profile {
 		t.Helper()
-		extra, err := h.grow(t.Context(), n, nil)
+		tk, err := h.reserve(t.Context(), n, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.used != during {
-			t.Errorf("loading %d: %d reserved, want %d", n, b.used, during)
+		p, err := format.Parse(bytes.NewReader(data), format.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
-		h.settle(n, extra, loaded)
-		if b.used != after {
-			t.Errorf("after loading %d (ok=%v): %d reserved, want %d", n, loaded, b.used, after)
+		hold(p, tk)
+		return p
+	}
+	settled := func(what string, want int64) {
+		t.Helper()
+		// Collect first, so that a reservation that should stay is
+		// given the chance to go; then wait for the cleanups that
+		// should run.
+		for i := 0; i < 3 || (i < 100 && b.Memory() != want); i++ {
+			runtime.GC()
+			time.Sleep(2 * time.Millisecond)
+		}
+		if got := b.Memory(); got != want {
+			t.Errorf("%s: %d reserved, want %d", what, got, want)
+		}
+		if got := h.held(); got != want {
+			t.Errorf("%s: the session holds %d, want %d", what, got, want)
 		}
 	}
-	step(30, true, 30, 30)
-	step(50, true, 50, 50)  // larger: the old stays until the new is in
-	step(10, true, 50, 10)  // smaller: the old one's share covers the load
-	step(60, false, 60, 10) // failed: back to the old one's
+	// In a function of its own, so that no slot of this frame keeps
+	// the two parts.
+	merged := func() *format.Profile {
+		a, b := load(30), load(50)
+		settled("two profiles", 80)
+		diff, err := format.Merge([]*format.Profile{a, b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return diff
+	}
+	diff := merged()
+	settled("a diff of them, its parts dropped", 80)
+	runtime.KeepAlive(diff)
+	diff = nil
+	settled("the diff dropped", 0)
+
+	tk, err := h.reserve(t.Context(), 40, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settled("loading", 40)
+	tk.release()
+	tk.release()
+	settled("a failed load", 0)
+
+	kept := load(70)
 	h.releaseAll()
-	if b.used != 0 {
-		t.Errorf("after the session: %d reserved", b.used)
-	}
+	settled("the session ended", 0)
+	runtime.KeepAlive(kept)
+	kept = nil
+	settled("its profile collected after", 0)
 }
 
 // TestOpenedNames: names a client typed stay apart in the log's list.

@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
 )
 
 // DefaultMaxMemory is the sessions' memory budget unless -max_memory
@@ -36,9 +40,15 @@ type budget struct {
 	changed chan struct{}
 }
 
+// errMemoryBusy is acquire's answer when the bytes were not freed in
+// time.
+var errMemoryBusy = errors.New("the server's memory is held by open profiles")
+
 // acquire reserves n bytes, waiting up to b.wait for them; status hears
-// that it waits. A nil budget has no limit.
-func (b *budget) acquire(ctx context.Context, n int64, status func(string)) error {
+// that it waits. Before it waits, it has the garbage collector give
+// back what dropped profiles held (see memHold). A nil budget has no
+// limit.
+func (b *budget) acquire(ctx context.Context, n int64, status func(used, total int64)) error {
 	if b == nil || n == 0 {
 		return nil
 	}
@@ -47,7 +57,7 @@ func (b *budget) acquire(ctx context.Context, n int64, status func(string)) erro
 	}
 	timer := time.NewTimer(b.wait)
 	defer timer.Stop()
-	told := false
+	collected, told := false, false
 	for {
 		b.mu.Lock()
 		if b.used+n <= b.total {
@@ -57,14 +67,19 @@ func (b *budget) acquire(ctx context.Context, n int64, status func(string)) erro
 		}
 		used, changed := b.used, b.changed
 		b.mu.Unlock()
+		if !collected {
+			collected = true
+			runtime.GC() // queues the cleanups of collected profiles, which close changed
+			continue
+		}
 		if !told && status != nil {
-			status(fmt.Sprintf("waiting for memory: other sessions' profiles hold %s of %s", bytesLabel(used), bytesLabel(b.total)))
+			status(used, b.total)
 			told = true
 		}
 		select {
 		case <-changed:
 		case <-timer.C:
-			return errors.New("the server's memory is held by other sessions' profiles; try again later")
+			return errMemoryBusy
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -83,56 +98,103 @@ func (b *budget) release(n int64) {
 }
 
 // Memory reports the bytes reserved now (for tests and the log).
-func (s *Server) Memory() int64 {
-	s.mem.mu.Lock()
-	defer s.mem.mu.Unlock()
-	return s.mem.used
+func (s *Server) Memory() int64 { return s.mem.Memory() }
+
+func (b *budget) Memory() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used
 }
 
-// memHold is one session's share of the budget: its profile's estimate.
-// A session holds one profile; while it loads another, the old stays
-// on screen (and in memory) until the new one is ready, so it holds the
-// larger of the two meanwhile.
+// memHold is one session's share of the budget: a reservation for
+// each profile it keeps. A reservation is tied to its profile
+// (format.Profile.Holds), so it lasts while the explorer keeps that
+// profile, a copy of it or a profile merged from it: the profile on
+// screen and the one loading to replace it, a diff's two profiles, the
+// sides a diff's flame graph reads again, a live profile's marked
+// snapshot. The garbage collector gives a reservation back once its
+// profile is dropped; the session's end gives back whatever is left.
 type memHold struct {
+	b       *budget
+	mu      sync.Mutex
+	tickets []*ticket
+}
+
+// ticket is one reservation's bytes, given back once.
+type ticket struct {
 	b    *budget
-	mu   sync.Mutex
-	held int64
+	n    int64
+	done atomic.Bool
 }
 
-// grow makes the hold at least n, and returns what it added, for
-// settle.
-func (h *memHold) grow(ctx context.Context, n int64, status func(string)) (int64, error) {
-	h.mu.Lock()
-	extra := max(0, n-h.held)
-	h.mu.Unlock()
-	if err := h.b.acquire(ctx, extra, status); err != nil {
-		return 0, err
+func (t *ticket) release() {
+	if t.done.CompareAndSwap(false, true) {
+		t.b.release(t.n)
 	}
-	h.mu.Lock()
-	h.held += extra
-	h.mu.Unlock()
-	return extra, nil
 }
 
-// settle ends a load that grew the hold by extra: loaded, the hold
-// becomes n, the new profile's; otherwise it goes back to the old one's.
-func (h *memHold) settle(n, extra int64, loaded bool) {
-	h.mu.Lock()
-	free := extra
-	if loaded {
-		free = h.held - n
+// reservation is what a profile holds: its collection releases the
+// ticket (a cleanup's argument must not keep its object alive, hence
+// the two types).
+type reservation struct{ t *ticket }
+
+// reserve reserves n bytes for a profile about to be loaded. The
+// caller ties the reservation to the profile with hold, or releases it
+// if the load fails.
+func (h *memHold) reserve(ctx context.Context, n int64, status func(string)) (*ticket, error) {
+	whose := func() string {
+		if own := h.held(); own > 0 {
+			return fmt.Sprintf("this session's and others' profiles (%s of it this session's)", bytesLabel(own))
+		}
+		return "other sessions' profiles"
 	}
-	h.held -= free
+	err := h.b.acquire(ctx, n, func(used, total int64) {
+		if status != nil {
+			status(fmt.Sprintf("waiting for memory: %s hold %s of %s", whose(), bytesLabel(used), bytesLabel(total)))
+		}
+	})
+	if errors.Is(err, errMemoryBusy) {
+		return nil, fmt.Errorf("the server's memory is held by %s; try again later", whose())
+	}
+	if err != nil {
+		return nil, err
+	}
+	t := &ticket{b: h.b, n: n}
+	h.mu.Lock()
+	h.tickets = slices.DeleteFunc(h.tickets, func(t *ticket) bool { return t.done.Load() })
+	h.tickets = append(h.tickets, t)
 	h.mu.Unlock()
-	h.b.release(free)
+	return t, nil
+}
+
+// hold ties t to p: t is released once p is collected.
+func hold(p *format.Profile, t *ticket) {
+	r := &reservation{t}
+	runtime.AddCleanup(r, (*ticket).release, t)
+	p.Holds = append(p.Holds, r)
+}
+
+// held is what the session's profiles hold now.
+func (h *memHold) held() int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var n int64
+	for _, t := range h.tickets {
+		if !t.done.Load() {
+			n += t.n
+		}
+	}
+	return n
 }
 
 func (h *memHold) releaseAll() {
 	h.mu.Lock()
-	n := h.held
-	h.held = 0
+	ts := h.tickets
+	h.tickets = nil
 	h.mu.Unlock()
-	h.b.release(n)
+	for _, t := range ts {
+		t.release()
+	}
 }
 
 // decodedCap is what a profile of size bytes read through r decodes to,
