@@ -659,6 +659,21 @@ func (g *grouper) buffer(kept *[]int32, n int) []int32 {
 	return (*kept)[:n]
 }
 
+// Matching is which NodeSet ids match accepts, by id; nil when none
+// does, so that a search for nothing walks no paths.
+func (t *Tree) Matching(match func(node int32) bool) []bool {
+	ok := make([]bool, t.Nodes.Len())
+	any := false
+	for i := range ok {
+		ok[i] = match(int32(i))
+		any = any || ok[i]
+	}
+	if !any {
+		return nil
+	}
+	return ok
+}
+
 // Locate returns the node where the heaviest path through a node that
 // match accepts (match is given NodeSet ids) first meets one, grouping
 // only the nodes above it; nil when no path has one. It scans the paths
@@ -666,9 +681,9 @@ func (g *grouper) buffer(kept *[]int32, n int) []int32 {
 // finding a heavy one does (a walk down the tree would group every
 // node before it).
 func (t *Tree) Locate(match func(node int32) bool) *TreeNode {
-	ok := make([]bool, t.Nodes.Len())
-	for i := range ok {
-		ok[i] = match(int32(i))
+	ok := t.Matching(match)
+	if ok == nil {
+		return nil
 	}
 	var path []int32
 	best, bestW := int32(-1), int64(-1)

@@ -2,6 +2,7 @@ package views
 
 import (
 	"os"
+	"regexp"
 	"testing"
 	"time"
 
@@ -348,3 +349,40 @@ func cpuTime(b *testing.B) func() {
 }
 
 var cpuSpent = map[*testing.B]time.Duration{}
+
+// BenchmarkTreeSearch1M is a search in the 1M-sample tree, on the UI
+// goroutine (target: one frame, 16 ms): "none" a pattern no function
+// matches, typed and then n for the next match; "rare" n to the next
+// row of the lightest function.
+//
+//	go test ./views -run XXX -bench TreeSearch1M -benchtime 10x
+func BenchmarkTreeSearch1M(b *testing.B) { shapes(b, benchTreeSearch1M) }
+
+func benchTreeSearch1M(b *testing.B, e *analysis.Engine) {
+	opt := analysis.DefaultOptions()
+	opt.NodeFraction = 0
+	top, err := e.Top(opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rare := regexp.QuoteMeta(top.Nodes.Name(top.Rows[len(top.Rows)-1].Node))
+	for _, c := range []struct{ name, re string }{{"none", "^no such function$"}, {"rare", "^" + rare + "$"}} {
+		b.Run(c.name, func(b *testing.B) {
+			re := regexp.MustCompile(c.re)
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				t := NewTree(benchCommon())
+				t.SetSize(160, 45)
+				run, _ := t.Query(e, opt, "")
+				show, err := run()
+				if err != nil {
+					b.Fatal(err)
+				}
+				show()
+				b.StartTimer()
+				t.SetSearch(re)
+				t.NextMatch(1)
+			}
+		})
+	}
+}

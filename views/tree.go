@@ -450,7 +450,12 @@ func (t *Tree) SetSearch(re *regexp.Regexp) bool {
 	if t.m.search(&t.l, re, len(t.rows), t.rowName) || re == nil || len(t.rows) == 0 {
 		return re != nil && len(t.m.rows) > 0
 	}
-	return t.open(t.tree.Locate(func(id int32) bool { return re.MatchString(t.tree.Nodes.Name(id)) }))
+	return t.open(t.tree.Locate(t.matcher(re)))
+}
+
+// matcher is whether re matches a node's name, by NodeSet id.
+func (t *Tree) matcher(re *regexp.Regexp) func(int32) bool {
+	return func(id int32) bool { return re.MatchString(t.tree.Nodes.Name(id)) }
 }
 
 // NextMatch moves to the next match in tree order, looking into closed
@@ -459,8 +464,11 @@ func (t *Tree) NextMatch(dir int) bool {
 	if dir < 0 || t.m.re == nil || len(t.rows) == 0 {
 		return t.m.step(&t.l, dir, false)
 	}
-	re := t.m.re
-	return t.findAfter(t.rows[t.l.cursor].n, func(n *analysis.TreeNode) bool { return re.MatchString(t.tree.Nodes.Name(n.Node)) })
+	ok := t.tree.Matching(t.matcher(t.m.re))
+	if ok == nil {
+		return false
+	}
+	return t.findAfter(t.rows[t.l.cursor].n, func(n *analysis.TreeNode) bool { return ok[n.Node] })
 }
 
 // Reveal selects the function named name: its first open row, else
