@@ -278,23 +278,10 @@ func benchFlame1M(b *testing.B, e *analysis.Engine) {
 func BenchmarkTreeReveal1M(b *testing.B) { shapes(b, benchTreeReveal1M) }
 
 func benchTreeReveal1M(b *testing.B, e *analysis.Engine) {
-	opt := analysis.DefaultOptions()
-	opt.NodeFraction = 0
-	top, err := e.Top(opt)
-	if err != nil {
-		b.Fatal(err)
-	}
-	name := top.Nodes.Name(top.Rows[len(top.Rows)-1].Node)
+	name := lightest(b, e)
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		t := NewTree(benchCommon())
-		t.SetSize(160, 45)
-		run, _ := t.Query(e, opt, "")
-		show, err := run()
-		if err != nil {
-			b.Fatal(err)
-		}
-		show()
+		t := openTree(b, e)
 		b.StartTimer()
 		t.Reveal(name)
 		if sel, _ := t.Selection(); sel.Name != name {
@@ -359,30 +346,43 @@ var cpuSpent = map[*testing.B]time.Duration{}
 func BenchmarkTreeSearch1M(b *testing.B) { shapes(b, benchTreeSearch1M) }
 
 func benchTreeSearch1M(b *testing.B, e *analysis.Engine) {
-	opt := analysis.DefaultOptions()
-	opt.NodeFraction = 0
-	top, err := e.Top(opt)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rare := regexp.QuoteMeta(top.Nodes.Name(top.Rows[len(top.Rows)-1].Node))
+	rare := regexp.QuoteMeta(lightest(b, e))
 	for _, c := range []struct{ name, re string }{{"none", "^no such function$"}, {"rare", "^" + rare + "$"}} {
 		b.Run(c.name, func(b *testing.B) {
 			re := regexp.MustCompile(c.re)
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				t := NewTree(benchCommon())
-				t.SetSize(160, 45)
-				run, _ := t.Query(e, opt, "")
-				show, err := run()
-				if err != nil {
-					b.Fatal(err)
-				}
-				show()
+				t := openTree(b, e)
 				b.StartTimer()
 				t.SetSearch(re)
 				t.NextMatch(1)
 			}
 		})
 	}
+}
+
+// lightest is the name of the lightest function of the top table.
+func lightest(b *testing.B, e *analysis.Engine) string {
+	opt := analysis.DefaultOptions()
+	opt.NodeFraction = 0
+	top, err := e.Top(opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return top.Nodes.Name(top.Rows[len(top.Rows)-1].Node)
+}
+
+// openTree is a Tree of e at 160×45 with its result shown.
+func openTree(b *testing.B, e *analysis.Engine) *Tree {
+	opt := analysis.DefaultOptions()
+	opt.NodeFraction = 0
+	t := NewTree(benchCommon())
+	t.SetSize(160, 45)
+	run, _ := t.Query(e, opt, "")
+	show, err := run()
+	if err != nil {
+		b.Fatal(err)
+	}
+	show()
+	return t
 }
