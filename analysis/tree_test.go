@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -345,30 +346,39 @@ func checkTree(t *testing.T, e *Engine, opt Options, to TreeOptions, ref *refNod
 		t.Fatal(err)
 	}
 	nodes := 0
-	var check func(ns []*TreeNode, r *refNode, where string)
-	check = func(ns []*TreeNode, r *refNode, where string) {
+	// where names the path of nodes, only when a check fails: a name
+	// per node would cost more than the checks.
+	where := func(path []int32) string {
+		var b strings.Builder
+		for _, n := range path {
+			b.WriteString(">" + tr.Nodes.Name(n))
+		}
+		return b.String()
+	}
+	var check func(ns []*TreeNode, r *refNode, path []int32)
+	check = func(ns []*TreeNode, r *refNode, path []int32) {
 		if len(ns) != len(r.kids) {
-			t.Fatalf("%s: %d children under %s, want %d", what, len(ns), where, len(r.kids))
+			t.Fatalf("%s: %d children under %s, want %d", what, len(ns), where(path), len(r.kids))
 		}
 		// Siblings' children at once, as a flame graph's layout asks.
 		tr.Expand(ns)
 		for i, n := range ns {
 			k := r.kids[n.Node]
-			name := where + ">" + tr.Nodes.Name(n.Node)
+			path := append(path, n.Node)
 			if k == nil || k.self != n.self || k.total != n.total || k.weight != n.weight {
-				t.Fatalf("%s: %s is %d/%d/%d, want %+v", what, name, n.self, n.total, n.weight, k)
+				t.Fatalf("%s: %s is %d/%d/%d, want %+v", what, where(path), n.self, n.total, n.weight, k)
 			}
 			if i > 0 && abs64(ns[i-1].total) < abs64(n.total) {
-				t.Fatalf("%s: %s heavier than the child before it", what, name)
+				t.Fatalf("%s: %s heavier than the child before it", what, where(path))
 			}
 			if tr.Leaf(n) != (len(k.kids) == 0) {
-				t.Fatalf("%s: Leaf(%s) = %v", what, name, tr.Leaf(n))
+				t.Fatalf("%s: Leaf(%s) = %v", what, where(path), tr.Leaf(n))
 			}
 			nodes++
-			check(tr.Children(n), k, name)
+			check(tr.Children(n), k, path)
 		}
 	}
-	check(tr.Roots(), ref, "")
+	check(tr.Roots(), ref, nil)
 	if nodes == 0 {
 		t.Fatalf("%s: empty tree", what)
 	}
