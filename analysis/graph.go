@@ -473,7 +473,10 @@ func (g *ggraph) permute(order []int32) {
 // and by numeric "bytes" label value, where the node is the leaf (flat)
 // and anywhere (cum, once per sample).
 //
-// Only the first limit nodes get their tags.
+// Only the first limit nodes get their tags. A label tag is found by
+// its node and its name's number, not by its name: on a million samples
+// with hundreds of label sets, looking names up took a third of the
+// Graph view's time.
 func (b *graphBuild) tags(g *ggraph, limit int) {
 	q := b.q
 	p := q.e.p
@@ -481,39 +484,50 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 	if !hasLabels {
 		return
 	}
+	limit = min(limit, len(g.nodes))
 	units := q.e.NumLabelUnits()
 	unit := q.opt.Unit
 	if unit == "" {
 		unit = "minimum"
 	}
-	setNames := map[int32]string{}
-	setName := func(set int32) string {
-		if name, ok := setNames[set]; ok {
-			return name
-		}
-		var parts []string
-		for _, l := range p.LabelSets.At(set) {
+	// Each label set's name, as a number (-1: no name).
+	var names []string
+	nameIdx := map[string]int32{}
+	setIdx := make([]int32, p.LabelSets.Len())
+	var parts []string
+	for set := range setIdx {
+		parts = parts[:0]
+		for _, l := range p.LabelSets.At(int32(set)) {
 			k := p.Strings[l.Key]
 			if k == format.BaseLabel {
 				continue
 			}
 			parts = append(parts, k+":"+p.Strings[l.Value])
 		}
+		if len(parts) == 0 {
+			setIdx[set] = -1
+			continue
+		}
 		sort.Strings(parts)
 		name := strings.Join(parts, `\n`)
-		setNames[set] = name
-		return name
+		k, ok := nameIdx[name]
+		if !ok {
+			k = int32(len(names))
+			nameIdx[name] = k
+			names = append(names, name)
+		}
+		setIdx[set] = k
 	}
+	lt := newLabelTags(limit, len(names))
+
 	vals := p.Samples.Values[q.vi]
 	nn := q.nodes.len()
 	stamp := make([]int32, nn)
 	fold := q.folder()
 	var path []int32
-	type numTag struct {
-		name, unit string
-		v          int64
-	}
-	var nums []numTag
+	pathOf, pathOK := int32(-1), false // the stack path holds
+	bytesUnit := units["bytes"]
+	var nums []int64 // the sample's "bytes" values
 	for i, s := range p.Samples.Stack {
 		if q.keep != nil && !q.keep(i) {
 			continue
@@ -526,21 +540,24 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 		if w == 0 && dw == 0 {
 			continue
 		}
-		labels := setName(p.Samples.Labels[i])
+		ni := setIdx[p.Samples.Labels[i]]
 		nums = nums[:0]
-		for _, nl := range p.Samples.NumLabels(i) {
-			if p.Strings[nl.Key] != "bytes" {
-				continue
+		if p.Samples.NumOff != nil {
+			for _, nl := range p.Samples.NumLabels(i) {
+				if p.Strings[nl.Key] == "bytes" {
+					nums = append(nums, nl.Value)
+				}
 			}
-			u := units["bytes"]
-			nums = append(nums, numTag{ScaledLabel(nl.Value, u, unit), u, nl.Value})
 		}
-		if labels == "" && len(nums) == 0 {
+		if ni < 0 && len(nums) == 0 {
 			continue
 		}
-		var ok bool
-		path, ok = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
-		if !ok || len(path) == 0 {
+		if s != pathOf {
+			// Samples of one stack often follow each other.
+			pathOf = s
+			path, pathOK = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
+		}
+		if !pathOK || len(path) == 0 {
 			continue
 		}
 		mark := int32(i + 1)
@@ -548,36 +565,11 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 			if gi < 0 || int(gi) >= limit {
 				return
 			}
-			gn := &g.nodes[gi]
-			if labels != "" {
-				if gn.labelTags == nil {
-					gn.labelTags = map[string]*GraphTag{}
-				}
-				t := gn.labelTags[labels]
-				if t == nil {
-					t = &GraphTag{Name: labels}
-					gn.labelTags[labels] = t
-				}
-				t.add(w, dw, flat)
+			if ni >= 0 {
+				lt.at(gi, ni).add(w, dw, flat)
 			}
-			if len(nums) == 0 {
-				return
-			}
-			if gn.numTags == nil {
-				gn.numTags = map[string]map[string]*GraphTag{}
-			}
-			m := gn.numTags[labels]
-			if m == nil {
-				m = map[string]*GraphTag{}
-				gn.numTags[labels] = m
-			}
-			for _, nt := range nums {
-				t := m[nt.name]
-				if t == nil {
-					t = &GraphTag{Name: nt.name, Unit: nt.unit, Value: nt.v}
-					m[nt.name] = t
-				}
-				t.add(w, dw, flat)
+			for _, v := range nums {
+				lt.num(gi, ni, v).add(w, dw, flat)
 			}
 		}
 		if g.child != nil {
@@ -606,6 +598,115 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 		// leaf leaves none, as in build).
 		add(g.where[path[len(path)-1]], true)
 	}
+	for k := range lt.tags {
+		gn, t := &g.nodes[lt.node[k]], &lt.tags[k]
+		if gn.labelTags == nil {
+			gn.labelTags = map[string]*GraphTag{}
+		}
+		t.Name = names[lt.name[k]]
+		gn.labelTags[t.Name] = t
+	}
+	scaled := map[int64]string{} // a value's name: values recur across nodes
+	for k, key := range lt.numKeys {
+		gn, t := &g.nodes[key.node], &lt.nums[k]
+		labels := ""
+		if key.name >= 0 {
+			labels = names[key.name]
+		}
+		if gn.numTags == nil {
+			gn.numTags = map[string]map[string]*GraphTag{}
+		}
+		m := gn.numTags[labels]
+		if m == nil {
+			m = map[string]*GraphTag{}
+			gn.numTags[labels] = m
+		}
+		name, ok := scaled[key.v]
+		if !ok {
+			name = ScaledLabel(key.v, bytesUnit, unit)
+			scaled[key.v] = name
+		}
+		t.Name, t.Unit, t.Value = name, bytesUnit, key.v
+		if o := m[t.Name]; o != nil {
+			// Values that scale to one name are one tag.
+			o.Flat, o.FlatDiv, o.Cum, o.CumDiv = o.Flat+t.Flat, o.FlatDiv+t.FlatDiv, o.Cum+t.Cum, o.CumDiv+t.CumDiv
+			continue
+		}
+		m[t.Name] = t
+	}
+}
+
+// labelTags are the label tags of a graph's first nodes, by node index
+// and label name number: in a table when it is small enough, else in a
+// map; and their numeric tags, by node, label name number and value.
+type labelTags struct {
+	names   int
+	dense   []int32         // node*names + name → tag index + 1
+	where   map[int64]int32 // the same, when the table would be too big
+	tags    []GraphTag
+	node    []int32 // per tag: its node, and its name in name
+	name    []int32
+	numAt   map[numKey]int32 // → index into nums
+	nums    []GraphTag
+	numKeys []numKey
+}
+
+// numKey is a numeric tag: its node, label name number (-1: none) and
+// value.
+type numKey struct {
+	node, name int32
+	v          int64
+}
+
+// num returns node gi's numeric tag for name ni and value v, adding it.
+func (lt *labelTags) num(gi, ni int32, v int64) *GraphTag {
+	k := numKey{gi, ni, v}
+	id, ok := lt.numAt[k]
+	if !ok {
+		if lt.numAt == nil {
+			lt.numAt = map[numKey]int32{}
+		}
+		id = int32(len(lt.nums))
+		lt.numAt[k] = id
+		lt.nums = append(lt.nums, GraphTag{})
+		lt.numKeys = append(lt.numKeys, k)
+	}
+	return &lt.nums[id]
+}
+
+// maxDenseTags bounds the table labelTags uses (16 MiB).
+const maxDenseTags = 1 << 22
+
+func newLabelTags(nodes, names int) *labelTags {
+	lt := &labelTags{names: names}
+	if nodes*names <= maxDenseTags {
+		lt.dense = make([]int32, nodes*names)
+	} else {
+		lt.where = map[int64]int32{}
+	}
+	return lt
+}
+
+// at returns node gi's tag for name ni, adding it.
+func (lt *labelTags) at(gi, ni int32) *GraphTag {
+	k := int64(gi)*int64(lt.names) + int64(ni)
+	var id int32
+	if lt.dense != nil {
+		id = lt.dense[k]
+	} else {
+		id = lt.where[k]
+	}
+	if id == 0 {
+		lt.tags = append(lt.tags, GraphTag{})
+		lt.node, lt.name = append(lt.node, gi), append(lt.name, ni)
+		id = int32(len(lt.tags))
+		if lt.dense != nil {
+			lt.dense[k] = id
+		} else {
+			lt.where[k] = id
+		}
+	}
+	return &lt.tags[id-1]
 }
 
 func (t *GraphTag) add(w, dw int64, flat bool) {
