@@ -70,7 +70,7 @@ func GraphOptions(opt analysis.Options) analysis.Options {
 func (v *Graph) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
 	opt = GraphOptions(opt)
 	return job(opt, func() (*graphResult, error) {
-		g, err := e.Graph(opt, analysis.GraphVisual)
+		g, err := e.Graph(opt, analysis.GraphNodes)
 		if err != nil {
 			return nil, err
 		}
