@@ -420,20 +420,25 @@ func BenchmarkTags1M(b *testing.B) {
 	})
 }
 
-// BenchmarkGraph1M is the call graph of -dot (the Graph view's) and of
-// -tree on a 1M-sample profile of each shape, with pprof's defaults and
-// 80 nodes:
+// BenchmarkGraph1M is the call graph of -dot and of -tree on a
+// 1M-sample profile of each shape, with pprof's defaults and 80 nodes,
+// and the Graph view's (-dot's with the explorer's every node,
+// nodefraction=0; target: at most 1 s):
 //
 //	go test ./analysis -run XXX -bench Graph1M -benchtime 2x
 func BenchmarkGraph1M(b *testing.B) {
 	shapes(b, func(b *testing.B, e *analysis.Engine, s synth.Shape) {
 		opt := analysis.DefaultOptions()
 		opt.NodeCount = 80
+		view := explorer()
+		view.NodeCount = 80
 		for _, c := range []struct {
 			name string
 			kind analysis.GraphKind
-		}{{"dot", analysis.GraphVisual}, {"tree", analysis.GraphText}} {
+			opt  analysis.Options
+		}{{"dot", analysis.GraphVisual, opt}, {"tree", analysis.GraphText, opt}, {"view", analysis.GraphNodes, view}} {
 			b.Run(c.name, func(b *testing.B) {
+				opt := c.opt
 				for b.Loop() {
 					if _, err := e.Graph(opt, c.kind); err != nil {
 						b.Fatal(err)

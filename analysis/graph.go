@@ -25,6 +25,11 @@ const (
 	// GraphCalls is -callgrind's: a GraphText that call_tree makes a
 	// tree.
 	GraphCalls
+	// GraphNodes is the Graph view's: GraphVisual's nodes and edges,
+	// without the label tags. Their number still chooses the nodes, as
+	// in -dot; at nodefraction 0 only their flat values are summed,
+	// which is all that takes.
+	GraphNodes
 )
 
 // Graph is pprof's call graph for a set of options, trimmed as pprof
@@ -114,13 +119,14 @@ func (e *Engine) Graph(opt Options, kind GraphKind) (*Graph, error) {
 	}
 	o := q.opt // trimmed
 	b := newGraphBuild(q)
-	visual := kind == GraphVisual
+	visual := kind == GraphVisual || kind == GraphNodes
+	b.noTags = kind == GraphNodes
 	// pprof honours call_tree only where it draws: -dot and -callgrind.
 	if o.CallTree && (visual || kind == GraphCalls) {
 		g, flatSum, orig, dropped := b.trimmedTree()
 		return b.trimmed(g, flatSum, orig, dropped, visual), nil
 	}
-	g, flatSum, orig, dropped, err := b.trimmedByFraction(e, opt, kind)
+	g, flatSum, orig, dropped, err := b.trimmedByFraction(e, opt, visual)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +152,9 @@ func (b *graphBuild) trimmed(g *ggraph, flatSum int64, orig, dropped int, visual
 		if o.NodeCount > 0 {
 			limit = min(limit, o.NodeCount)
 		}
-		b.tags(g, limit)
+		// The tags count for a node where their flat value is not 0
+		// after trimTags, which at cutoff 0 keeps every tag.
+		b.tags(g, limit, b.noTags && nodeCutoff == 0)
 	}
 	if c := o.NodeCount; c > 0 {
 		g.trimTags(nodeCutoff)
@@ -163,6 +171,11 @@ func (b *graphBuild) trimmed(g *ggraph, flatSum int64, orig, dropped int, visual
 		g.removeRedundantEdges(q.nodes)
 	}
 	out := g.result(q, b)
+	if b.noTags {
+		for i := range out.Nodes {
+			out.Nodes[i].LabelTags, out.Nodes[i].NumericTags = nil, nil
+		}
+	}
 	out.OrigCount, out.DroppedNodes, out.DroppedEdges = orig, dropped, droppedEdges
 	return out
 }
@@ -199,7 +212,7 @@ func (b *graphBuild) keepFirst(g *ggraph, top int, visual bool) *ggraph {
 // the kept nodes' edges; and -tree's graph, whose order is the table's,
 // is cut to nodecount before that walk. Under mean (the table's values
 // are divided) the whole graph is walked first, as pprof.
-func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (g *ggraph, flatSum int64, orig, dropped int, err error) {
+func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, visual bool) (g *ggraph, flatSum int64, orig, dropped int, err error) {
 	q := b.q
 	o := q.opt
 	if q.mean {
@@ -241,7 +254,7 @@ func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (
 	}
 	dropped = len(top.Rows) - len(rows)
 	orig = len(rows)
-	if kind != GraphVisual && o.NodeCount > 0 && o.NodeCount < len(rows) {
+	if !visual && o.NodeCount > 0 && o.NodeCount < len(rows) {
 		// pprof drops -tree's edges below edgefraction before it keeps
 		// the first nodecount nodes, which edges do not order.
 		rows = rows[:o.NodeCount]
@@ -256,6 +269,7 @@ func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, kind GraphKind) (
 // graphBuild walks the stacks of one query into graphs.
 type graphBuild struct {
 	q       *query
+	noTags  bool // the graph's tags are not wanted (GraphNodes)
 	w, dw   []int64
 	total   int64
 	nodeLoc []int32 // per node: a location it is a frame of (for its mapping)
@@ -272,11 +286,10 @@ func (b *graphBuild) locs() []int32 {
 	return b.nodeLoc
 }
 
-// noteLocs records a location of each node of stack locs (leaf first,
-// as a stack lists them): the first it is met at from the root.
-func (b *graphBuild) noteLocs(locs []int32) {
-	q := b.q
-	nodeLoc := b.locs()
+// noteLocs records in nodeLoc a location of each node of stack locs
+// (leaf first, as a stack lists them): the first it is met at from the
+// root.
+func noteLocs(q *query, nodeLoc []int32, locs []int32) {
 	for i := len(locs) - 1; i >= 0; i-- {
 		l := locs[i]
 		for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
@@ -331,7 +344,8 @@ type gedge struct {
 type ggraph struct {
 	nodes []gnode
 	edges []gedge
-	where []int32 // orig → index into nodes, or -1
+	where []int32   // orig → index into nodes, or -1
+	index edgeIndex // a walked graph's edges by caller and callee, until it is trimmed
 	// child is, in a tree, each node's orig by its parent's orig (-1 for
 	// a root) and its node id.
 	child map[[2]int32]int32
@@ -341,7 +355,45 @@ type ggraph struct {
 // every node), as pprof's graph.New with KeptNodes: a dropped node
 // between two kept ones makes the edge between them residual, and a
 // stack whose leaf is dropped adds no flat value.
+//
+// Many stacks are walked in two halves on two goroutines, each into a
+// graph of its own; the second's is then added to the first's, which
+// leaves nodes, edges and each node's edges in the order one walk
+// would have met them.
 func (b *graphBuild) build(kept []bool) *ggraph {
+	q := b.q
+	n := q.e.p.Stacks.Len()
+	b.locs()
+	var parts [2]*ggraph
+	var locs [2][]int32
+	inHalves(n, parallelStacks, func(part, lo, hi int) {
+		locs[part] = make([]int32, q.nodes.len())
+		for i := range locs[part] {
+			locs[part][i] = -1
+		}
+		parts[part] = b.walk(kept, lo, hi, locs[part])
+	})
+	g := parts[0]
+	for i, l := range locs[0] {
+		if b.nodeLoc[i] < 0 {
+			b.nodeLoc[i] = l
+		}
+	}
+	if parts[1] != nil {
+		g.add(parts[1])
+		for i, l := range locs[1] {
+			if b.nodeLoc[i] < 0 {
+				b.nodeLoc[i] = l
+			}
+		}
+	}
+	g.dropValueless(q.opt.DropNegative)
+	return g
+}
+
+// walk walks stacks [lo, hi) into a graph of the nodes kept flags (see
+// build), noting in nodeLoc each node's first location.
+func (b *graphBuild) walk(kept []bool, lo, hi int, nodeLoc []int32) *ggraph {
 	q := b.q
 	p := q.e.p
 	nn := q.nodes.len()
@@ -353,7 +405,7 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 	edges := newEdgeIndex(0)
 	var path []int32
 	var inl []bool
-	for s := 0; s < p.Stacks.Len(); s++ {
+	for s := lo; s < hi; s++ {
 		w, dw, ok := stackWeight(b.w, b.dw, s)
 		if !ok {
 			continue
@@ -365,7 +417,7 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 		}
 		inl = inl[:0]
 		path = q.appendLocs(path[:0], &inl, locs[lo:hi])
-		b.noteLocs(locs[lo:hi])
+		noteLocs(q, nodeLoc, locs[lo:hi])
 		mark := int32(s + 1)
 		parent := int32(-1)
 		residual := false
@@ -406,8 +458,36 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 			gn.flatDiv += dw
 		}
 	}
-	g.dropValueless(q.opt.DropNegative)
+	g.index = edges
 	return g
+}
+
+// add adds o, a graph of later stacks walked as g was, to g: its nodes'
+// values and its edges, new nodes and edges after g's.
+func (g *ggraph) add(o *ggraph) {
+	for i := range o.nodes {
+		on := &o.nodes[i]
+		gn := &g.nodes[g.node(on.node)]
+		gn.flat += on.flat
+		gn.flatDiv += on.flatDiv
+		gn.cum += on.cum
+		gn.cumDiv += on.cumDiv
+	}
+	for _, oe := range o.edges {
+		id, added := g.index.number(edgeKey{oe.fromNode, oe.toNode})
+		if added {
+			from, to := g.where[oe.fromNode], g.where[oe.toNode]
+			g.edges = append(g.edges, gedge{from: from, to: to, inline: oe.inline, fromNode: oe.fromNode, toNode: oe.toNode, residual: oe.residual, w: oe.w, dw: oe.dw})
+			g.nodes[from].out = append(g.nodes[from].out, id)
+			g.nodes[to].in = append(g.nodes[to].in, id)
+			continue
+		}
+		e := &g.edges[id]
+		e.w += oe.w
+		e.dw += oe.dw
+		e.residual = e.residual || oe.residual
+		e.inline = e.inline && oe.inline
+	}
 }
 
 // dropValueless drops the nodes with no value, which are not in pprof's
@@ -473,47 +553,62 @@ func (g *ggraph) permute(order []int32) {
 // and by numeric "bytes" label value, where the node is the leaf (flat)
 // and anywhere (cum, once per sample).
 //
-// Only the first limit nodes get their tags.
-func (b *graphBuild) tags(g *ggraph, limit int) {
+// Only the first limit nodes get their tags; with flatOnly, only the
+// tags' flat values are summed (one node a sample, its leaf). A label tag is found by
+// its node and its name's number, not by its name: on a million samples
+// with hundreds of label sets, looking names up took a third of the
+// Graph view's time.
+func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 	q := b.q
 	p := q.e.p
 	hasLabels := len(p.LabelSets.Pairs) > 0 || p.Samples.NumOff != nil
 	if !hasLabels {
 		return
 	}
+	limit = min(limit, len(g.nodes))
 	units := q.e.NumLabelUnits()
 	unit := q.opt.Unit
 	if unit == "" {
 		unit = "minimum"
 	}
-	setNames := map[int32]string{}
-	setName := func(set int32) string {
-		if name, ok := setNames[set]; ok {
-			return name
-		}
-		var parts []string
-		for _, l := range p.LabelSets.At(set) {
+	// Each label set's name, as a number (-1: no name).
+	var names []string
+	nameIdx := map[string]int32{}
+	setIdx := make([]int32, p.LabelSets.Len())
+	var parts []string
+	for set := range setIdx {
+		parts = parts[:0]
+		for _, l := range p.LabelSets.At(int32(set)) {
 			k := p.Strings[l.Key]
 			if k == format.BaseLabel {
 				continue
 			}
 			parts = append(parts, k+":"+p.Strings[l.Value])
 		}
+		if len(parts) == 0 {
+			setIdx[set] = -1
+			continue
+		}
 		sort.Strings(parts)
 		name := strings.Join(parts, `\n`)
-		setNames[set] = name
-		return name
+		k, ok := nameIdx[name]
+		if !ok {
+			k = int32(len(names))
+			nameIdx[name] = k
+			names = append(names, name)
+		}
+		setIdx[set] = k
 	}
+	lt := newLabelTags(limit, len(names))
+
 	vals := p.Samples.Values[q.vi]
 	nn := q.nodes.len()
 	stamp := make([]int32, nn)
 	fold := q.folder()
 	var path []int32
-	type numTag struct {
-		name, unit string
-		v          int64
-	}
-	var nums []numTag
+	pathOf, pathOK := int32(-1), false // the stack path holds
+	bytesUnit := units["bytes"]
+	var nums []int64 // the sample's "bytes" values
 	for i, s := range p.Samples.Stack {
 		if q.keep != nil && !q.keep(i) {
 			continue
@@ -526,21 +621,24 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 		if w == 0 && dw == 0 {
 			continue
 		}
-		labels := setName(p.Samples.Labels[i])
+		ni := setIdx[p.Samples.Labels[i]]
 		nums = nums[:0]
-		for _, nl := range p.Samples.NumLabels(i) {
-			if p.Strings[nl.Key] != "bytes" {
-				continue
+		if p.Samples.NumOff != nil {
+			for _, nl := range p.Samples.NumLabels(i) {
+				if p.Strings[nl.Key] == "bytes" {
+					nums = append(nums, nl.Value)
+				}
 			}
-			u := units["bytes"]
-			nums = append(nums, numTag{ScaledLabel(nl.Value, u, unit), u, nl.Value})
 		}
-		if labels == "" && len(nums) == 0 {
+		if ni < 0 && len(nums) == 0 {
 			continue
 		}
-		var ok bool
-		path, ok = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
-		if !ok || len(path) == 0 {
+		if s != pathOf {
+			// Samples of one stack often follow each other.
+			pathOf = s
+			path, pathOK = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
+		}
+		if !pathOK || len(path) == 0 {
 			continue
 		}
 		mark := int32(i + 1)
@@ -548,37 +646,30 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 			if gi < 0 || int(gi) >= limit {
 				return
 			}
-			gn := &g.nodes[gi]
-			if labels != "" {
-				if gn.labelTags == nil {
-					gn.labelTags = map[string]*GraphTag{}
+			if ni >= 0 {
+				lt.at(gi, ni).add(w, dw, flat)
+			}
+			for _, v := range nums {
+				lt.num(gi, ni, v).add(w, dw, flat)
+			}
+		}
+		if flatOnly {
+			gi := int32(-1)
+			if g.child == nil {
+				gi = g.where[path[len(path)-1]]
+			} else {
+				parent := int32(-1)
+				for _, n := range path {
+					orig, ok := g.child[[2]int32{parent, n}]
+					if !ok {
+						gi = -1
+						break
+					}
+					gi, parent = g.where[orig], orig
 				}
-				t := gn.labelTags[labels]
-				if t == nil {
-					t = &GraphTag{Name: labels}
-					gn.labelTags[labels] = t
-				}
-				t.add(w, dw, flat)
 			}
-			if len(nums) == 0 {
-				return
-			}
-			if gn.numTags == nil {
-				gn.numTags = map[string]map[string]*GraphTag{}
-			}
-			m := gn.numTags[labels]
-			if m == nil {
-				m = map[string]*GraphTag{}
-				gn.numTags[labels] = m
-			}
-			for _, nt := range nums {
-				t := m[nt.name]
-				if t == nil {
-					t = &GraphTag{Name: nt.name, Unit: nt.unit, Value: nt.v}
-					m[nt.name] = t
-				}
-				t.add(w, dw, flat)
-			}
+			add(gi, true)
+			continue
 		}
 		if g.child != nil {
 			// A tree: the path's nodes, each once.
@@ -606,6 +697,115 @@ func (b *graphBuild) tags(g *ggraph, limit int) {
 		// leaf leaves none, as in build).
 		add(g.where[path[len(path)-1]], true)
 	}
+	for k := range lt.tags {
+		gn, t := &g.nodes[lt.node[k]], &lt.tags[k]
+		if gn.labelTags == nil {
+			gn.labelTags = map[string]*GraphTag{}
+		}
+		t.Name = names[lt.name[k]]
+		gn.labelTags[t.Name] = t
+	}
+	scaled := map[int64]string{} // a value's name: values recur across nodes
+	for k, key := range lt.numKeys {
+		gn, t := &g.nodes[key.node], &lt.nums[k]
+		labels := ""
+		if key.name >= 0 {
+			labels = names[key.name]
+		}
+		if gn.numTags == nil {
+			gn.numTags = map[string]map[string]*GraphTag{}
+		}
+		m := gn.numTags[labels]
+		if m == nil {
+			m = map[string]*GraphTag{}
+			gn.numTags[labels] = m
+		}
+		name, ok := scaled[key.v]
+		if !ok {
+			name = ScaledLabel(key.v, bytesUnit, unit)
+			scaled[key.v] = name
+		}
+		t.Name, t.Unit, t.Value = name, bytesUnit, key.v
+		if o := m[t.Name]; o != nil {
+			// Values that scale to one name are one tag.
+			o.Flat, o.FlatDiv, o.Cum, o.CumDiv = o.Flat+t.Flat, o.FlatDiv+t.FlatDiv, o.Cum+t.Cum, o.CumDiv+t.CumDiv
+			continue
+		}
+		m[t.Name] = t
+	}
+}
+
+// labelTags are the label tags of a graph's first nodes, by node index
+// and label name number: in a table when it is small enough, else in a
+// map; and their numeric tags, by node, label name number and value.
+type labelTags struct {
+	names   int
+	dense   []int32         // node*names + name → tag index + 1
+	where   map[int64]int32 // the same, when the table would be too big
+	tags    []GraphTag
+	node    []int32 // per tag: its node, and its name in name
+	name    []int32
+	numAt   map[numKey]int32 // → index into nums
+	nums    []GraphTag
+	numKeys []numKey
+}
+
+// numKey is a numeric tag: its node, label name number (-1: none) and
+// value.
+type numKey struct {
+	node, name int32
+	v          int64
+}
+
+// num returns node gi's numeric tag for name ni and value v, adding it.
+func (lt *labelTags) num(gi, ni int32, v int64) *GraphTag {
+	k := numKey{gi, ni, v}
+	id, ok := lt.numAt[k]
+	if !ok {
+		if lt.numAt == nil {
+			lt.numAt = map[numKey]int32{}
+		}
+		id = int32(len(lt.nums))
+		lt.numAt[k] = id
+		lt.nums = append(lt.nums, GraphTag{})
+		lt.numKeys = append(lt.numKeys, k)
+	}
+	return &lt.nums[id]
+}
+
+// maxDenseTags bounds the table labelTags uses (16 MiB).
+const maxDenseTags = 1 << 22
+
+func newLabelTags(nodes, names int) *labelTags {
+	lt := &labelTags{names: names}
+	if nodes*names <= maxDenseTags {
+		lt.dense = make([]int32, nodes*names)
+	} else {
+		lt.where = map[int64]int32{}
+	}
+	return lt
+}
+
+// at returns node gi's tag for name ni, adding it.
+func (lt *labelTags) at(gi, ni int32) *GraphTag {
+	k := int64(gi)*int64(lt.names) + int64(ni)
+	var id int32
+	if lt.dense != nil {
+		id = lt.dense[k]
+	} else {
+		id = lt.where[k]
+	}
+	if id == 0 {
+		lt.tags = append(lt.tags, GraphTag{})
+		lt.node, lt.name = append(lt.node, gi), append(lt.name, ni)
+		id = int32(len(lt.tags))
+		if lt.dense != nil {
+			lt.dense[k] = id
+		} else {
+			lt.where[k] = id
+		}
+	}
+	return &lt.tags[id-1]
 }
 
 func (t *GraphTag) add(w, dw int64, flat bool) {
@@ -967,7 +1167,7 @@ func (b *graphBuild) buildTree() *ggraph {
 		if !ok {
 			continue
 		}
-		b.noteLocs(p.Stacks.At(int32(s)))
+		noteLocs(q, b.locs(), p.Stacks.At(int32(s)))
 		parent := int32(-1)
 		for k, n := range path {
 			key := [2]int32{parent, n}

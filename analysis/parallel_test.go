@@ -1,9 +1,11 @@
 package analysis
 
 import (
+	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -20,7 +22,8 @@ func TestBothRaisesPanicsOnTheCaller(t *testing.T) {
 
 // TestRunsInTwo: every walk that two goroutines share by runs of stacks
 // (Top, its first rows, its inline markers at a node fraction, Peek and
-// Source) gives what one walk gives, with runs of three stacks taken in
+// Source) or by halves (the call graph and its label tags) gives what
+// one walk gives, with runs of three stacks taken in
 // turn, location views built and rows sorted in two halves, on profiles
 // with repeated and plain stacks, mean values and a diff base.
 func TestRunsInTwo(t *testing.T) {
@@ -28,6 +31,7 @@ func TestRunsInTwo(t *testing.T) {
 		top, first []nameRow
 		peek       []PeekEntry
 		source     []FunctionSource
+		graph      []string
 	}
 	compute := func(e *Engine, opt Options) (result, bool) {
 		var r result
@@ -53,6 +57,15 @@ func TestRunsInTwo(t *testing.T) {
 		if _, r.source, err = e.Source(opt, re); err != nil {
 			t.Fatal(err)
 		}
+		for _, kind := range []GraphKind{GraphVisual, GraphText} {
+			gopt := opt
+			gopt.NodeCount = 80
+			g, err := e.Graph(gopt, kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.graph = append(r.graph, graphLines(g)...)
+		}
 		return r, true
 	}
 	sets := append(slices.Clone(markerOptionSets),
@@ -77,7 +90,7 @@ func TestRunsInTwo(t *testing.T) {
 				for _, c := range []struct {
 					what      string
 					got, want any
-				}{{"Top", got.top, want.top}, {"TopFirst", got.first, want.first}, {"Peek", got.peek, want.peek}, {"Source", got.source, want.source}} {
+				}{{"Top", got.top, want.top}, {"TopFirst", got.first, want.first}, {"Peek", got.peek, want.peek}, {"Source", got.source, want.source}, {"Graph", got.graph, want.graph}} {
 					if !reflect.DeepEqual(c.got, c.want) {
 						t.Errorf("%s %v: %s walked in runs on two goroutines differs from one walk's", name, set, c.what)
 					}
@@ -89,6 +102,28 @@ func TestRunsInTwo(t *testing.T) {
 	if compared < 4*len(raceSets(sets)) {
 		t.Errorf("compared %d option sets", compared)
 	}
+}
+
+// graphLines is g as text: its nodes with their values, objects and
+// tags, and its edges, in order.
+func graphLines(g *Graph) []string {
+	var out []string
+	for _, n := range g.Nodes {
+		tags := slices.Clone(n.LabelTags)
+		slices.SortFunc(tags, func(a, b GraphTag) int { return strings.Compare(a.Name, b.Name) })
+		var nums []string
+		for k, ts := range n.NumericTags {
+			for _, t := range ts {
+				nums = append(nums, fmt.Sprintf("%s/%+v", k, t))
+			}
+		}
+		slices.Sort(nums)
+		out = append(out, fmt.Sprintf("%s %d %d %s in%v out%v %+v %v", g.Names.Name(n.Node), n.Flat, n.Cum, n.Objfile, n.In, n.Out, tags, nums))
+	}
+	for _, e := range g.Edges {
+		out = append(out, fmt.Sprintf("%+v", e))
+	}
+	return out
 }
 
 // TestSortInTwo: sorting in two halves and merging orders as one sort

@@ -231,14 +231,18 @@ func parseLegacyCPU(data []byte, m *meter) (*Profile, error) {
 	}
 
 	if h.java {
-		if err := readJavaSymbols(p, b, text, len(data)-len(text), locOf); err != nil {
+		named, err := readJavaSymbols(p, b, text, len(data)-len(text), locOf)
+		if err != nil {
 			return nil, err
+		}
+		if _, err := finishJava(p, named); err != nil {
+			return nil, errLegacyCPU("%w", err)
 		}
 	} else {
-		p.Mappings = parseLegacyMaps(text)
-		if err := assignMappings(p); err != nil {
-			return nil, err
+		if err := assignWithPlaceholder(p, parseLegacyMaps(text)); err != nil {
+			return nil, errLegacyCPU("maps: %w", err)
 		}
+		addPlaceholderMapping(p)
 		for i := range p.Mappings {
 			b.str(p.Mappings[i].File)
 			b.str(p.Mappings[i].BuildID)
@@ -362,39 +366,14 @@ func dropDuplicateLeaves(recs []legacyRecord, addrs []uint64) {
 	}
 }
 
-// assignMappings points each location at the mapping holding its address,
-// after pprof's repairs of mappings that profile handlers get wrong.
-// Locations that no mapping holds keep -1 (pprof gives them a placeholder
-// mapping covering every address instead). It fails only for overlapping
-// mappings too many to match by brute force.
-func assignMappings(p *Profile) error {
-	ms := repairMappings(p.Mappings)
-	for i := range ms {
-		ms[i].ID = uint64(i) + 1
-	}
-	p.Mappings = ms
-	idx := newMappingIndex(ms)
-	for li := range p.Locations {
-		l := &p.Locations[li]
-		if l.Address == 0 {
-			continue
-		}
-		i, ok := idx.find(l.Address)
-		if !ok {
-			return errLegacyCPU("maps: %d overlapping executable mappings are too many to match with %d addresses", len(ms), len(p.Locations))
-		}
-		l.Mapping = i
-	}
-	return nil
-}
-
 // readJavaSymbols reads the Java variant's symbol table, " 0x<id> name"
 // lines where name is "function (file:line)", "function (path)" or a
 // pseudo-frame like "GC", into functions and lines for the locations.
-// Like pprof it then clears every address: Java's are method ids, and
-// without them frames of one function merge. base is text's byte offset
-// in the file, for errors.
-func readJavaSymbols(p *Profile, b *builder, text []byte, base int, locOf map[uint64]int32) error {
+// It reports which locations it named; finishJava then clears every
+// address, as pprof does: Java's are method ids, and without them frames
+// of one function merge. base is text's byte offset in the file, for
+// errors.
+func readJavaSymbols(p *Profile, b *builder, text []byte, base int, locOf map[uint64]int32) ([]bool, error) {
 	var named []Function                     // functions by name, in order of definition
 	nameIdx := make(map[string]int)          // name → index in named
 	frameOf := make([]int, len(p.Locations)) // location → index in named + 1, or 0
@@ -409,7 +388,7 @@ func readJavaSymbols(p *Profile, b *builder, text []byte, base int, locOf map[ui
 		}
 		addr, err := strconv.ParseUint(id, 16, 64)
 		if err != nil {
-			return errLegacyCPU("symbol at byte %d: address 0x%s: %w", at, id, err)
+			return nil, errLegacyCPU("symbol at byte %d: address 0x%s: %w", at, id, err)
 		}
 		li, ok := locOf[addr]
 		if !ok {
@@ -428,10 +407,11 @@ func readJavaSymbols(p *Profile, b *builder, text []byte, base int, locOf map[ui
 
 	// Functions are numbered in order of first use, as pprof numbers them.
 	funcIdx := make(map[int]int32)
+	isNamed := make([]bool, len(p.Locations))
 	for li := range p.Locations {
 		l := &p.Locations[li]
-		l.Address = 0
 		k := frameOf[li] - 1
+		isNamed[li] = k >= 0
 		if k < 0 {
 			continue
 		}
@@ -447,7 +427,7 @@ func readJavaSymbols(p *Profile, b *builder, text []byte, base int, locOf map[ui
 		}
 		p.LinesOf(l)[0].Function = fi
 	}
-	return nil
+	return isNamed, nil
 }
 
 // splitJavaSymbol splits a Java symbol table line, "0x<id> name" without

@@ -35,13 +35,14 @@ var legacyCPUFiles = []struct {
 	{"cpu32.be32.prof", 457, 734, 734_000_000, 82, 8},
 	{"cppbench.cpu", 52, 712, 7_120_000_000, 109, 12},
 	{"cppbench.longpaths.cpu", 52, 712, 7_120_000_000, 109, 12},
-	// No maps text: pprof adds a placeholder mapping, we leave -1.
-	{"go.crc32.cpu", 69, 211, 2_110_000_000, 11, 0},
-	{"gobench.cpu", 206, 305, 3_050_000_000, 202, 0},
-	{"java.cpu", 8, 7, 70_000_000, 64, 0},
+	// No maps text: a catch-all mapping holds the addresses, as in
+	// pprof; Java's frames lose theirs, leaving pprof's empty mapping.
+	{"go.crc32.cpu", 69, 211, 2_110_000_000, 11, 1},
+	{"gobench.cpu", 206, 305, 3_050_000_000, 202, 1},
+	{"java.cpu", 8, 7, 70_000_000, 64, 1},
 	// Made up here: text quirks (see legacyQuirks, legacyJavaQuirks).
-	{"maps-quirks.prof", 10, 55, 137_500_000, 25, 10},
-	{"java-quirks.cpu", 5, 7, 140_000_000, 14, 0},
+	{"maps-quirks.prof", 10, 55, 137_500_000, 25, 11},
+	{"java-quirks.cpu", 5, 7, 140_000_000, 14, 1},
 }
 
 func legacyPath(name string) string { return filepath.Join("..", "testdata", "legacy", name) }
@@ -198,12 +199,6 @@ func readLegacyRaw(t *testing.T, name string) *legacyRaw {
 	return r
 }
 
-// placeholder reports whether pprof made m up for locations no mapping
-// holds: its parser's catch-all, or its driver's empty mapping.
-func placeholder(m Mapping) bool {
-	return m.File == "" && m.Start == 0 && (m.Limit == math.MaxUint64 || m.Limit == 0)
-}
-
 func TestLegacyCPUMatchesPprof(t *testing.T) {
 	for _, tc := range legacyCPUFiles {
 		t.Run(tc.file, func(t *testing.T) {
@@ -232,19 +227,15 @@ func TestLegacyCPUMatchesPprof(t *testing.T) {
 				t.Errorf("string table does not start with \"\"")
 			}
 
-			// The mapping list, less pprof's placeholder.
-			var want []Mapping
-			pprofIndex := map[int]int32{} // pprof mapping id → our index
-			for _, m := range raw.mappings {
-				if placeholder(m) {
-					pprofIndex[int(m.ID)] = -1
-					continue
-				}
-				pprofIndex[int(m.ID)] = int32(len(want))
-				want = append(want, m)
+			// The mapping list, with pprof's placeholders: its parser's
+			// catch-all for addresses no mapping holds, and its driver's
+			// empty mapping for a profile left without any.
+			if !reflect.DeepEqual(p.Mappings, raw.mappings) {
+				t.Errorf("mappings:\n got %+v\nwant %+v", p.Mappings, raw.mappings)
 			}
-			if !reflect.DeepEqual(p.Mappings, want) && !(len(p.Mappings) == 0 && len(want) == 0) {
-				t.Errorf("mappings:\n got %+v\nwant %+v", p.Mappings, want)
+			pprofIndex := map[int]int32{} // pprof mapping id → our index
+			for i, m := range raw.mappings {
+				pprofIndex[int(m.ID)] = int32(i)
 			}
 
 			// Locations, in pprof's order.
@@ -441,8 +432,13 @@ func TestLegacyCPUPprofBehaviour(t *testing.T) {
 			p.Functions[3].Filename != "source.java" || p.Functions[3].ID != 4 {
 			t.Errorf("functions = %+v", p.Functions[:4])
 		}
+		// Every frame is named, so no address is left for a catch-all:
+		// the one mapping is pprof's empty one, holding every location.
+		if len(p.Mappings) != 1 || p.Mappings[0] != (Mapping{ID: 1}) {
+			t.Errorf("mappings = %+v", p.Mappings)
+		}
 		for i, l := range p.Locations {
-			if l.Address != 0 || l.Mapping != -1 || len(p.LinesOf(&l)) != 1 {
+			if l.Address != 0 || l.Mapping != 0 || len(p.LinesOf(&l)) != 1 {
 				t.Errorf("location %d = %+v", i, l)
 			}
 		}
@@ -757,7 +753,13 @@ func TestLegacyMaps(t *testing.T) {
 		{Address: 0, Mapping: -1},
 		{Address: 0x10, Mapping: -1},
 	}}
-	assignMappings(p)
+	assign := func(p *Profile) {
+		t.Helper()
+		if err := assignWithPlaceholder(p, p.Mappings); err != nil {
+			t.Fatal(err)
+		}
+	}
+	assign(p)
 	if m := p.Mappings[0]; m.Start != 0x400000 || m.Offset != 0 || m.ID != 1 {
 		t.Errorf("main mapping %+v", m)
 	}
@@ -765,8 +767,13 @@ func TestLegacyMaps(t *testing.T) {
 	for _, l := range p.Locations {
 		maps = append(maps, l.Mapping)
 	}
-	if !reflect.DeepEqual(maps, []int32{0, 4, -1, -1}) {
+	// An address no mapping holds gets pprof's catch-all, added last;
+	// address 0 gets none.
+	if !reflect.DeepEqual(maps, []int32{0, 4, -1, 5}) {
 		t.Errorf("location mappings %v", maps)
+	}
+	if len(p.Mappings) != 6 || p.Mappings[5] != (Mapping{ID: 6, Limit: math.MaxUint64}) {
+		t.Errorf("catch-all mapping: %+v", p.Mappings)
 	}
 
 	// A mapping missing its first piece is extended down by its offset.
@@ -774,14 +781,14 @@ func TestLegacyMaps(t *testing.T) {
 		Mappings:  []Mapping{{Start: 0x10000, Limit: 0x20000, Offset: 0x3000, File: "/bin/y"}},
 		Locations: []Location{{Address: 0xe000, Mapping: -1}},
 	}
-	assignMappings(p)
+	assign(p)
 	if m := p.Mappings[0]; m.Start != 0xd000 || m.Offset != 0 || p.Locations[0].Mapping != 0 {
 		t.Errorf("split mapping not repaired: %+v, location mapping %d", m, p.Locations[0].Mapping)
 	}
 
 	// An /anon_hugepage mapping right before the next one is dropped.
 	p = &Profile{Mappings: []Mapping{{Start: 0, Limit: 0x1000, File: "/anon_hugepage (deleted)"}, {Start: 0x1000, Limit: 0x2000, File: "/bin/z"}}}
-	assignMappings(p)
+	assign(p)
 	if len(p.Mappings) != 1 || p.Mappings[0].File != "/bin/z" || p.Mappings[0].ID != 1 {
 		t.Errorf("anon_hugepage kept: %+v", p.Mappings)
 	}
@@ -1040,12 +1047,12 @@ func TestMappingIndex(t *testing.T) {
 	for range 5000 {
 		maps.WriteString("1000-2000 r-xp 00000000 00:00 0 /x\n")
 	}
-	pcs := make([]uint64, 30000)
+	pcs := make([]uint64, 60000)
 	for i := range pcs {
 		pcs[i] = 0x10000 + uint64(i)
 	}
 	_, err := parseLegacyCPU(legacyFile(8, binary.LittleEndian, stdHeader, []legacyRec{{1, pcs}, {1, []uint64{5}}}, true, maps.String()), nil)
-	if want := "legacy CPU profile: maps: 5000 overlapping executable mappings are too many to match with 30000 addresses"; err == nil || err.Error() != want {
+	if want := "legacy CPU profile: maps: 5000 overlapping mappings are too many to match with 60000 addresses"; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }

@@ -46,9 +46,12 @@ func dotGraph(t *testing.T, golden string) (nodes, edges []string) {
 // 0.001, 80 nodes), node for node and edge for edge, with the values,
 // inline marks and residual edges -dot labels them with.
 func TestGraphMatchesDot(t *testing.T) {
-	for _, c := range []struct{ golden, profile, opts string }{
-		{"dot-cpu", "cpu_labels.pb.gz", "nodefraction=0.005"},
-		{"dot-heap", "heap.pb.gz", "nodefraction=0.005"},
+	for _, c := range []struct {
+		golden, profile, opts string
+		footer                bool // some centre's footer lists edges
+	}{
+		{"dot-cpu", "cpu_labels.pb.gz", "nodefraction=0.005", true},
+		{"dot-heap", "heap.pb.gz", "nodefraction=0.005", false},
 	} {
 		t.Run(c.golden, func(t *testing.T) {
 			h := start(t, testConfig(testdata(c.profile)))
@@ -81,8 +84,90 @@ func TestGraphMatchesDot(t *testing.T) {
 			if !slices.Equal(edges, wantEdges) {
 				t.Errorf("edges:\n%q\n-dot's:\n%q", edges, wantEdges)
 			}
+
+			// Centred on each of the first nodes in turn, the view draws
+			// every -dot edge between the boxes it shows: as the edge
+			// that reached a box, or in its footer, or counted there.
+			checked := 0
+			for _, centre := range nodes[:min(len(nodes), 12)] {
+				var shown []string
+				var reached, listed []int32
+				var more int
+				var footLabels []string
+				h.do(func(*Model) {
+					gv.Reveal(centre)
+					_, shown = gv.Centre()
+					reached, listed, more = gv.DrawnEdges()
+					for _, id := range listed {
+						footLabels = append(footLabels, gv.GraphFootLabel(id))
+					}
+				})
+				screen := h.screen()
+				drawn := map[string]bool{}
+				for _, id := range append(slices.Clone(reached), listed...) {
+					s := edges[id]
+					if drawn[s] {
+						t.Errorf("centre %s: %s drawn twice", centre, s)
+					}
+					drawn[s] = true
+				}
+				for _, l := range footLabels {
+					if !onScreen(screen, l) {
+						t.Errorf("centre %s: the footer's %q is not on the screen:\n%s", centre, l, screen)
+					}
+				}
+				among := 0
+				for _, e := range wantEdges {
+					from, to := dotEnds(e)
+					if !slices.Contains(shown, from) || !slices.Contains(shown, to) {
+						continue
+					}
+					among++
+					if !drawn[e] && more == 0 {
+						t.Errorf("centre %s: -dot's %s, between boxes shown, is not drawn:\n%s", centre, e, screen)
+					}
+				}
+				if len(drawn)+more != among {
+					t.Errorf("centre %s: %d edges drawn and %d counted, -dot has %d between the boxes shown", centre, len(drawn), more, among)
+				}
+				checked += len(listed)
+			}
+			if c.footer && checked == 0 {
+				t.Errorf("no centre has an edge in the footer")
+			}
 		})
 	}
+}
+
+// onScreen reports whether label ("value caller → callee") is on the
+// screen, whole or, on a line it was too long for, cut with "…" after
+// its caller.
+func onScreen(screen, label string) bool {
+	if strings.Contains(screen, label) {
+		return true
+	}
+	head, _, _ := strings.Cut(label, " → ")
+	for _, line := range strings.Split(screen, "\n") {
+		if i := strings.Index(line, " "+head+" → "); i >= 0 {
+			cut, _, ok := strings.Cut(line[i+1:], "…")
+			if ok && strings.HasPrefix(label, cut) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dotEnds splits an edge as dotGraph lists it into its caller and
+// callee.
+func dotEnds(e string) (from, to string) {
+	e = e[:strings.LastIndex(e, " [")]
+	for _, arrow := range []string{" -> ", " ... "} {
+		if f, t, ok := strings.Cut(e, arrow); ok {
+			return f, t
+		}
+	}
+	return "", ""
 }
 
 // TestGraphWalk drives the Graph view from the keyboard: it opens on the

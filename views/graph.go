@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -19,7 +20,8 @@ import (
 // is a box with its name, flat and cum, coloured by cum; each box off
 // the middle hangs from the edge that reached it, labelled with the
 // edge's value (dashed for inlined calls, dotted where pprof's pruning
-// dropped nodes between the two). The graph is -dot's, pruned as -dot
+// dropped nodes between the two); the graph's other edges between boxes
+// on screen are listed below them. The graph is -dot's, pruned as -dot
 // prunes it for the current settings (nodecount 80 unless set). ↑ and
 // ↓ re-centre on a caller or callee (the one ← and → aim at, else the
 // heaviest).
@@ -68,7 +70,7 @@ func GraphOptions(opt analysis.Options) analysis.Options {
 func (v *Graph) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
 	opt = GraphOptions(opt)
 	return job(opt, func() (*graphResult, error) {
-		g, err := e.Graph(opt, analysis.GraphVisual)
+		g, err := e.Graph(opt, analysis.GraphNodes)
 		if err != nil {
 			return nil, err
 		}
@@ -137,6 +139,10 @@ type graphLayout struct {
 	up     int // caller levels shown
 	down   int // callee levels shown
 	boxW   int
+	// extra are the edges between boxes shown that reached no box,
+	// heaviest first: the footer, from line footY down, lists them.
+	extra []int32
+	footY int
 }
 
 const (
@@ -144,8 +150,23 @@ const (
 	graphHeadLine = 1 // the summary line
 )
 
-// layout places the graph around centre c for the view's size.
+// layout places the graph around centre c for the view's size: as
+// many levels as fit, less one when the edges between the boxes that
+// reached none would otherwise have no line left below them.
 func (v *Graph) layout(c int32) graphLayout {
+	// Each level beyond the centre takes a line for its edges and the
+	// box's three.
+	levels := max(0, (v.height-graphHeadLine-graphBoxLines)/(graphBoxLines+1))
+	lay := v.layoutLevels(c, levels)
+	if len(lay.extra) > 0 && lay.footY >= v.height && lay.up+lay.down > 1 {
+		lay = v.layoutLevels(c, lay.up+lay.down-1)
+	}
+	return lay
+}
+
+// layoutLevels places the centre and at most levels levels of callers
+// and callees.
+func (v *Graph) layoutLevels(c int32, levels int) graphLayout {
 	g := v.data.g
 	boxW := 34
 	if v.width < 120 {
@@ -155,9 +176,6 @@ func (v *Graph) layout(c int32) graphLayout {
 	perRow := max(1, (v.width+1)/(boxW+1))
 	lay := graphLayout{levels: map[int][]graphBox{0: {{node: c, edge: -1, w: boxW}}}, hidden: map[int]int{}, boxW: boxW}
 	placed := map[int32]bool{c: true}
-	// Each level beyond the centre takes a line for its edges and the
-	// box's three.
-	levels := max(0, (v.height-graphHeadLine-graphBoxLines)/(graphBoxLines+1))
 	grow := func(dir int) bool {
 		d := lay.up + 1
 		if dir > 0 {
@@ -226,7 +244,31 @@ func (v *Graph) layout(c int32) graphLayout {
 			y++ // the edge line below a caller row
 		}
 	}
+	lay.footY = y
+	lay.extra = lay.otherEdges(g)
 	return lay
+}
+
+// otherEdges are the graph's edges between two boxes of the layout that
+// reached neither, in the graph's order (heaviest first).
+func (lay *graphLayout) otherEdges(g *analysis.Graph) []int32 {
+	shown := map[int32]bool{}
+	drawn := map[int32]bool{}
+	for _, row := range lay.levels {
+		for _, b := range row {
+			shown[b.node] = true
+			if b.edge >= 0 {
+				drawn[b.edge] = true
+			}
+		}
+	}
+	var out []int32
+	for id, e := range g.Edges {
+		if shown[e.From] && shown[e.To] && !drawn[int32(id)] {
+			out = append(out, int32(id))
+		}
+	}
+	return out
 }
 
 // at is the box of the edge's end that is on level l: its caller (from)
@@ -414,7 +456,160 @@ func (v *Graph) View() string {
 			}
 		}
 	}
+	v.drawOtherEdges(canvas, &lay)
 	return canvas.String()
+}
+
+// footItem is an edge the footer lists, w columns (cut to them) at
+// column x of line y.
+type footItem struct {
+	id      int32
+	x, y, w int
+}
+
+// graphFootMin is the fewest columns an edge is cut to on a line of
+// its own.
+const graphFootMin = 24
+
+// footer places the edges between boxes shown that the drawing does not
+// show (a second caller, a call across levels or back up them) below
+// the boxes, heaviest first, packed into the lines left after "also:";
+// each is its stroke, value, caller → callee;
+// more is how many did not fit, which the last line counts. An edge
+// too wide for a line of its own is cut.
+func (v *Graph) footer(lay *graphLayout) (items []footItem, more int) {
+	const head = len(graphFootHead)
+	y, x := lay.footY, head
+	for k, id := range lay.extra {
+		rest := len(lay.extra) - k - 1 // after this one
+		w := v.edgeWidth(id)
+		for {
+			if y >= v.height {
+				return items, rest + 1
+			}
+			sep := 0
+			if x > head {
+				sep = len(graphFootSep)
+			}
+			// The last line keeps room for the count of the rest.
+			room := v.width - x - sep
+			if y == v.height-1 && rest > 0 {
+				room -= len(fmt.Sprintf("%s%d more", graphFootSep, rest))
+			}
+			if w <= room || x == head && room >= graphFootMin {
+				items = append(items, footItem{id: id, x: x + sep, y: y, w: min(w, room)})
+				x += sep + min(w, room)
+				break
+			}
+			if x == head {
+				return items, rest + 1
+			}
+			y, x = y+1, head
+		}
+	}
+	return items, 0
+}
+
+const (
+	graphFootHead = "  also: "
+	graphFootSep  = " · "
+)
+
+// drawOtherEdges draws the footer (see footer).
+func (v *Graph) drawOtherEdges(cv *canvas, lay *graphLayout) {
+	items, more := v.footer(lay)
+	if len(items) == 0 && more == 0 {
+		return
+	}
+	st := v.c.Styles
+	cv.put(0, lay.footY, st.Dim.Render(graphFootHead), len(graphFootHead))
+	x, y := len(graphFootHead), lay.footY
+	for i, it := range items {
+		if i > 0 && it.y == items[i-1].y {
+			cv.put(it.x-len(graphFootSep), it.y, st.Dim.Render(graphFootSep), len(graphFootSep))
+		}
+		stroke, label, style := v.edgeText(it.id)
+		cv.put(it.x, it.y, style.Render(stroke)+st.Dim.Render(ansi.Truncate(" "+label, it.w-1, "…")), it.w)
+		x, y = it.x+it.w, it.y
+	}
+	if more > 0 && y < v.height {
+		text := fmt.Sprintf("%d more", more)
+		if len(items) > 0 {
+			text = graphFootSep + text
+		}
+		cv.put(x, y, st.Dim.Render(text), ansi.StringWidth(text))
+	}
+}
+
+// edgeWidth is the columns edge id takes in the footer.
+func (v *Graph) edgeWidth(id int32) int {
+	stroke, label, _ := v.edgeText(id)
+	return ansi.StringWidth(stroke + " " + label)
+}
+
+// edgeText is edge id as the footer lists it: its stroke (dashed for an
+// inlined call, dotted for a residual edge), "value caller → callee"
+// and the stroke's style.
+func (v *Graph) edgeText(id int32) (stroke, label string, style lipgloss.Style) {
+	e := &v.data.g.Edges[id]
+	stroke = edgeStroke(e)
+	label = v.value(e.Value())
+	if e.Inline {
+		label += " (inline)"
+	}
+	label += " " + v.boxName(e.From) + " → " + v.boxName(e.To)
+	return stroke, label, v.edgeStyle(e)
+}
+
+// edgeStroke is the line an edge is drawn with: dotted for a residual
+// edge (pprof's dotted line over dropped nodes), dashed for an inlined
+// call.
+func edgeStroke(e *analysis.GraphEdge) string {
+	switch {
+	case e.Residual:
+		return "┊"
+	case e.Inline:
+		return "╎"
+	}
+	return "│"
+}
+
+// edgeStyle colours an edge by its share of the total, as boxes are.
+func (v *Graph) edgeStyle(e *analysis.GraphEdge) lipgloss.Style {
+	if v.c.Diff {
+		return v.c.Styles.DiffText(e.Value(), v.data.g.Total)
+	}
+	return v.c.Styles.Heat(pct(e.Value(), v.data.g.Total))
+}
+
+// DrawnEdges are the edges the view shows around its centre: those that
+// reached a box, then those its footer lists, and how many more the
+// footer only counts: for tui's tests.
+func (v *Graph) DrawnEdges() (reached, listed []int32, more int) {
+	c := v.center()
+	if c < 0 {
+		return nil, nil, 0
+	}
+	lay := v.layout(c)
+	for l := -lay.up; l <= lay.down; l++ {
+		for _, b := range lay.levels[l] {
+			if b.edge >= 0 {
+				reached = append(reached, b.edge)
+			}
+		}
+	}
+	items, more := v.footer(&lay)
+	for _, it := range items {
+		listed = append(listed, it.id)
+	}
+	return reached, listed, more
+}
+
+// GraphFootLabel is an edge as the Graph view's footer lists it: for
+// tui's tests.
+func (v *Graph) GraphFootLabel(id int32) string {
+	_, label, _ := v.edgeText(id)
+	return label
 }
 
 // drawBox draws node b: its name in the top border, flat and cum
@@ -488,13 +683,7 @@ func (v *Graph) boxValues(n *analysis.GraphNode, w int) string {
 func (v *Graph) drawEdge(cv *canvas, b graphBox, y int, other graphBox) {
 	st := v.c.Styles
 	e := &v.data.g.Edges[b.edge]
-	stroke := "│"
-	switch {
-	case e.Residual:
-		stroke = "┊"
-	case e.Inline:
-		stroke = "╎"
-	}
+	stroke := edgeStroke(e)
 	label := " " + v.value(e.Value())
 	if e.Inline {
 		label += " (inline)"
@@ -507,10 +696,7 @@ func (v *Graph) drawEdge(cv *canvas, b graphBox, y int, other graphBox) {
 		label += arrow + v.boxName(other.node)
 	}
 	text := stroke + label
-	style := st.Heat(pct(e.Value(), v.data.g.Total))
-	if v.c.Diff {
-		style = st.DiffText(e.Value(), v.data.g.Total)
-	}
+	style := v.edgeStyle(e)
 	w := min(ansi.StringWidth(text), b.w-2)
 	cv.put(b.x+2, y, style.Render(stroke)+st.Dim.Render(ansi.Truncate(label, w-1, "")), w)
 }
