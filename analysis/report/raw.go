@@ -30,9 +30,9 @@ func Raw(w io.Writer, p *format.Profile) error {
 	if p.DocURL != "" {
 		fmt.Fprintf(bw, "Doc: %s\n", p.DocURL)
 	}
-	if pt := p.PeriodType; pt.Type != "" || pt.Unit != "" {
-		fmt.Fprintf(bw, "PeriodType: %s %s\n", pt.Type, pt.Unit)
-	}
+	// pprof reads every profile with a period type, empty if the file
+	// has none.
+	fmt.Fprintf(bw, "PeriodType: %s %s\n", p.PeriodType.Type, p.PeriodType.Unit)
 	fmt.Fprintf(bw, "Period: %d\n", p.Period)
 	if p.TimeNanos != 0 {
 		fmt.Fprintf(bw, "Time: %v\n", time.Unix(0, p.TimeNanos))
@@ -75,7 +75,15 @@ func Raw(w io.Writer, p *format.Profile) error {
 		}
 	}
 	fmt.Fprintln(bw, "Locations")
-	for li := range p.Locations {
+	// In id order: pprof numbers the locations as it reads them, in
+	// order of first use, which is the order a profile's writer gives
+	// its ids, whatever order it writes them in.
+	order := make([]int, len(p.Locations))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return p.Locations[order[a]].ID < p.Locations[order[b]].ID })
+	for _, li := range order {
 		loc := &p.Locations[li]
 		head := fmt.Sprintf("%6d: %#x ", loc.ID, loc.Address)
 		switch {
