@@ -392,6 +392,10 @@ func (t *Tree) Expand(ns []*TreeNode) {
 			paths += len(n.paths)
 		}
 	}
+	if paths >= sweepRow && len(todo) >= 2 && sweepShare*paths >= len(t.curSlot) {
+		t.sweep(todo, paths)
+		return
+	}
 	if paths < parallelGroup || len(todo) < 2 {
 		for _, n := range todo {
 			t.expand(&t.g, n)
@@ -471,24 +475,29 @@ func (t *Tree) step(paths, which, slot []int32) []child {
 			slot[n] = k
 		}
 		which[i] = k
-		c := &kids[k-1]
-		c.paths++
-		w := t.w[s]
-		c.total += w
-		c.weight += abs64(w)
-		if t.dw != nil {
-			c.totalDiv += t.dw[s]
-		}
-		ni, nj := t.next(s, t.curLoc[s], j)
-		t.curLoc[s], t.curSlot[s] = ni, nj
-		if nj < 0 {
-			c.self += w
-			if t.dw != nil {
-				c.selfDiv += t.dw[s]
-			}
-		}
+		t.take(&kids[k-1], s, j)
 	}
 	return kids
+}
+
+// take adds path s, whose next frame (slot j) is child c's node, to c
+// and steps its cursor.
+func (t *Tree) take(c *child, s, j int32) {
+	c.paths++
+	w := t.w[s]
+	c.total += w
+	c.weight += abs64(w)
+	if t.dw != nil {
+		c.totalDiv += t.dw[s]
+	}
+	ni, nj := t.next(s, t.curLoc[s], j)
+	t.curLoc[s], t.curSlot[s] = ni, nj
+	if nj < 0 {
+		c.self += w
+		if t.dw != nil {
+			c.selfDiv += t.dw[s]
+		}
+	}
 }
 
 // stepHalves is step over two halves of paths at once, each with its own
@@ -540,6 +549,17 @@ func (t *Tree) group(g *grouper, parent *TreeNode, paths []int32, depth int) []*
 	} else {
 		kids = t.stepHalves(g, paths, which)
 	}
+	for _, k := range kids {
+		g.slot[k.node] = 0
+	}
+	return t.place(g, parent, paths, which, kids, depth)
+}
+
+// place makes the nodes of kids, the children of parent found by a
+// first pass over paths (which[i]: paths[i]'s child, index+1, or 0), and
+// reorders paths in place so that each child's paths are a contiguous
+// range of them; the children come back sorted, light ones cut.
+func (t *Tree) place(g *grouper, parent *TreeNode, paths, which []int32, kids []child, depth int) []*TreeNode {
 	nodes := make([]TreeNode, len(kids))
 	out := make([]*TreeNode, len(kids))
 	// Each child's paths start where the ones before it end; the paths
@@ -570,7 +590,6 @@ func (t *Tree) group(g *grouper, parent *TreeNode, paths []int32, depth int) []*
 		copy(paths, moved)
 	}
 	for _, c := range out {
-		g.slot[c.Node] = 0
 		c.Self, c.Total, c.Weight = c.self, c.total, c.weight
 		if t.mean {
 			if c.selfDiv != 0 {
