@@ -107,7 +107,7 @@ func TestFlameRecentAfterRefresh(t *testing.T) {
 		if k != "refresh" {
 			h.keys(k)
 		}
-		if shown, _ := total("after the refresh, "+k); shown == before {
+		if shown, _ := total("after the refresh, " + k); shown == before {
 			t.Errorf("after the refresh, %s: the total of the profile before", k)
 		}
 	}
