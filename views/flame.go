@@ -56,10 +56,10 @@ type Flame struct {
 	// pivotFlat is the pivot's flat: the value of the stacks it ends.
 	pivotFlat int64
 	// e and opt are what the shown result was computed from. recent
-	// are the graphs shown before (not pivots), the latest last, each
-	// with its zoom: going back to one (out of a pivot, b twice, R round
-	// to the same setting) shows it again at once while the profile, the
-	// options and the state are the same.
+	// are the graphs shown before, the latest last, each with its zoom:
+	// going back to one (out of a pivot or to the pivot before, b twice,
+	// R round to the same setting) shows it again at once while the
+	// profile, the options and the state are the same.
 	e      *analysis.Engine
 	opt    analysis.Options
 	recent []*flameResult
@@ -149,6 +149,17 @@ func (f *Flame) state() string {
 func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
 	state := f.state()
 	width := f.width
+	if o := f.recall(e, opt, state); o != nil {
+		// A graph shown before: its trees are grouped already, only the
+		// layout is made again.
+		return job(opt, func() (*flameResult, error) {
+			r := *o
+			o.mu.Lock()
+			r.lay = f.layout(o.tree, o.callers, o.zoom, width)
+			o.mu.Unlock()
+			return &r, nil
+		}, f.setResult), state
+	}
 	if f.pivot != "" {
 		pivot := f.pivot
 		return job(opt, func() (*flameResult, error) {
@@ -157,18 +168,6 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 				r.e, r.state = e, state
 			}
 			return r, err
-		}, f.setResult), state
-	}
-	if o := f.recall(e, opt, state); o != nil {
-		// A graph shown before: its tree is grouped already, only the
-		// layout is made again.
-		return job(opt, func() (*flameResult, error) {
-			r := *o
-			r.state = state
-			o.mu.Lock()
-			r.lay = layoutFlame(o.tree, o.zoom, width)
-			o.mu.Unlock()
-			return &r, nil
 		}, f.setResult), state
 	}
 	// The zooms outlive a new result (another sample type, a filter) as
@@ -256,21 +255,21 @@ func (f *Flame) Total() int64 {
 	return f.tree.Total
 }
 
-// flameRecent is how many graphs recent keeps: the graph, its inverse
-// and a recursion setting, say. Each holds its tree (about 30 bytes a
-// stack).
-const flameRecent = 3
+// flameRecent is how many graphs recent keeps: the graph, its inverse,
+// a recursion setting and a pivot, say. Each holds its trees (about 30
+// bytes a stack).
+const flameRecent = 4
 
-// remember keeps the graph shown (not a pivot) in recent, with its zoom.
+// remember keeps the graph shown in recent, with its zoom.
 func (f *Flame) remember() {
-	if f.tree == nil || f.callers != nil || f.e == nil {
+	if f.tree == nil || f.e == nil {
 		return
 	}
 	f.recent = slices.DeleteFunc(f.recent, func(o *flameResult) bool {
 		return o.e == f.e && o.opt == f.opt && o.state == f.shown
 	})
-	f.recent = append(f.recent, &flameResult{tree: f.tree, zoom: f.zoom, history: f.history, diff: f.diff,
-		e: f.e, opt: f.opt, state: f.shown, mu: f.mu})
+	f.recent = append(f.recent, &flameResult{tree: f.tree, callers: f.callers, pivotFlat: f.pivotFlat,
+		zoom: f.zoom, history: f.history, diff: f.diff, e: f.e, opt: f.opt, state: f.shown, mu: f.mu})
 	if len(f.recent) > flameRecent {
 		f.recent = slices.Delete(f.recent, 0, len(f.recent)-flameRecent)
 	}
@@ -853,6 +852,9 @@ func (f *Flame) detail() string {
 	switch {
 	case f.pending != 0:
 		zoom, short = "  zooming…", "  zooming…"
+	case f.pivot != "" && f.shown != f.state():
+		// Not the pivot's graph yet: the one before, until it comes.
+		zoom, short = "  pivoting…", "  pivoting…"
 	case f.pivot != "":
 		zoom, short = "  pivot: callers ↑ callees ↓ · ⌫ back", "  pivot · ⌫ back"
 	case len(f.history) > 0:
