@@ -187,6 +187,30 @@ func BenchmarkTreeFirstScreen1M(b *testing.B) {
 	})
 }
 
+// BenchmarkFold1M is the call tree with recursion folded (its roots
+// grouped), against none: "all" reads every frame of every stack for
+// a function met twice, and writes the folded paths of those that have
+// one; "direct" folds while the paths are read:
+//
+//	go test ./analysis -run XXX -bench Fold1M -benchtime 10x
+func BenchmarkFold1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
+		for _, rec := range []string{"none", analysis.RecursionDirect, analysis.RecursionAll} {
+			opt := explorer()
+			if rec != "none" {
+				opt.Recursion = rec
+			}
+			b.Run(rec, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					if _, err := e.Tree(opt, analysis.TreeOptions{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	})
+}
+
 // BenchmarkFirstTable1M is the explorer's first table on a fresh engine
 // (node table, location view and walk of every stack included), per
 // shape: "top" with every inline marker, "topfirst" with those of a

@@ -1,8 +1,13 @@
 package analysis
 
 import (
+	"context"
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/pprof-tui/pprof-tui/format"
 )
 
 func TestFoldPath(t *testing.T) {
@@ -88,4 +93,119 @@ func TestTracesFolded(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRepeats compares repeats, which reads most locations' nodes packed
+// in one word, with a set of the nodes met, on random stacks over
+// locations of every kind: no frame (hidden), one to three frames, four,
+// a node twice in one location, a node too large to pack.
+func TestRepeats(t *testing.T) {
+	big := int32(packedMask + 5)
+	lists := [][]int32{{}, {1}, {2}, {3, 4}, {5, 6, 7}, {8, 9, 10, 11}, {12, 12}, {13, 14, 13}, {big}, {15, big}, {1, 16}, {17, 18, 2}}
+	q := &query{locOff: []int32{0}}
+	for _, ns := range lists {
+		q.locNodes = append(q.locNodes, ns...)
+		q.locOff = append(q.locOff, int32(len(q.locNodes)))
+	}
+	packed := packNodes(q.locOff, q.locNodes)
+	for l, ns := range lists {
+		if slow := packed[l] == packedSlow; slow != (len(ns) == 0 || len(ns) > 3 || l >= 6 && l <= 9) {
+			t.Errorf("location %v: packed slow %v", ns, slow)
+		}
+	}
+	stamp := make([]int32, big+1)
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := map[bool]int{}
+	for mark := int32(1); mark <= 2000; mark++ {
+		locs := make([]int32, 1+rng.IntN(5))
+		for i := range locs {
+			locs[i] = int32(rng.IntN(len(lists)))
+		}
+		met := map[int32]bool{}
+		want := false
+		for _, l := range locs {
+			for _, n := range lists[l] {
+				want = want || met[n]
+				met[n] = true
+			}
+		}
+		seen[want]++
+		if got := repeats(q, packed, locs, stamp, mark); got != want {
+			t.Fatalf("stack %v: repeats %v, want %v", locs, got, want)
+		}
+	}
+	if seen[true] < 100 || seen[false] < 100 {
+		t.Errorf("too few of a kind: %v", seen)
+	}
+}
+
+// TestFoldAllPlainStacks: the tree under recursion=all is the same
+// whether the node table knows its plain stacks (from Top's walk, or
+// from an earlier folded tree) or not, with and without a filter over
+// frames, and the flags a folded tree records are those Top's walk
+// records.
+func TestFoldAllPlainStacks(t *testing.T) {
+	for _, profile := range []string{"go/recursive.pb.gz", "synthetic/bigprof_10k.pb.gz"} {
+		if skipUnderRace(profile) {
+			continue
+		}
+		fresh := func() *Engine {
+			p, err := format.Load(context.Background(), format.Sources{Sources: []string{"../testdata/" + profile}}, format.Options{Symbolize: "none"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return NewEngine(p)
+		}
+		flags := func(e *Engine) []uint8 {
+			q, err := e.newQuery(DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return q.nodes.plainStacks()
+		}
+		for _, set := range []map[string]string{nil, {"hide": "runtime"}} {
+			opt := testOptions(t, set)
+			opt.Recursion = RecursionAll
+			unknown := fresh()
+			want := treeLines(t, unknown, opt)
+			if f := flags(unknown); (f != nil) != (set == nil) {
+				t.Errorf("%s %v: a folded tree recorded plain stacks: %v", profile, set, f != nil)
+			}
+			known := fresh()
+			if _, err := known.Top(DefaultOptions()); err != nil {
+				t.Fatal(err)
+			}
+			if set == nil && !slices.Equal(flags(known), flags(unknown)) {
+				t.Errorf("%s: the folded tree's plain stacks differ from Top's", profile)
+			}
+			for what, e := range map[string]*Engine{"known from Top": known, "known from a folded tree": unknown} {
+				if got := treeLines(t, e, opt); !slices.Equal(got, want) {
+					t.Errorf("%s %v: plain stacks %s: tree differs", profile, set, what)
+				}
+			}
+			if len(want) < 10 {
+				t.Errorf("%s %v: %d nodes", profile, set, len(want))
+			}
+		}
+	}
+}
+
+// treeLines is the whole tree for opt, a line per node: depth, name,
+// self and total.
+func treeLines(t *testing.T, e *Engine, opt Options) []string {
+	t.Helper()
+	tr, err := e.Tree(opt, TreeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	var walk func(ns []*TreeNode)
+	walk = func(ns []*TreeNode) {
+		for _, n := range ns {
+			out = append(out, fmt.Sprint(n.Depth, tr.Nodes.Name(n.Node), n.Self, n.Total))
+			walk(tr.Children(n))
+		}
+	}
+	walk(tr.Roots())
+	return out
 }

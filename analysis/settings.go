@@ -538,6 +538,9 @@ type Filter struct {
 	Name, Value string
 	// Listed: pprof lists it under "Active filters:".
 	Listed bool
+	// Folds: it only folds the stacks (recursion), keeping every sample
+	// and its value: what the filters keep is the total still.
+	Folds bool
 }
 
 func (f Filter) String() string { return f.Name + "=" + f.Value }
@@ -553,7 +556,7 @@ func (o Options) Filters() []Filter {
 	var out []Filter
 	for _, s := range table() {
 		if v := s.Value(o); s.Filter && v != "" {
-			out = append(out, Filter{s.Name, v, s.Listed})
+			out = append(out, Filter{s.Name, v, s.Listed, s.use == foldsStacks})
 		}
 	}
 	return out

@@ -2,8 +2,10 @@ package analysis
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/pprof-tui/pprof-tui/format"
 )
@@ -33,8 +35,13 @@ type Tree struct {
 	// survives the filters), each location's frames being
 	// locNodes[locOff[l]:locOff[l+1]] (outermost first); root first, the
 	// path runs from the last location down; inverted, from the first up.
-	locs             []int32
-	stackOff         []int32
+	locs     []int32
+	stackOff []int32
+	// Under recursion=all, the folded paths: index i >= fbase of a
+	// path's locations is folded[i-fbase] (see loc); fbase is past
+	// every index otherwise.
+	folded           []int32
+	fbase            int32
 	lo, hi           []int32 // per stack, when a filter cut stacks; else nil (the whole stack)
 	locOff, locNodes []int32
 	w, dw            []int64 // per stack
@@ -105,7 +112,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	n := p.Stacks.Len()
 	t := &Tree{SampleType: p.SampleTypes[q.vi], Inverted: to.Inverted, Nodes: &NodeSet{q.nodes}, mean: q.mean,
 		fold: to.FoldRecursion || q.opt.Recursion == RecursionDirect, locs: p.Stacks.Locs, stackOff: p.Stacks.Off,
-		locOff: q.locOff, locNodes: q.locNodes, w: w, dw: dw,
+		locOff: q.locOff, locNodes: q.locNodes, w: w, dw: dw, fbase: math.MaxInt32,
 		curLoc: make([]int32, n), curSlot: make([]int32, n)}
 	folded := q.opt.Recursion == RecursionAll
 	if folded {
@@ -170,8 +177,9 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 // recursion=all. A path with no node twice is read as it is; the others
 // are written out, folded and leaf first, as stacks of pseudo-locations
 // that are the nodes themselves (location nl+k is node k's one frame),
-// after a copy of the profile's stacks, so that the cursors read them
-// as they read stacks. It sets every path's bounds (t.lo, t.hi).
+// in t.folded, whose indices count on from the profile's stacks' (loc),
+// so that the cursors read them as they read stacks. It sets every
+// path's bounds (t.lo, t.hi).
 func (t *Tree) foldAll(q *query) {
 	p := q.e.p
 	n := p.Stacks.Len()
@@ -190,6 +198,16 @@ func (t *Tree) foldAll(q *query) {
 	}
 	t.lo, t.hi = make([]int32, n), make([]int32, n)
 	base := int32(len(p.Stacks.Locs))
+	packed := packNodes(q.locOff, q.locNodes)
+	// A stack the node table knows has no node twice has none in the
+	// part of it the filters keep. Without a frame filter, the scan
+	// tells the table which stacks are plain, when it sees them all.
+	plain := q.e.plainStacks(q.nodes)
+	var seen []uint8
+	if plain == nil && !q.filtering {
+		seen = make([]uint8, n)
+	}
+	var skipped atomic.Bool // a stack without weight, not seen
 	// scan sets the bounds of stacks [from, to) and returns their folded
 	// paths, whose bounds count from base; two halves on two cores.
 	scan := func(from, to int) []int32 {
@@ -199,6 +217,7 @@ func (t *Tree) foldAll(q *query) {
 		var path []int32
 		for s := from; s < to; s++ {
 			if _, _, ok := stackWeight(t.w, t.dw, s); !ok {
+				skipped.Store(true)
 				continue
 			}
 			locs := p.Stacks.At(int32(s))
@@ -208,10 +227,24 @@ func (t *Tree) foldAll(q *query) {
 			}
 			off := p.Stacks.Off[s]
 			t.lo[s], t.hi[s] = off+int32(lo), off+int32(hi)
-			if !repeats(q, locs[lo:hi], stamp, int32(s+1)) {
+			if plain != nil && plain[s] == plainStack {
 				continue
 			}
-			path, _ = q.appendPath(f, path[:0], nil, locs)
+			// A stack known to repeat a node is folded without a look:
+			// the part a filter keeps may not, and folds to itself.
+			rep := plain != nil && plain[s] == repeatStack ||
+				repeats(q, packed, locs[lo:hi], stamp, int32(s+1))
+			if seen != nil {
+				seen[s] = plainStack
+				if rep {
+					seen[s] = repeatStack
+				}
+			}
+			if !rep {
+				continue
+			}
+			path = appendPacked(q, packed, path[:0], locs[lo:hi])
+			path, _ = f.fold(path, nil, nodes)
 			t.lo[s] = base + int32(len(folded))
 			for i := len(path) - 1; i >= 0; i-- {
 				folded = append(folded, int32(nl)+path[i])
@@ -228,6 +261,9 @@ func (t *Tree) foldAll(q *query) {
 	} else {
 		folded = scan(0, n)
 	}
+	if seen != nil && !skipped.Load() {
+		q.nodes.setPlainStacks(seen)
+	}
 	if len(second) > 0 {
 		shift := int32(len(folded))
 		for s := h; s < n; s++ {
@@ -237,26 +273,85 @@ func (t *Tree) foldAll(q *query) {
 			}
 		}
 	}
-	t.locs = p.Stacks.Locs
-	if len(folded)+len(second) > 0 {
-		t.locs = make([]int32, int(base)+len(folded)+len(second))
-		copy(t.locs, p.Stacks.Locs)
-		copy(t.locs[base:], folded)
-		copy(t.locs[int(base)+len(folded):], second)
+	t.folded, t.fbase = append(folded, second...), base
+}
+
+// Packed nodes: per location, its frames' nodes (up to three, each
+// below 1<<21) in one word, the first repeated in the slots left over,
+// or packedSlow for a location to read from the node lists (no frame,
+// more than three, a node twice or too large). Most locations have one
+// to three frames: a scan of every frame of every stack (repeats) then
+// reads one table per location, without a loop whose length the branch
+// predictor would guess wrong at every inline chain.
+const (
+	packedBits = 21
+	packedMask = 1<<packedBits - 1
+	packedSlow = 1 << 63
+)
+
+func packNodes(locOff, locNodes []int32) []uint64 {
+	packed := make([]uint64, len(locOff)-1)
+	for l := range packed {
+		ns := locNodes[locOff[l]:locOff[l+1]]
+		if len(ns) == 0 || len(ns) > 3 || slices.ContainsFunc(ns, func(n int32) bool { return n > packedMask }) ||
+			len(ns) > 1 && ns[0] == ns[1] || len(ns) > 2 && (ns[0] == ns[2] || ns[1] == ns[2]) {
+			packed[l] = packedSlow
+			continue
+		}
+		var x uint64
+		for k := range 3 {
+			x |= uint64(ns[min(k, len(ns)-1)]) << (packedBits * k)
+		}
+		packed[l] = x
 	}
+	return packed
+}
+
+// appendPacked appends the nodes of locations locs (leaf first) to buf,
+// root first, as appendLocs does, reading packed (packNodes' table).
+func appendPacked(q *query, packed []uint64, buf, locs []int32) []int32 {
+	for i := len(locs) - 1; i >= 0; i-- {
+		l := locs[i]
+		x := packed[l]
+		if x == packedSlow {
+			buf = append(buf, q.locNodes[q.locOff[l]:q.locOff[l+1]]...)
+			continue
+		}
+		// The slots a location does not fill repeat its first node.
+		n0, n1, n2 := int32(x&packedMask), int32(x>>packedBits&packedMask), int32(x>>(2*packedBits)&packedMask)
+		switch {
+		case n1 == n0:
+			buf = append(buf, n0)
+		case n2 == n0:
+			buf = append(buf, n0, n1)
+		default:
+			buf = append(buf, n0, n1, n2)
+		}
+	}
+	return buf
 }
 
 // repeats reports whether a node is on the path of locations locs twice,
-// marking the nodes seen in stamp with mark (a mark per path).
-func repeats(q *query, locs []int32, stamp []int32, mark int32) bool {
+// marking the nodes seen in stamp with mark (a mark per path); packed is
+// packNodes' table.
+func repeats(q *query, packed []uint64, locs []int32, stamp []int32, mark int32) bool {
 	for _, l := range locs {
-		for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
-			nd := q.locNodes[j]
-			if stamp[nd] == mark {
-				return true
+		x := packed[l]
+		if x == packedSlow {
+			for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
+				nd := q.locNodes[j]
+				if stamp[nd] == mark {
+					return true
+				}
+				stamp[nd] = mark
 			}
-			stamp[nd] = mark
+			continue
 		}
+		n0, n1, n2 := x&packedMask, x>>packedBits&packedMask, x>>(2*packedBits)&packedMask
+		if stamp[n0] == mark || stamp[n1] == mark || stamp[n2] == mark {
+			return true
+		}
+		stamp[n0], stamp[n1], stamp[n2] = mark, mark, mark
 	}
 	return false
 }
@@ -264,12 +359,20 @@ func repeats(q *query, locs []int32, stamp []int32, mark int32) bool {
 // passes reports whether path s has a location that at is set for.
 func (t *Tree) passes(s int32, at []bool) bool {
 	lo, hi := t.bounds(s)
-	for _, l := range t.locs[lo:hi] {
-		if at[l] {
+	for i := lo; i < hi; i++ {
+		if at[t.loc(i)] {
 			return true
 		}
 	}
 	return false
+}
+
+// loc is the location at index i of a path's locations.
+func (t *Tree) loc(i int32) int32 {
+	if i >= t.fbase {
+		return t.folded[i-t.fbase]
+	}
+	return t.locs[i]
 }
 
 // bounds is the part of stack s's locations the path runs over.
@@ -288,10 +391,10 @@ func (t *Tree) first(s int32) (i, j int32) {
 	}
 	if t.Inverted {
 		i = lo
-		return t.settle(s, i, t.locOff[t.locs[i]+1]-1)
+		return t.settle(s, i, t.locOff[t.loc(i)+1]-1)
 	}
 	i = hi - 1
-	return t.settle(s, i, t.locOff[t.locs[i]])
+	return t.settle(s, i, t.locOff[t.loc(i)])
 }
 
 // settle moves a cursor that may point past its location's frames (a
@@ -299,21 +402,21 @@ func (t *Tree) first(s int32) (i, j int32) {
 // in the tree's direction (j < 0: none).
 func (t *Tree) settle(s, i, j int32) (int32, int32) {
 	if t.Inverted {
-		for j < t.locOff[t.locs[i]] {
+		for j < t.locOff[t.loc(i)] {
 			i++
 			if _, hi := t.bounds(s); i >= hi {
 				return i, -1
 			}
-			j = t.locOff[t.locs[i]+1] - 1
+			j = t.locOff[t.loc(i)+1] - 1
 		}
 		return i, j
 	}
-	for j >= t.locOff[t.locs[i]+1] {
+	for j >= t.locOff[t.loc(i)+1] {
 		i--
 		if lo, _ := t.bounds(s); i < lo {
 			return i, -1
 		}
-		j = t.locOff[t.locs[i]]
+		j = t.locOff[t.loc(i)]
 	}
 	return i, j
 }
@@ -341,7 +444,7 @@ func (t *Tree) Flat(node int32) int64 {
 	for _, s := range t.all {
 		lo, hi := t.bounds(s)
 		for i := lo; i < hi; i++ {
-			l := t.locs[i]
+			l := t.loc(i)
 			if t.locOff[l+1] > t.locOff[l] {
 				if t.locNodes[t.locOff[l+1]-1] == node {
 					sum += t.w[s]
@@ -391,6 +494,10 @@ func (t *Tree) Expand(ns []*TreeNode) {
 			todo = append(todo, n)
 			paths += len(n.paths)
 		}
+	}
+	if paths >= sweepRow && len(todo) >= 2 && sweepShare*paths >= len(t.curSlot) {
+		t.sweep(todo, paths)
+		return
 	}
 	if paths < parallelGroup || len(todo) < 2 {
 		for _, n := range todo {
@@ -471,24 +578,29 @@ func (t *Tree) step(paths, which, slot []int32) []child {
 			slot[n] = k
 		}
 		which[i] = k
-		c := &kids[k-1]
-		c.paths++
-		w := t.w[s]
-		c.total += w
-		c.weight += abs64(w)
-		if t.dw != nil {
-			c.totalDiv += t.dw[s]
-		}
-		ni, nj := t.next(s, t.curLoc[s], j)
-		t.curLoc[s], t.curSlot[s] = ni, nj
-		if nj < 0 {
-			c.self += w
-			if t.dw != nil {
-				c.selfDiv += t.dw[s]
-			}
-		}
+		t.take(&kids[k-1], s, j)
 	}
 	return kids
+}
+
+// take adds path s, whose next frame (slot j) is child c's node, to c
+// and steps its cursor.
+func (t *Tree) take(c *child, s, j int32) {
+	c.paths++
+	w := t.w[s]
+	c.total += w
+	c.weight += abs64(w)
+	if t.dw != nil {
+		c.totalDiv += t.dw[s]
+	}
+	ni, nj := t.next(s, t.curLoc[s], j)
+	t.curLoc[s], t.curSlot[s] = ni, nj
+	if nj < 0 {
+		c.self += w
+		if t.dw != nil {
+			c.selfDiv += t.dw[s]
+		}
+	}
 }
 
 // stepHalves is step over two halves of paths at once, each with its own
@@ -540,6 +652,17 @@ func (t *Tree) group(g *grouper, parent *TreeNode, paths []int32, depth int) []*
 	} else {
 		kids = t.stepHalves(g, paths, which)
 	}
+	for _, k := range kids {
+		g.slot[k.node] = 0
+	}
+	return t.place(g, parent, paths, which, kids, depth)
+}
+
+// place makes the nodes of kids, the children of parent found by a
+// first pass over paths (which[i]: paths[i]'s child, index+1, or 0), and
+// reorders paths in place so that each child's paths are a contiguous
+// range of them; the children come back sorted, light ones cut.
+func (t *Tree) place(g *grouper, parent *TreeNode, paths, which []int32, kids []child, depth int) []*TreeNode {
 	nodes := make([]TreeNode, len(kids))
 	out := make([]*TreeNode, len(kids))
 	// Each child's paths start where the ones before it end; the paths
@@ -570,7 +693,6 @@ func (t *Tree) group(g *grouper, parent *TreeNode, paths []int32, depth int) []*
 		copy(paths, moved)
 	}
 	for _, c := range out {
-		g.slot[c.Node] = 0
 		c.Self, c.Total, c.Weight = c.self, c.total, c.weight
 		if t.mean {
 			if c.selfDiv != 0 {

@@ -296,8 +296,8 @@ func TestTreeMatchesPaths(t *testing.T) {
 					}
 					at.self += w[s]
 				}
-				for _, groupAt := range []int{parallelGroup, 2} {
-					checkTree(t, e, opt, to, ref, groupAt, fmt.Sprint(c.profile, " ", c.set, " recursion=", rec))
+				for _, at := range [][2]int{{parallelGroup, sweepRow}, {2, 2}} {
+					checkTree(t, e, opt, to, ref, at[0], at[1], fmt.Sprint(c.profile, " ", c.set, " recursion=", rec))
 				}
 			}
 		}
@@ -335,12 +335,13 @@ func refFold(path []int32, mode string) []int32 {
 
 // checkTree compares the tree for opt and to, fully expanded, with ref,
 // grouping groupAt paths or more on two cores (Tree.stepHalves, and
-// Tree.Expand, which expands each node's children together).
-func checkTree(t *testing.T, e *Engine, opt Options, to TreeOptions, ref *refNode, groupAt int, what string) {
+// Tree.Expand, which expands each node's children together), and
+// sweeping the rows of sweepAt paths or more in stack order (Tree.sweep).
+func checkTree(t *testing.T, e *Engine, opt Options, to TreeOptions, ref *refNode, groupAt, sweepAt int, what string) {
 	t.Helper()
-	defer func(old int) { parallelGroup = old }(parallelGroup)
-	parallelGroup = groupAt
-	what = fmt.Sprintf("%s %+v groupAt=%d", what, to, groupAt)
+	defer func(old, oldSweep int) { parallelGroup, sweepRow = old, oldSweep }(parallelGroup, sweepRow)
+	parallelGroup, sweepRow = groupAt, sweepAt
+	what = fmt.Sprintf("%s %+v groupAt=%d sweepAt=%d", what, to, groupAt, sweepAt)
 	tr, err := e.Tree(opt, to)
 	if err != nil {
 		t.Fatal(err)

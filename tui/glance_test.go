@@ -80,6 +80,24 @@ func TestStatusCountsFilters(t *testing.T) {
 	}
 }
 
+// TestStatusFoldsOnly: recursion keeps every sample, so the status bar
+// says the total without counting what it keeps; with a filter that
+// drops samples beside it, the count runs.
+func TestStatusFoldsOnly(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.command("recursion=all")
+	var counted string
+	h.do(func(m *Model) { counted = m.jobs.tally[tallyFilters].key })
+	if st := statusLineOf(h.screen()); counted != "" || !strings.Contains(st, "total 2.84s") || strings.Contains(st, " of ") {
+		t.Errorf("recursion=all: counted %v, status bar %q", counted != "", st)
+	}
+	h.command("recursion=all focus=fib")
+	h.waitFor("the count", func(m *Model) bool { return m.jobs.tally[tallyFilters].key != "" })
+	if st := statusLineOf(h.screen()); !strings.Contains(st, " of 2.84s total") {
+		t.Errorf("recursion=all focus=fib: status bar %q", st)
+	}
+}
+
 // footerOf is a screen's last line.
 func footerOf(screen string) string {
 	lines := strings.Split(screen, "\n")

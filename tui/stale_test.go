@@ -4,8 +4,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/views"
 )
 
 // TestStaleBackgroundAfterClose: the completion timer, the completion
@@ -63,5 +65,50 @@ func TestStaleBackgroundAfterClose(t *testing.T) {
 	stale("the same file opened again")
 	if s := h.screen(); !strings.Contains(s, "main.fib") {
 		t.Errorf("the reopened profile is not shown:\n%s", s)
+	}
+}
+
+// TestFlameRecentAfterRefresh: the flame graph keeps the graphs it
+// showed, to show one again at once (b twice, R round), but never one
+// of the profile before a refresh: after the file changed, b and b
+// again show the new profile's numbers.
+func TestFlameRecentAfterRefresh(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cpu.pb.gz")
+	copyTo(t, testdata("cpu_labels.pb.gz"), file)
+	cfg := testConfig(file)
+	cfg.Refresh = 100 * time.Millisecond
+	h := start(t, cfg)
+	h.keys("4")
+	total := func(what string) (shown, want int64) {
+		t.Helper()
+		h.settle()
+		h.do(func(m *Model) {
+			f := m.views.get(viewFlame).(*views.Flame)
+			shown = f.Total()
+			top, err := m.engine.Top(m.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = top.Total
+		})
+		if shown != want {
+			t.Errorf("%s: the flame graph's total is %d, the profile's %d", what, shown, want)
+		}
+		return shown, want
+	}
+	before, _ := total("the graph")
+	for _, k := range []string{"b", "b", "R", "R", "R"} {
+		h.keys(k)
+		total("before the refresh, " + k)
+	}
+	copyTo(t, testdata("cpu_labels_no_w0.pb.gz"), file)
+	h.waitFor("the new file", func(m *Model) bool { return m.gen == 1 && !m.live.loading })
+	for _, k := range []string{"refresh", "b", "b", "R", "R", "R"} {
+		if k != "refresh" {
+			h.keys(k)
+		}
+		if shown, _ := total("after the refresh, " + k); shown == before {
+			t.Errorf("after the refresh, %s: the total of the profile before", k)
+		}
 	}
 }

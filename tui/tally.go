@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -57,9 +58,10 @@ func (m *Model) tallies() tea.Cmd {
 
 // trims reports whether filters may keep less than the total, which the
 // status bar then says: not for means and diffs, whose total is no sum
-// of what is shown.
+// of what is shown, nor for a filter that only folds the stacks
+// (recursion), which keeps every sample.
 func (m *Model) trims() bool {
-	return !m.opts.Mean && !m.c.Diff && len(m.filters()) > 0
+	return !m.opts.Mean && !m.c.Diff && slices.ContainsFunc(m.filters(), func(f analysis.Filter) bool { return !f.Folds })
 }
 
 // shareOf is the search whose share of the total the active view shows

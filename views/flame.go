@@ -2,6 +2,7 @@ package views
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,12 +55,14 @@ type Flame struct {
 	callers *analysis.Tree
 	// pivotFlat is the pivot's flat: the value of the stacks it ends.
 	pivotFlat int64
-	// e and opt are what the shown result was computed from; outside
-	// is the graph a pivot was entered from, for going back out at once
-	// while they and the state are the same.
-	e       *analysis.Engine
-	opt     analysis.Options
-	outside *flameResult
+	// e and opt are what the shown result was computed from. recent
+	// are the graphs shown before, the latest last, each with its zoom:
+	// going back to one (out of a pivot or to the pivot before, b twice,
+	// R round to the same setting) shows it again at once while the
+	// profile, the options and the state are the same.
+	e      *analysis.Engine
+	opt    analysis.Options
+	recent []*flameResult
 
 	// diff is the differential flame graph's state (flamediff.go): nil
 	// unless a diff's two profiles are at hand; fromBase: w asked for
@@ -118,8 +121,8 @@ type flameResult struct {
 	tree, callers *analysis.Tree
 	pivotFlat     int64
 	e             *analysis.Engine // what it was computed from
-	opt           analysis.Options // outside: what it was computed for
-	mu            *sync.Mutex      // outside: the lock of its tree's layouts
+	opt           analysis.Options // in recent: what it was computed for
+	mu            *sync.Mutex      // in recent: the lock of its tree's layouts
 	state         string           // what Query's state was
 	zoom          *analysis.TreeNode
 	history       []*analysis.TreeNode
@@ -146,6 +149,17 @@ func (f *Flame) state() string {
 func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
 	state := f.state()
 	width := f.width
+	if o := f.recall(e, opt, state); o != nil {
+		// A graph shown before: its trees are grouped already, only the
+		// layout is made again.
+		return job(opt, func() (*flameResult, error) {
+			r := *o
+			o.mu.Lock()
+			r.lay = f.layout(o.tree, o.callers, o.zoom, width)
+			o.mu.Unlock()
+			return &r, nil
+		}, f.setResult), state
+	}
 	if f.pivot != "" {
 		pivot := f.pivot
 		return job(opt, func() (*flameResult, error) {
@@ -154,18 +168,6 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 				r.e, r.state = e, state
 			}
 			return r, err
-		}, f.setResult), state
-	}
-	if o := f.outside; o != nil && o.e == e && o.opt == opt && o.state == state {
-		// Out of a pivot, back to the graph it was entered from: its
-		// tree is grouped already, only the layout is made again.
-		return job(opt, func() (*flameResult, error) {
-			r := *o
-			r.state = state
-			o.mu.Lock()
-			r.lay = layoutFlame(o.tree, o.zoom, width)
-			o.mu.Unlock()
-			return &r, nil
 		}, f.setResult), state
 	}
 	// The zooms outlive a new result (another sample type, a filter) as
@@ -253,12 +255,47 @@ func (f *Flame) Total() int64 {
 	return f.tree.Total
 }
 
+// flameRecent is how many graphs recent keeps: the graph, its inverse,
+// a recursion setting and a pivot, say. Each holds its trees (about 30
+// bytes a stack).
+const flameRecent = 4
+
+// remember keeps the graph shown in recent, with its zoom.
+func (f *Flame) remember() {
+	if f.tree == nil || f.e == nil {
+		return
+	}
+	f.recent = slices.DeleteFunc(f.recent, func(o *flameResult) bool {
+		return o.e == f.e && o.opt == f.opt && o.state == f.shown
+	})
+	f.recent = append(f.recent, &flameResult{tree: f.tree, callers: f.callers, pivotFlat: f.pivotFlat,
+		zoom: f.zoom, history: f.history, diff: f.diff, e: f.e, opt: f.opt, state: f.shown, mu: f.mu})
+	if len(f.recent) > flameRecent {
+		f.recent = slices.Delete(f.recent, 0, len(f.recent)-flameRecent)
+	}
+}
+
+// recall returns the graph of recent for e, opt and state, or nil. The
+// graphs of another engine (another profile: a refresh, a base, a file)
+// are let go.
+func (f *Flame) recall(e *analysis.Engine, opt analysis.Options, state string) *flameResult {
+	f.recent = slices.DeleteFunc(f.recent, func(o *flameResult) bool { return o.e != e })
+	for _, o := range f.recent {
+		if o.opt == opt && o.state == state {
+			return o
+		}
+	}
+	return nil
+}
+
 func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
+	if r.e == f.e {
+		f.remember()
+	} else {
+		f.recent = nil // another profile's graphs
+	}
 	f.tree, f.callers, f.zoom, f.history, f.lay, f.diff = r.tree, r.callers, r.zoom, r.history, r.lay, r.diff
 	f.pivotFlat, f.e, f.opt, f.shown = r.pivotFlat, r.e, opt, r.state
-	if r.callers == nil {
-		f.outside = nil
-	}
 	f.mu, f.pending = &sync.Mutex{}, 0
 	if r.mu != nil {
 		f.mu = r.mu // the same tree: its layouts keep their lock
@@ -425,13 +462,8 @@ func (f *Flame) Claims(msg tea.KeyMsg) bool {
 // Pivot pivots the graph on the function named name, remembering the
 // pivot before (if any) for going back.
 func (f *Flame) Pivot(name string) tea.Cmd {
-	entering := f.pivot == "" && f.tree != nil && f.callers == nil
 	if !f.pivotTo(name) {
 		return nil
-	}
-	if entering {
-		f.outside = &flameResult{tree: f.tree, zoom: f.zoom, history: f.history, diff: f.diff,
-			e: f.e, opt: f.opt, state: f.shown, mu: f.mu}
 	}
 	return f.recompute()
 }
@@ -820,6 +852,9 @@ func (f *Flame) detail() string {
 	switch {
 	case f.pending != 0:
 		zoom, short = "  zooming…", "  zooming…"
+	case f.pivot != "" && f.shown != f.state():
+		// Not the pivot's graph yet: the one before, until it comes.
+		zoom, short = "  pivoting…", "  pivoting…"
 	case f.pivot != "":
 		zoom, short = "  pivot: callers ↑ callees ↓ · ⌫ back", "  pivot · ⌫ back"
 	case len(f.history) > 0:

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -113,5 +114,75 @@ func TestFlamePivotBackOut(t *testing.T) {
 			}
 			outside = f.tree
 		}
+	}
+}
+
+// TestFlameRecent: a graph shown before (b twice, R round to the same
+// setting, the pivot before, out of a pivot) comes back as it was, its
+// trees not computed again, while the profile is the same; the graphs
+// of a profile shown before another (a refresh, a base) are let go;
+// recent keeps flameRecent graphs.
+func TestFlameRecent(t *testing.T) {
+	e1 := testEngine(t, "cpu_labels.pb.gz")
+	e2 := testEngine(t, "cpu_labels.pb.gz")
+	f := NewFlame(testCommon())
+	f.SetSize(100, 30)
+	show := func(e *analysis.Engine, rec, focus string) *analysis.Tree {
+		t.Helper()
+		opt := analysis.DefaultOptions()
+		opt.Recursion, opt.Focus = rec, focus
+		run, _ := f.Query(e, opt, "")
+		show, err := run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		show()
+		return f.tree
+	}
+	graph := show(e1, "", "")
+	f.inverted = true
+	inverted := show(e1, "", "")
+	f.inverted = false
+	if show(e1, "", "") != graph {
+		t.Error("b twice: the graph was computed again")
+	}
+	f.inverted = true
+	if show(e1, "", "") != inverted {
+		t.Error("b three times: the inverted graph was computed again")
+	}
+	f.inverted = false
+	all := show(e1, analysis.RecursionAll, "")
+	show(e1, analysis.RecursionDirect, "")
+	if show(e1, "", "") != graph {
+		t.Error("R round: the graph was computed again")
+	}
+	if show(e1, analysis.RecursionAll, "") != all {
+		t.Error("R round twice: recursion=all was computed again")
+	}
+	show(e1, "", "")
+	f.Pivot("main.fib")
+	fib := show(e1, "", "")
+	f.Pivot("main.runFib")
+	show(e1, "", "")
+	f.unpivot()
+	if show(e1, "", "") != fib || f.callers == nil {
+		t.Error("back to the pivot before: computed again")
+	}
+	f.unpivot()
+	if show(e1, "", "") != graph || f.callers != nil {
+		t.Error("out of the pivots: the graph was computed again")
+	}
+	for i := range flameRecent + 1 {
+		show(e1, "", fmt.Sprint("main|", i))
+	}
+	if show(e1, "", "") == graph {
+		t.Errorf("more than %d graphs kept", flameRecent)
+	}
+	graph = f.tree
+	if show(e2, "", "") == graph {
+		t.Error("another profile's graph shown")
+	}
+	if show(e1, "", "") == graph {
+		t.Error("a graph of a profile shown before another is kept")
 	}
 }
