@@ -14,7 +14,8 @@ set -uo pipefail
 
 # read prints what a core says: the signal that killed the process (a
 # si_code of 0 or -6 was sent, by the runtime's own raise; 1 or 2 is a
-# fault the kernel delivered while Go's handler could not take it), the
+# fault the kernel delivered while Go's handler could not take it; 128,
+# a signal frame the kernel could not write), the
 # faulting thread's stack (the frames under "<signal handler called>"
 # are where the first fault was), its registers and instruction, every
 # thread's stack and goroutine, and whether the race runtime's exit
