@@ -8,8 +8,8 @@
 #   bash testdata/race-loop.sh read BINARY CORE     gdb's reading of a core
 #
 # DIR= keeps everything there (default: a new directory under /tmp).
-# Runs whose tests fail are counted and the loop goes on; only a death
-# by a signal stops it.
+# Runs whose tests fail are counted, their output kept, and the loop
+# goes on; only a death by a signal stops it.
 set -uo pipefail
 
 # read prints what a core says: the signal that killed the process (a
@@ -62,9 +62,13 @@ for i in $(seq 1 "$runs"); do
   GOTRACEBACK=crash GORACE=halt_on_error=1 nice -n 10 "$bin" -test.v -test.timeout=20m >"$dir/out.$i" 2>&1
   rc=$?
   if [ "$rc" -le 128 ]; then
-    [ "$rc" -ne 0 ] && failed=$((failed + 1))
     echo "run $i: exit status $rc"
-    rm -f "$dir/out.$i"
+    if [ "$rc" -ne 0 ]; then
+      failed=$((failed + 1))
+      grep '^--- FAIL' "$dir/out.$i" | sed 's/^/  /'
+    else
+      rm -f "$dir/out.$i"
+    fi
     continue
   fi
   echo "run $i: killed by signal $((rc - 128)) ($(kill -l $((rc - 128))))"
