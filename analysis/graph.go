@@ -572,8 +572,7 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		unit = "minimum"
 	}
 	// Each label set's name, as a number (-1: no name).
-	var names []string
-	nameIdx := map[string]int32{}
+	var names interner
 	setIdx := make([]int32, p.LabelSets.Len())
 	var parts []string
 	for set := range setIdx {
@@ -591,15 +590,9 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		}
 		sort.Strings(parts)
 		name := strings.Join(parts, `\n`)
-		k, ok := nameIdx[name]
-		if !ok {
-			k = int32(len(names))
-			nameIdx[name] = k
-			names = append(names, name)
-		}
-		setIdx[set] = k
+		setIdx[set] = names.id(name)
 	}
-	lt := newLabelTags(limit, len(names))
+	lt := newLabelTags(limit, len(names.names))
 
 	vals := p.Samples.Values[q.vi]
 	nn := q.nodes.len()
@@ -702,7 +695,7 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		if gn.labelTags == nil {
 			gn.labelTags = map[string]*GraphTag{}
 		}
-		t.Name = names[lt.name[k]]
+		t.Name = names.names[lt.name[k]]
 		gn.labelTags[t.Name] = t
 	}
 	scaled := map[int64]string{} // a value's name: values recur across nodes
@@ -710,7 +703,7 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		gn, t := &g.nodes[key.node], &lt.nums[k]
 		labels := ""
 		if key.name >= 0 {
-			labels = names[key.name]
+			labels = names.names[key.name]
 		}
 		if gn.numTags == nil {
 			gn.numTags = map[string]map[string]*GraphTag{}

@@ -196,23 +196,17 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 	// Each kind's key, as an index into names (-1: not shown); two kinds
 	// of one key (two units, or the name twice in the string table) add
 	// up.
-	var names []string
+	var keys interner
 	kindKey := make([]int32, len(s.NumKinds))
-	at := map[string]int32{}
 	for k, kind := range s.NumKinds {
 		name := p.Strings[kind.Key]
 		if keyOK != nil && !keyOK(name) {
 			kindKey[k] = -1
 			continue
 		}
-		i, ok := at[name]
-		if !ok {
-			i = int32(len(names))
-			at[name] = i
-			names = append(names, name)
-		}
-		kindKey[k] = i
+		kindKey[k] = keys.id(name)
 	}
+	names := keys.names
 	// each calls f with every shown numeric label of the samples keep
 	// passes: its key's index, its value and the sample's.
 	each := func(f func(k int32, value, v int64)) {
@@ -424,4 +418,24 @@ func (e *Engine) NumLabelUnits() map[string]string {
 		e.units = numLabelUnits(e.p)
 	}
 	return e.units
+}
+
+// interner numbers strings in order of first appearance.
+type interner struct {
+	names []string
+	ids   map[string]int32
+}
+
+// id is s's number, given it the first time.
+func (in *interner) id(s string) int32 {
+	i, ok := in.ids[s]
+	if !ok {
+		if in.ids == nil {
+			in.ids = map[string]int32{}
+		}
+		i = int32(len(in.names))
+		in.ids[s] = i
+		in.names = append(in.names, s)
+	}
+	return i
 }
