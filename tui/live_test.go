@@ -31,9 +31,23 @@ type liveServer struct {
 	// once: after the files, fail (a test that needs the snapshots to
 	// stay as served, whenever its keys land).
 	once bool
+	// gate, when set, holds every request after the first until it is
+	// closed; a request the explorer gives up on meanwhile (p cancels
+	// a fetch under way) is not served.
+	gate chan struct{}
 }
 
 func (s *liveServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	gate, first := s.gate, s.n == 0
+	s.mu.Unlock()
+	if gate != nil && !first {
+		select {
+		case <-gate:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fail || s.once && s.n >= len(s.files) {
@@ -679,7 +693,10 @@ func TestSparkline(t *testing.T) {
 // here is the same profile: its delta would be empty); m again clears.
 func TestLiveMark(t *testing.T) {
 	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
-	srv := &liveServer{files: []string{a, b, b}, once: true}
+	// The snapshots after the first wait for the keys: on a busy machine
+	// a fetch could otherwise be under way when p cancels it, and the
+	// snapshot it took from the server would never be shown.
+	srv := &liveServer{files: []string{a, b, b}, once: true, gate: make(chan struct{})}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	cfg := testConfig(ts.URL + "/debug/pprof/heap")
@@ -691,6 +708,7 @@ func TestLiveMark(t *testing.T) {
 	}
 	h.keys("d") // the delta gives way to the mark
 	h.keys("p")
+	close(srv.gate)
 	// Generations: 1 the mark, 2 and 3 the snapshots after it.
 	h.waitFor("the third snapshot", func(m *Model) bool { return srv.served() == 3 && m.gen >= 3 })
 	showsBase(t, h, b, a)
