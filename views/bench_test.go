@@ -60,12 +60,7 @@ func benchFrame1M(b *testing.B, e *analysis.Engine) {
 		{"flame", NewFlame(c)},
 		{"traces", NewTraces(c)},
 	} {
-		run, _ := tc.v.Query(e, opt, "")
-		show, err := run()
-		if err != nil {
-			b.Fatal(err)
-		}
-		show()
+		showQuery(b, tc.v, e, opt)
 		tc.v.SetSize(160, 42)
 		down := tea.KeyMsg{Type: tea.KeyDown}
 		b.Run(tc.name, func(b *testing.B) {
@@ -173,12 +168,7 @@ func benchFlame1M(b *testing.B, e *analysis.Engine) {
 	newFlame := func() *Flame {
 		f := NewFlame(c)
 		f.SetSize(160, 42)
-		run, _ := f.Query(e, opt, "")
-		show, err := run()
-		if err != nil {
-			b.Fatal(err)
-		}
-		show()
+		showQuery(b, f, e, opt)
 		return f
 	}
 	b.Run("layout", func(b *testing.B) {
@@ -210,12 +200,7 @@ func benchFlame1M(b *testing.B, e *analysis.Engine) {
 	redraw := func(b *testing.B, f *Flame, opt analysis.Options) {
 		f.recent = nil
 		defer cpuTime(b)()
-		run, _ := f.Query(e, opt, "")
-		show, err := run()
-		if err != nil {
-			b.Fatal(err)
-		}
-		show()
+		showQuery(b, f, e, opt)
 		_ = f.View()
 	}
 	b.Run("invert", func(b *testing.B) {
@@ -380,11 +365,6 @@ func openTree(b *testing.B, e *analysis.Engine) *Tree {
 	opt.NodeFraction = 0
 	t := NewTree(benchCommon())
 	t.SetSize(160, 45)
-	run, _ := t.Query(e, opt, "")
-	show, err := run()
-	if err != nil {
-		b.Fatal(err)
-	}
-	show()
+	showQuery(b, t, e, opt)
 	return t
 }

@@ -92,12 +92,7 @@ func TestFlamePivotBackOut(t *testing.T) {
 		f.SetSize(100, 30)
 		query := func(e *analysis.Engine) {
 			t.Helper()
-			run, _ := f.Query(e, opt, "")
-			show, err := run()
-			if err != nil {
-				t.Fatal(err)
-			}
-			show()
+			showQuery(t, f, e, opt)
 		}
 		query(e1)
 		outside := f.tree
@@ -131,12 +126,7 @@ func TestFlameRecent(t *testing.T) {
 		t.Helper()
 		opt := analysis.DefaultOptions()
 		opt.Recursion, opt.Focus = rec, focus
-		run, _ := f.Query(e, opt, "")
-		show, err := run()
-		if err != nil {
-			t.Fatal(err)
-		}
-		show()
+		showQuery(t, f, e, opt)
 		return f.tree
 	}
 	graph := show(e1, "", "")

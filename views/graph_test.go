@@ -15,12 +15,7 @@ func TestGraphClick(t *testing.T) {
 	e := testEngine(t, "cpu_labels.pb.gz")
 	v := NewGraph(testCommon())
 	v.SetSize(120, 30)
-	run, _ := v.Query(e, analysis.DefaultOptions(), "")
-	show, err := run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	show()
+	showQuery(t, v, e, analysis.DefaultOptions())
 	// A function with callers and callees to click on.
 	g := v.Data()
 	for _, n := range g.Nodes {

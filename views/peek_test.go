@@ -185,3 +185,14 @@ func TestPeekEmpty(t *testing.T) {
 		t.Errorf("focus elsewhere:\n%s", p.View())
 	}
 }
+
+// showQuery computes v's data for opt and shows it, as the root does.
+func showQuery(tb testing.TB, v View, e *analysis.Engine, opt analysis.Options) {
+	tb.Helper()
+	run, _ := v.Query(e, opt, "")
+	show, err := run()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	show()
+}
