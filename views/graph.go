@@ -552,13 +552,17 @@ func (v *Graph) edgeWidth(id int32) int {
 // and the stroke's style.
 func (v *Graph) edgeText(id int32) (stroke, label string, style lipgloss.Style) {
 	e := &v.data.g.Edges[id]
-	stroke = edgeStroke(e)
-	label = v.value(e.Value())
+	label = v.edgeValue(e) + " " + v.boxName(e.From) + " → " + v.boxName(e.To)
+	return edgeStroke(e), label, v.edgeStyle(e)
+}
+
+// edgeValue is an edge's value as its label starts, "(inline)" after
+// an inlined call's.
+func (v *Graph) edgeValue(e *analysis.GraphEdge) string {
 	if e.Inline {
-		label += " (inline)"
+		return v.value(e.Value()) + " (inline)"
 	}
-	label += " " + v.boxName(e.From) + " → " + v.boxName(e.To)
-	return stroke, label, v.edgeStyle(e)
+	return v.value(e.Value())
 }
 
 // edgeStroke is the line an edge is drawn with: dotted for a residual
@@ -684,10 +688,7 @@ func (v *Graph) drawEdge(cv *canvas, b graphBox, y int, other graphBox) {
 	st := v.c.Styles
 	e := &v.data.g.Edges[b.edge]
 	stroke := edgeStroke(e)
-	label := " " + v.value(e.Value())
-	if e.Inline {
-		label += " (inline)"
-	}
+	label := " " + v.edgeValue(e)
 	if other.x != b.x && other.level != 0 {
 		arrow := " ← "
 		if b.level < 0 {
