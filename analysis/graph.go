@@ -572,7 +572,7 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		unit = "minimum"
 	}
 	// Each label set's name, as a number (-1: no name).
-	var names interner
+	var names interner[string]
 	setIdx := make([]int32, p.LabelSets.Len())
 	var parts []string
 	for set := range setIdx {
@@ -592,7 +592,7 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		name := strings.Join(parts, `\n`)
 		setIdx[set] = names.id(name)
 	}
-	lt := newLabelTags(limit, len(names.names))
+	lt := newLabelTags(limit, len(names.keys))
 
 	vals := p.Samples.Values[q.vi]
 	nn := q.nodes.len()
@@ -695,15 +695,15 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		if gn.labelTags == nil {
 			gn.labelTags = map[string]*GraphTag{}
 		}
-		t.Name = names.names[lt.name[k]]
+		t.Name = names.keys[lt.name[k]]
 		gn.labelTags[t.Name] = t
 	}
 	scaled := map[int64]string{} // a value's name: values recur across nodes
-	for k, key := range lt.numKeys {
+	for k, key := range lt.numIDs.keys {
 		gn, t := &g.nodes[key.node], &lt.nums[k]
 		labels := ""
 		if key.name >= 0 {
-			labels = names.names[key.name]
+			labels = names.keys[key.name]
 		}
 		if gn.numTags == nil {
 			gn.numTags = map[string]map[string]*GraphTag{}
@@ -732,15 +732,14 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 // and label name number: in a table when it is small enough, else in a
 // map; and their numeric tags, by node, label name number and value.
 type labelTags struct {
-	names   int
-	dense   []int32         // node*names + name → tag index + 1
-	where   map[int64]int32 // the same, when the table would be too big
-	tags    []GraphTag
-	node    []int32 // per tag: its node, and its name in name
-	name    []int32
-	numAt   map[numKey]int32 // → index into nums
-	nums    []GraphTag
-	numKeys []numKey
+	names  int
+	dense  []int32         // node*names + name → tag index + 1
+	where  map[int64]int32 // the same, when the table would be too big
+	tags   []GraphTag
+	node   []int32 // per tag: its node, and its name in name
+	name   []int32
+	numIDs interner[numKey] // → index into nums
+	nums   []GraphTag
 }
 
 // numKey is a numeric tag: its node, label name number (-1: none) and
@@ -752,16 +751,9 @@ type numKey struct {
 
 // num returns node gi's numeric tag for name ni and value v, adding it.
 func (lt *labelTags) num(gi, ni int32, v int64) *GraphTag {
-	k := numKey{gi, ni, v}
-	id, ok := lt.numAt[k]
-	if !ok {
-		if lt.numAt == nil {
-			lt.numAt = map[numKey]int32{}
-		}
-		id = int32(len(lt.nums))
-		lt.numAt[k] = id
+	id := lt.numIDs.id(numKey{gi, ni, v})
+	if int(id) == len(lt.nums) {
 		lt.nums = append(lt.nums, GraphTag{})
-		lt.numKeys = append(lt.numKeys, k)
 	}
 	return &lt.nums[id]
 }

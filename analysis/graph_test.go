@@ -21,14 +21,8 @@ func TestGraphNodes(t *testing.T) {
 			{"nodefraction": "0", "nodecount": "30", "call_tree": "true"},
 		} {
 			opt := testOptions(t, set)
-			dot, err := e.Graph(opt, GraphVisual)
-			if err != nil {
-				t.Fatal(err)
-			}
-			view, err := e.Graph(opt, GraphNodes)
-			if err != nil {
-				t.Fatal(err)
-			}
+			dot := must(e.Graph(opt, GraphVisual))(t)
+			view := must(e.Graph(opt, GraphNodes))(t)
 			for i := range dot.Nodes {
 				dot.Nodes[i].LabelTags, dot.Nodes[i].NumericTags = nil, nil
 			}

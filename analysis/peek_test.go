@@ -99,14 +99,8 @@ func TestPeekFromPartialTop(t *testing.T) {
 			name := full.Nodes.Name(full.Rows[i].Node)
 			re := regexp.MustCompile("^" + regexp.QuoteMeta(name) + "$")
 			for _, o := range []Options{opt, every} {
-				got, err := partial.Peek(o, re)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := complete.Peek(o, re)
-				if err != nil {
-					t.Fatal(err)
-				}
+				got := must(partial.Peek(o, re))(t)
+				want := must(complete.Peek(o, re))(t)
 				if !reflect.DeepEqual(got.Entries, want.Entries) {
 					t.Fatalf("%v %v edgefraction=%g: peek of %s (row %d) from the partial table:\n%+v\nfrom the complete one:\n%+v", c.shape, c.set, o.EdgeFraction, name, i, got.Entries, want.Entries)
 				}

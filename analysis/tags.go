@@ -196,7 +196,7 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 	// Each kind's key, as an index into names (-1: not shown); two kinds
 	// of one key (two units, or the name twice in the string table) add
 	// up.
-	var keys interner
+	var keys interner[string]
 	kindKey := make([]int32, len(s.NumKinds))
 	for k, kind := range s.NumKinds {
 		name := p.Strings[kind.Key]
@@ -206,7 +206,7 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 		}
 		kindKey[k] = keys.id(name)
 	}
-	names := keys.names
+	names := keys.keys
 	// each calls f with every shown numeric label of the samples keep
 	// passes: its key's index, its value and the sample's.
 	each := func(f func(k int32, value, v int64)) {
@@ -420,22 +420,22 @@ func (e *Engine) NumLabelUnits() map[string]string {
 	return e.units
 }
 
-// interner numbers strings in order of first appearance.
-type interner struct {
-	names []string
-	ids   map[string]int32
+// interner numbers keys in order of first appearance.
+type interner[K comparable] struct {
+	keys []K // by number
+	ids  map[K]int32
 }
 
-// id is s's number, given it the first time.
-func (in *interner) id(s string) int32 {
-	i, ok := in.ids[s]
+// id is k's number, given it the first time.
+func (in *interner[K]) id(k K) int32 {
+	i, ok := in.ids[k]
 	if !ok {
 		if in.ids == nil {
-			in.ids = map[string]int32{}
+			in.ids = map[K]int32{}
 		}
-		i = int32(len(in.names))
-		in.ids[s] = i
-		in.names = append(in.names, s)
+		i = int32(len(in.keys))
+		in.ids[k] = i
+		in.keys = append(in.keys, k)
 	}
 	return i
 }

@@ -259,6 +259,18 @@ func testOptions(t *testing.T, set map[string]string) Options {
 	return opt
 }
 
+// must takes a call's value and error, as must(e.Top(opt))(t): the
+// value, the test failing at once when err is set.
+func must[T any](v T, err error) func(t *testing.T) T {
+	return func(t *testing.T) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
 // TestBaseTop: in a -diff_base profile, BaseTop gives the base profile's
 // own top, and base + delta gives the new profile's, function by
 // function.
@@ -335,14 +347,8 @@ func TestTopFromKeptAggregate(t *testing.T) {
 			{"nodefraction": "0", "edgefraction": "0.05", "cum": "true"},
 		} {
 			opt := testOptions(t, set)
-			got, err := kept.Top(opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := NewEngine(p).Top(opt)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := must(kept.Top(opt))(t)
+			want := must(NewEngine(p).Top(opt))(t)
 			if !slices.Equal(named(got), named(want)) || got.Total != want.Total {
 				t.Errorf("%s %v: the table from the kept aggregate differs from a new one", profile, set)
 			}

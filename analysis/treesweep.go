@@ -24,59 +24,27 @@ const sweepShare = 8
 type rowTag struct{ k, at int32 }
 
 // rowKids is the children one sweep found: per node of the row, in the
-// order met, and a hash table from (node of the row, child's node) to
-// the child's index+1 in its node's list.
+// order met, and an index from (node of the row, child's node) to the
+// child's index+1 in its node's list, by the pair's number in ids.
 type rowKids struct {
 	kids [][]child
-	keys []uint64 // 0: empty
-	vals []int32
-	used int
+	ids  edgeIndex // from: the row's node (index+1), to: the child's node
+	pos  []int32   // by id
 }
 
 func newRowKids(parents int) *rowKids {
-	r := &rowKids{kids: make([][]child, parents)}
-	r.grow(1 << 10)
-	return r
-}
-
-func rowKey(k, node int32) uint64 { return uint64(k)<<32 | uint64(uint32(node)) }
-
-func (r *rowKids) grow(size int) {
-	keys, vals := r.keys, r.vals
-	r.keys, r.vals = make([]uint64, size), make([]int32, size)
-	for i, key := range keys {
-		if key != 0 {
-			j := r.slot(key)
-			r.keys[j], r.vals[j] = key, vals[i]
-		}
-	}
-}
-
-// slot is where key is in the table, or the empty slot it would take.
-func (r *rowKids) slot(key uint64) int {
-	mask := uint64(len(r.keys) - 1)
-	i := (key * 0x9e3779b97f4a7c15) >> 32 & mask
-	for r.keys[i] != 0 && r.keys[i] != key {
-		i = (i + 1) & mask
-	}
-	return int(i)
+	return &rowKids{kids: make([][]child, parents), ids: newEdgeIndex(0)}
 }
 
 // child returns the index+1 of node's child under the row's node k
 // (index+1), adding it when it is new.
 func (r *rowKids) child(k, node int32) int32 {
-	key := rowKey(k, node)
-	i := r.slot(key)
-	if r.keys[i] == key {
-		return r.vals[i]
+	id, added := r.ids.number(edgeKey{k, node})
+	if added {
+		r.kids[k-1] = append(r.kids[k-1], child{node: node})
+		r.pos = append(r.pos, int32(len(r.kids[k-1])))
 	}
-	r.kids[k-1] = append(r.kids[k-1], child{node: node})
-	v := int32(len(r.kids[k-1]))
-	r.keys[i], r.vals[i] = key, v
-	if r.used++; 2*r.used > len(r.keys) {
-		r.grow(2 * len(r.keys))
-	}
-	return v
+	return r.pos[id]
 }
 
 // sweep groups the children of row (nodes not grouped yet, with paths

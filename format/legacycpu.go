@@ -242,7 +242,6 @@ func parseLegacyCPU(data []byte, m *meter) (*Profile, error) {
 		if err := assignWithPlaceholder(p, parseLegacyMaps(text)); err != nil {
 			return nil, errLegacyCPU("maps: %w", err)
 		}
-		addPlaceholderMapping(p)
 		for i := range p.Mappings {
 			b.str(p.Mappings[i].File)
 			b.str(p.Mappings[i].BuildID)

@@ -337,7 +337,6 @@ func (lp *textProfile) finish(maps []byte) (*Profile, error) {
 	if err := assignWithPlaceholder(lp.p, ms); err != nil {
 		return nil, err
 	}
-	addPlaceholderMapping(lp.p)
 	return lp.p, nil
 }
 
@@ -357,7 +356,8 @@ func addPlaceholderMapping(p *Profile) {
 // address, after pprof's repairs of mappings that profile handlers get
 // wrong, and sets p.Mappings to ms. A location no mapping holds gets a
 // placeholder mapping covering every address, added at the end, as in
-// pprof; one at address 0 gets none.
+// pprof; one at address 0 gets none. A profile left without mappings
+// gets the one pprof adds then (addPlaceholderMapping).
 func assignWithPlaceholder(p *Profile, ms []Mapping) error {
 	ms = repairMappings(ms)
 	if len(ms) >= math.MaxInt32-1 {
@@ -398,5 +398,6 @@ func assignWithPlaceholder(p *Profile, ms []Mapping) error {
 		ms[i].ID = uint64(i) + 1
 	}
 	p.Mappings = ms
+	addPlaceholderMapping(p)
 	return nil
 }

@@ -195,6 +195,5 @@ func finishJava(p *Profile, named []bool) (*Profile, error) {
 	for i := range p.Locations {
 		p.Locations[i].Address = 0
 	}
-	addPlaceholderMapping(p)
 	return p, nil
 }
