@@ -188,20 +188,34 @@ func BenchmarkTreeFirstScreen1M(b *testing.B) {
 }
 
 // BenchmarkFold1M is the call tree with recursion folded (its roots
-// grouped), against none: "all" reads every frame of every stack for
-// a function met twice, and writes the folded paths of those that have
-// one; "direct" folds while the paths are read:
+// grouped), against none. "all-cold" reads every frame of every stack
+// for a function met twice, and writes the folded paths of those that
+// have one; "all" reads the folded paths the engine keeps from the
+// first (as after the explorer's FoldBackground); "direct" folds while
+// the paths are read:
 //
 //	go test ./analysis -run XXX -bench Fold1M -benchtime 10x
 func BenchmarkFold1M(b *testing.B) {
 	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
-		for _, rec := range []string{"none", analysis.RecursionDirect, analysis.RecursionAll} {
+		for _, rec := range []string{"none", analysis.RecursionDirect, analysis.RecursionAll, "all-cold"} {
 			opt := explorer()
-			if rec != "none" {
+			switch rec {
+			case "none":
+			case "all-cold":
+				opt.Recursion = analysis.RecursionAll
+			default:
 				opt.Recursion = rec
 			}
 			b.Run(rec, func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
+					if rec == "all-cold" {
+						b.StopTimer()
+						analysis.ForgetLocationViews(e)
+						if _, err := e.Tree(explorer(), analysis.TreeOptions{}); err != nil {
+							b.Fatal(err) // the location view, as the flame graph had it
+						}
+						b.StartTimer()
+					}
 					if _, err := e.Tree(opt, analysis.TreeOptions{}); err != nil {
 						b.Fatal(err)
 					}

@@ -1,5 +1,10 @@
 package analysis
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // locKey is what a query's location view and node lists depend on.
 type locKey struct {
 	granularity            string
@@ -44,6 +49,11 @@ type locPaths struct {
 	anyCand       bool
 	inlinedSlots  int
 	edge          []int32
+	// folded is the paths folded under recursion=all, made on the
+	// first tree that asks (query.foldedPaths).
+	foldOnce    sync.Once
+	folded      atomic.Pointer[foldedPaths]
+	foldWaiters atomic.Int32 // queries waiting for folded
 }
 
 // recentLocSets is how many location views an Engine keeps: the current

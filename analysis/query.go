@@ -15,6 +15,7 @@ type query struct {
 	c     *compiled
 	nodes *nodeTable
 	view  *locView
+	paths *locPaths // what view and the node lists below were kept as
 	// locNodes[locOff[l]:locOff[l+1]] are location l's frames as nodes,
 	// outermost first (see buildLocNodes).
 	locOff, locNodes []int32
@@ -70,6 +71,7 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 	if lp := e.recentLocs(key); lp != nil {
 		q.view, q.hidden, q.locOff, q.locNodes, q.locInlined = lp.view, lp.hidden, lp.off, lp.nodes, lp.inlined
 		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edge
+		q.paths = lp
 		return q, nil
 	}
 	switch lines, view := e.sameLines(key), e.sameView(key); {
@@ -91,7 +93,9 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 		q.buildLocNodes()
 		q.candidates()
 	}
-	e.keepLocs(key, &locPaths{q.view, q.hidden, q.locOff, q.locNodes, q.locInlined, q.cand, q.anyCand, q.inlinedSlots, q.locEdge})
+	q.paths = &locPaths{view: q.view, hidden: q.hidden, off: q.locOff, nodes: q.locNodes, inlined: q.locInlined,
+		cand: q.cand, anyCand: q.anyCand, inlinedSlots: q.inlinedSlots, edge: q.locEdge}
+	e.keepLocs(key, q.paths)
 	return q, nil
 }
 

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/pprof-tui/pprof-tui/format"
 )
@@ -178,7 +180,7 @@ func TestFoldAllPlainStacks(t *testing.T) {
 			if set == nil && !slices.Equal(flags(known), flags(unknown)) {
 				t.Errorf("%s: the folded tree's plain stacks differ from Top's", profile)
 			}
-			for what, e := range map[string]*Engine{"known from Top": known, "known from a folded tree": unknown} {
+			for what, e := range map[string]*Engine{"known from Top": known, "a second folded tree (the fold kept)": unknown} {
 				if got := treeLines(t, e, opt); !slices.Equal(got, want) {
 					t.Errorf("%s %v: plain stacks %s: tree differs", profile, set, what)
 				}
@@ -187,6 +189,73 @@ func TestFoldAllPlainStacks(t *testing.T) {
 				t.Errorf("%s %v: %d nodes", profile, set, len(want))
 			}
 		}
+	}
+}
+
+// TestFoldBackground: stacks folded ahead of time (the explorer's
+// FoldBackground, while a flame graph is shown) make the same folded
+// tree as a fresh engine's, at every sample type, and are folded once;
+// a tree that asks while the background fold gives way to a busy
+// explorer does not wait for the explorer to be idle.
+func TestFoldBackground(t *testing.T) {
+	const profile = "../testdata/go/recursive.pb.gz"
+	load := func() *Engine {
+		p, err := format.Load(context.Background(), format.Sources{Sources: []string{profile}}, format.Options{Symbolize: "none"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return NewEngine(p)
+	}
+	opt := DefaultOptions()
+	opt.Recursion = RecursionAll
+	prepared := load()
+	if err := prepared.FoldBackground(DefaultOptions(), func() bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	q, err := prepared.newQuery(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := q.paths.folded.Load()
+	if made == nil || len(made.stacks) == 0 {
+		t.Fatalf("nothing folded in the background: %+v", made)
+	}
+	fresh := load()
+	for _, st := range fresh.Profile().SampleTypes {
+		opt.SampleIndex = st.Type
+		if got, want := treeLines(t, prepared, opt), treeLines(t, fresh, opt); !slices.Equal(got, want) {
+			t.Errorf("%s: the tree from the stacks folded ahead differs:\n%v\nwant\n%v", st.Type, got, want)
+		}
+	}
+	if q, _ := prepared.newQuery(opt); q.paths.folded.Load() != made {
+		t.Errorf("the stacks were folded again")
+	}
+
+	// Busy for ever: the background fold waits at its first stack until
+	// a tree asks for the fold.
+	busy := load()
+	started := make(chan struct{})
+	var once sync.Once
+	done := make(chan error, 1)
+	go func() {
+		done <- busy.FoldBackground(DefaultOptions(), func() bool {
+			once.Do(func() { close(started) })
+			return true
+		})
+	}()
+	<-started
+	tree := make(chan []string, 1)
+	go func() { tree <- treeLines(t, busy, opt) }()
+	select {
+	case got := <-tree:
+		if want := treeLines(t, fresh, opt); !slices.Equal(got, want) {
+			t.Errorf("the tree made while the background fold gave way differs")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a tree waited for a background fold that gives way to a busy explorer")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
 

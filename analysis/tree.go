@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync/atomic"
+	"time"
 
 	"github.com/pprof-tui/pprof-tui/format"
 )
@@ -114,10 +114,14 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 		fold: to.FoldRecursion || q.opt.Recursion == RecursionDirect, locs: p.Stacks.Locs, stackOff: p.Stacks.Off,
 		locOff: q.locOff, locNodes: q.locNodes, w: w, dw: dw, fbase: math.MaxInt32,
 		curLoc: make([]int32, n), curSlot: make([]int32, n)}
-	folded := q.opt.Recursion == RecursionAll
-	if folded {
-		t.foldAll(q) // sets the paths' bounds
-	} else if q.filtering {
+	// Under recursion=all, stacks fold[k] read folded paths.
+	var fold *foldedPaths
+	if q.opt.Recursion == RecursionAll {
+		fold = q.foldedPaths()
+		t.folded, t.fbase = fold.folded, int32(len(p.Stacks.Locs))
+		t.locOff, t.locNodes = fold.locOff, fold.locNodes
+	}
+	if q.filtering || fold != nil {
 		t.lo, t.hi = make([]int32, n), make([]int32, n)
 	}
 	// fromLoc: the locations with a frame of a From node, so that the
@@ -135,33 +139,55 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 			}
 		}
 	}
-	t.all = make([]int32, 0, n)
-	for s := 0; s < n; s++ {
-		t.curSlot[s] = -1
-		if _, _, ok := stackWeight(w, dw, s); !ok {
-			continue
+	// The paths' first frames, in two halves of the stacks on two cores:
+	// each reads every stack's last location, a cache miss apiece.
+	all := make([]int32, n)
+	var kept [2]int
+	inHalves(n, parallelGroup, func(part, from, end int) {
+		k := 0 // fold.stacks[k] is the first folded stack from s on
+		if fold != nil {
+			k, _ = slices.BinarySearch(fold.stacks, int32(from))
 		}
-		if t.lo != nil && !folded {
-			lo, hi, ok := q.pathRange(p.Stacks.At(int32(s)))
-			if !ok {
+		out := from
+		for s := from; s < end; s++ {
+			t.curSlot[s] = -1
+			if _, _, ok := stackWeight(w, dw, s); !ok {
 				continue
 			}
-			base := t.stackOff[s]
-			t.lo[s], t.hi[s] = base+int32(lo), base+int32(hi)
+			for fold != nil && k < len(fold.stacks) && fold.stacks[k] < int32(s) {
+				k++
+			}
+			switch {
+			case fold != nil && k < len(fold.stacks) && fold.stacks[k] == int32(s):
+				t.lo[s], t.hi[s] = t.fbase+fold.off[k], t.fbase+fold.off[k+1]
+			case q.filtering:
+				lo, hi, ok := q.pathRange(p.Stacks.At(int32(s)))
+				if !ok {
+					continue
+				}
+				base := t.stackOff[s]
+				t.lo[s], t.hi[s] = base+int32(lo), base+int32(hi)
+			case t.lo != nil:
+				t.lo[s], t.hi[s] = t.stackOff[s], t.stackOff[s+1]
+			}
+			if fromLoc != nil && !t.passes(int32(s), fromLoc) {
+				continue
+			}
+			i, j := t.first(int32(s))
+			for to.From != nil && j >= 0 && !to.From[t.locNodes[j]] {
+				i, j = t.next(int32(s), i, j)
+			}
+			if j < 0 {
+				continue // nothing left of the stack
+			}
+			t.curLoc[s], t.curSlot[s] = i, j
+			all[out] = int32(s)
+			out++
 		}
-		if fromLoc != nil && !t.passes(int32(s), fromLoc) {
-			continue
-		}
-		i, j := t.first(int32(s))
-		for to.From != nil && j >= 0 && !to.From[t.locNodes[j]] {
-			i, j = t.next(int32(s), i, j)
-		}
-		if j < 0 {
-			continue // nothing left of the stack
-		}
-		t.curLoc[s], t.curSlot[s] = i, j
-		t.all = append(t.all, int32(s))
-	}
+		kept[part] = out - from
+	})
+	h := half(n, parallelGroup)
+	t.all = append(all[:kept[0]], all[h:h+kept[1]]...)
 	t.Total = total
 	if q.mean && totalDiv != 0 {
 		t.Total = total / totalDiv
@@ -173,61 +199,102 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	return t, nil
 }
 
-// foldAll makes the tree read each stack's path folded under
-// recursion=all. A path with no node twice is read as it is; the others
-// are written out, folded and leaf first, as stacks of pseudo-locations
-// that are the nodes themselves (location nl+k is node k's one frame),
-// in t.folded, whose indices count on from the profile's stacks' (loc),
-// so that the cursors read them as they read stacks. It sets every
-// path's bounds (t.lo, t.hi).
-func (t *Tree) foldAll(q *query) {
+// foldedPaths is the stacks' paths folded under recursion=all, for one
+// location view. A path with no node twice is read as it is. The others
+// (stacks, ascending) are written out, folded and leaf first, as stacks
+// of pseudo-locations that are the nodes themselves (location nl+k is
+// node k's one frame, in the extended locOff and locNodes): stacks[k]'s
+// is folded[off[k]:off[k+1]]. A tree reads them through indices that
+// count on from the profile's stacks' (Tree.fbase), as it reads stacks.
+// The fold does not depend on the sample type or the tag filters, so it
+// is made once per location view (locPaths.folded), and never modified.
+type foldedPaths struct {
+	stacks, off      []int32
+	folded           []int32
+	locOff, locNodes []int32
+}
+
+// foldedPaths returns the query's paths folded under recursion=all,
+// made by the first query that asks for its location view. A background
+// fold (q.pause set) gives way while busy, unless another query waits.
+func (q *query) foldedPaths() *foldedPaths {
+	lp := q.paths
+	if q.pause == nil {
+		lp.foldWaiters.Add(1)
+		defer lp.foldWaiters.Add(-1)
+	}
+	lp.foldOnce.Do(func() { lp.folded.Store(foldAll(q)) })
+	return lp.folded.Load()
+}
+
+// FoldKept reports whether the stacks of opt's location view are folded
+// under recursion=all already (FoldBackground).
+func (e *Engine) FoldKept(opt Options) bool {
+	q, err := e.newQuery(opt)
+	return err == nil && q.paths.folded.Load() != nil
+}
+
+// FoldBackground makes the paths of opt's location view folded under
+// recursion=all ahead of the first tree that folds them (the explorer's
+// R), giving way while busy reports true.
+func (e *Engine) FoldBackground(opt Options, busy func() bool) error {
+	opt.Recursion = RecursionAll
+	q, err := e.newQuery(opt)
+	if err != nil {
+		return err
+	}
+	lp := q.paths
+	q.pause = func() {
+		for lp.foldWaiters.Load() == 0 && busy() {
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	q.foldedPaths()
+	return nil
+}
+
+// foldAll folds every stack's path under recursion=all.
+func foldAll(q *query) *foldedPaths {
 	p := q.e.p
 	n := p.Stacks.Len()
 	nl := len(q.locOff) - 1
 	nodes := q.nodes.len()
 	slots := len(q.locNodes)
-	t.locOff = make([]int32, nl+nodes+1)
-	copy(t.locOff, q.locOff)
+	fp := &foldedPaths{}
+	fp.locOff = make([]int32, nl+nodes+1)
+	copy(fp.locOff, q.locOff)
 	for k := 0; k <= nodes; k++ {
-		t.locOff[nl+k] = int32(slots + k)
+		fp.locOff[nl+k] = int32(slots + k)
 	}
-	t.locNodes = make([]int32, slots+nodes)
-	copy(t.locNodes, q.locNodes)
+	fp.locNodes = make([]int32, slots+nodes)
+	copy(fp.locNodes, q.locNodes)
 	for k := 0; k < nodes; k++ {
-		t.locNodes[slots+k] = int32(k)
+		fp.locNodes[slots+k] = int32(k)
 	}
-	t.lo, t.hi = make([]int32, n), make([]int32, n)
-	base := int32(len(p.Stacks.Locs))
 	packed := packNodes(q.locOff, q.locNodes)
 	// A stack the node table knows has no node twice has none in the
 	// part of it the filters keep. Without a frame filter, the scan
-	// tells the table which stacks are plain, when it sees them all.
+	// tells the table which stacks are plain.
 	plain := q.e.plainStacks(q.nodes)
 	var seen []uint8
 	if plain == nil && !q.filtering {
 		seen = make([]uint8, n)
 	}
-	var skipped atomic.Bool // a stack without weight, not seen
-	// scan sets the bounds of stacks [from, to) and returns their folded
-	// paths, whose bounds count from base; two halves on two cores.
-	scan := func(from, to int) []int32 {
+	// scan folds the paths of stacks [from, to); two halves on two cores.
+	scan := func(from, to int) (stacks, off, folded []int32) {
 		stamp := make([]int32, nodes) // node → the stack+1 it was last seen in
-		var folded []int32
 		f := q.folder()
 		var path []int32
 		for s := from; s < to; s++ {
-			if _, _, ok := stackWeight(t.w, t.dw, s); !ok {
-				skipped.Store(true)
+			if q.pause != nil && s&pauseEvery == 0 {
+				q.pause()
+			}
+			if plain != nil && plain[s] == plainStack {
 				continue
 			}
 			locs := p.Stacks.At(int32(s))
 			lo, hi, ok := q.pathRange(locs)
 			if !ok {
-				continue
-			}
-			off := p.Stacks.Off[s]
-			t.lo[s], t.hi[s] = off+int32(lo), off+int32(hi)
-			if plain != nil && plain[s] == plainStack {
 				continue
 			}
 			// A stack known to repeat a node is folded without a look:
@@ -245,35 +312,29 @@ func (t *Tree) foldAll(q *query) {
 			}
 			path = appendPacked(q, packed, path[:0], locs[lo:hi])
 			path, _ = f.fold(path, nil, nodes)
-			t.lo[s] = base + int32(len(folded))
+			stacks, off = append(stacks, int32(s)), append(off, int32(len(folded)))
 			for i := len(path) - 1; i >= 0; i-- {
 				folded = append(folded, int32(nl)+path[i])
 			}
-			t.hi[s] = base + int32(len(folded))
 		}
-		return folded
+		return stacks, off, folded
 	}
-	var folded, second []int32
-	h := n
 	if n >= parallelGroup {
-		h = n / 2
-		both(func() { folded = scan(0, h) }, func() { second = scan(h, n) })
+		var stacks, off, folded []int32
+		both(func() { fp.stacks, fp.off, fp.folded = scan(0, n/2) },
+			func() { stacks, off, folded = scan(n/2, n) })
+		for _, o := range off {
+			fp.off = append(fp.off, o+int32(len(fp.folded)))
+		}
+		fp.stacks, fp.folded = append(fp.stacks, stacks...), append(fp.folded, folded...)
 	} else {
-		folded = scan(0, n)
+		fp.stacks, fp.off, fp.folded = scan(0, n)
 	}
-	if seen != nil && !skipped.Load() {
+	fp.off = append(fp.off, int32(len(fp.folded)))
+	if seen != nil {
 		q.nodes.setPlainStacks(seen)
 	}
-	if len(second) > 0 {
-		shift := int32(len(folded))
-		for s := h; s < n; s++ {
-			if t.lo[s] >= base {
-				t.lo[s] += shift
-				t.hi[s] += shift
-			}
-		}
-	}
-	t.folded, t.fbase = append(folded, second...), base
+	return fp
 }
 
 // Packed nodes: per location, its frames' nodes (up to three, each

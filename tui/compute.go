@@ -59,6 +59,9 @@ type jobs struct {
 	foreground *atomic.Int32
 	// prefetchLater: the prefetch waits for the first table's completion.
 	prefetchLater bool
+	// folded is the optsKey whose stacks were folded in the background
+	// (prepareFold).
+	folded string
 	// tally holds the counts of what filters keep (tally.go).
 	tally [numTallies]tally
 	// epoch numbers the open profile: closing it starts a new epoch.
@@ -224,6 +227,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		partial = true
 		cmds = append(cmds, completeLater(req))
 	}
+	cmds = append(cmds, foldLater(req, m.engine))
 	if m.phase == phaseOpening {
 		// Draw nothing for a frame, which erases the loading line from the
 		// terminal's main screen, then take the alt screen.
@@ -304,6 +308,42 @@ func (m *Model) topCompleted(msg topCompleteMsg) tea.Cmd {
 // newer on the way.
 func (m *Model) shows(req request) bool {
 	return m.jobs.have[req.view] == req.key && m.jobs.inflight[req.view] == 0
+}
+
+// foldLater asks, a few frames after a call tree or flame graph without
+// folded recursion is drawn, for its stacks folded under recursion=all
+// (analysis.Engine.FoldBackground), which R asks for first: the key then
+// lays out the folded graph without reading every stack again.
+func foldLater(req request, e *analysis.Engine) tea.Cmd {
+	if req.opts.Recursion != "" || req.view != viewFlame && req.view != viewTree {
+		return nil
+	}
+	return tea.Tick(completeDelay, func(time.Time) tea.Msg { return foldMsg{req, e} })
+}
+
+type foldMsg struct {
+	req    request
+	engine *analysis.Engine
+}
+
+// prepareFold folds the stacks of msg's options in the background,
+// without a spinner, one background job at a time; its walk gives way to
+// whatever a person asks for meanwhile. A live source's engine changes
+// at each snapshot: nothing is prepared.
+func (m *Model) prepareFold(msg foldMsg) tea.Cmd {
+	key := m.optsKey(msg.req.opts)
+	if m.live != nil || msg.engine != m.engine || msg.req.opts != m.opts || m.jobs.folded == key {
+		return nil // superseded, or done
+	}
+	if m.jobs.busy() || m.jobs.background {
+		return foldLater(msg.req, msg.engine)
+	}
+	m.jobs.background, m.jobs.folded = true, key
+	e, opts, fg, epoch := m.engine, msg.req.opts, m.jobs.foreground, m.jobs.epoch
+	return guard(func() tea.Msg {
+		_ = e.FoldBackground(opts, func() bool { return fg.Load() > 0 }) // an error shows when R asks
+		return prefetchedMsg{epoch}
+	})
 }
 
 // prefetchDelay lets the first screen be drawn before prefetch starts.

@@ -333,6 +333,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.topCompleted(msg)
+	case foldMsg:
+		if msg.req.epoch != m.jobs.epoch {
+			return m, nil
+		}
+		return m, m.prepareFold(msg)
 	case prefetchedMsg:
 		if msg.epoch == m.jobs.epoch {
 			m.jobs.background = false

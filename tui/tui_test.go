@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -1006,6 +1007,32 @@ func TestPrefetchNextSampleType(t *testing.T) {
 	h.do(func(m *Model) { shown = m.opts.SampleIndex })
 	if shown != "samples" {
 		t.Fatalf("s shows sample type %q", shown)
+	}
+}
+
+// TestFoldPrepared: a few frames after a flame graph (or call tree)
+// without folded recursion is drawn, its stacks are folded under
+// recursion=all in the background, which R asks for first; the Top view
+// prepares nothing.
+func TestFoldPrepared(t *testing.T) {
+	h := start(t, testConfig(testdata("recursive.pb.gz")))
+	time.Sleep(3 * completeDelay)
+	h.settle()
+	h.do(func(m *Model) {
+		if m.engine.FoldKept(m.opts) {
+			t.Error("the Top view folded the stacks")
+		}
+	})
+	h.keys("4")
+	h.waitFor("the stacks folded", func(m *Model) bool { return m.engine.FoldKept(m.opts) && !m.jobs.background })
+	h.keys("R")
+	h.do(func(m *Model) {
+		if m.opts.Recursion != analysis.RecursionAll {
+			t.Errorf("R: recursion %q", m.opts.Recursion)
+		}
+	})
+	if s := h.screen(); !strings.Contains(s, "recursion=all") {
+		t.Errorf("R: the status bar does not say recursion=all:\n%s", s)
 	}
 }
 

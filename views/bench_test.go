@@ -194,7 +194,9 @@ func benchFlame1M(b *testing.B, e *analysis.Engine) {
 	})
 	// What b, S and R cost from the key to the drawn graph: the new
 	// result (its trees, its first layout), shown and drawn; the graphs
-	// the view keeps are dropped first, so that each is computed. On a
+	// the view keeps are dropped first, so that each is computed (the
+	// engine keeps the stacks folded under recursion=all from the first
+	// iteration on, as after the explorer's background fold). On a
 	// shared machine the CPU time (cpu-ns/op, all threads) varies less
 	// than the wall time.
 	redraw := func(b *testing.B, f *Flame, opt analysis.Options) {
