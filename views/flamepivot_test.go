@@ -99,7 +99,7 @@ func TestFlamePivotBackOut(t *testing.T) {
 		for _, e := range []*analysis.Engine{e1, e2} {
 			f.Pivot("main.fib")
 			query(e1)
-			f.unpivot()
+			f.stepOut()
 			query(e)
 			if again := f.tree == outside; again != (e == e1) {
 				t.Errorf("diff %v: out of the pivot on the same profile %v: the graph entered from %v", diff, e == e1, again)
@@ -154,11 +154,11 @@ func TestFlameRecent(t *testing.T) {
 	fib := show(e1, "", "")
 	f.Pivot("main.runFib")
 	show(e1, "", "")
-	f.unpivot()
+	f.stepOut()
 	if show(e1, "", "") != fib || f.callers == nil {
 		t.Error("back to the pivot before: computed again")
 	}
-	f.unpivot()
+	f.stepOut()
 	if show(e1, "", "") != graph || f.callers != nil {
 		t.Error("out of the pivots: the graph was computed again")
 	}
