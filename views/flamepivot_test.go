@@ -2,6 +2,8 @@ package views
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -174,5 +176,52 @@ func TestFlameRecent(t *testing.T) {
 	}
 	if show(e1, "", "") == graph {
 		t.Error("a graph of a profile shown before another is kept")
+	}
+}
+
+// TestPivotTrail: the steps backspace goes back through, for key
+// sequences: S pushes the graph or the pivot it leaves; b in a pivot,
+// or after leaving one with b, is a step too; b outside is undone by
+// b.
+func TestPivotTrail(t *testing.T) {
+	type state struct {
+		inverted bool
+		pivot    string
+	}
+	for _, c := range []struct {
+		keys string // S<name>, b, ⌫, space-separated
+		want []state
+	}{
+		{"b b", []state{{false, ""}}},
+		{"Sf", []state{{false, ""}, {false, "f"}}},
+		{"Sf Sf", []state{{false, ""}, {false, "f"}}},
+		{"Sf Sg", []state{{false, ""}, {false, "f"}, {false, "g"}}},
+		{"Sf Sg ⌫", []state{{false, ""}, {false, "f"}}},
+		{"Sf Sg ⌫ ⌫ ⌫", []state{{false, ""}}},
+		{"Sf b", []state{{false, ""}, {false, "f"}, {true, ""}}},
+		{"Sf b ⌫", []state{{false, ""}, {false, "f"}}},
+		{"Sf b b", []state{{false, ""}, {false, "f"}, {true, ""}, {false, ""}}},
+		{"b Sf b", []state{{true, ""}, {true, "f"}, {false, ""}}},
+		{"Sf b Sg ⌫ ⌫ ⌫", []state{{false, ""}}},
+	} {
+		var p pivotTrail
+		for _, k := range strings.Fields(c.keys) {
+			switch {
+			case k == "b":
+				p.invert(nil)
+			case k == "⌫":
+				p.stepBack()
+			default:
+				p.pivotTo(k[1:], nil)
+			}
+		}
+		var got []state
+		for _, s := range p.back {
+			got = append(got, state{s.inverted, s.pivot})
+		}
+		got = append(got, state{p.inverted, p.pivot})
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: the trail %v, want %v", c.keys, got, c.want)
+		}
 	}
 }
