@@ -163,3 +163,22 @@ func TestTreePivotHistory(t *testing.T) {
 		t.Fatalf("S R ⌫: pivot %q", p)
 	}
 }
+
+// TestFlameInvertTwiceZoomed: b twice shows the graph as it was, zoom
+// and all.
+func TestFlameInvertTwiceZoomed(t *testing.T) {
+	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
+	h.keys("4", "/")
+	h.typeText("^main.cpuPhase.func1.1$")
+	h.keys("<enter>", "<esc>", "<enter>")
+	want := flameState{zoom: "main.cpuPhase.func1.1"}
+	if got := h.flameState(); got != want {
+		t.Fatalf("zoomed: %+v", got)
+	}
+	h.keys("b")
+	shows(h, "root · inverted")
+	h.keys("b")
+	if got := h.flameState(); got != want {
+		t.Errorf("b b: %+v, want %+v\n%s", got, want, h.screen())
+	}
+}
