@@ -45,14 +45,17 @@ type Flame struct {
 	// shown is the state (Query's) of the result shown.
 	shown string
 
-	// inverted: the roots are the leaf functions, as wide as their
-	// flat, and under each frame its callers (b).
-	inverted bool
-	// pivotTrail is the function the graph pivots on: its callers
-	// drawn upwards above it, its callees below. callers is the pivot's
-	// tree of callers, tree its callees'.
+	// pivotTrail is whether the graph is inverted (b: the roots are the
+	// leaf functions, as wide as their flat, and under each frame its
+	// callers) or the function it pivots on (S: its callers drawn
+	// upwards above it, its callees below; callers is the pivot's tree
+	// of callers, tree its callees'), and the steps before.
 	pivotTrail
 	callers *analysis.Tree
+	// restore, when restoring, are the zooms of the step of the trail
+	// gone back to, to find in the next result.
+	restore   [][]string
+	restoring bool
 	// pivotFlat is the pivot's flat: the value of the stacks it ends.
 	pivotFlat int64
 	// e and opt are what the shown result was computed from. recent
@@ -101,6 +104,8 @@ func (f *Flame) ShortHelp() []key.Binding {
 	zoom, out := k.Zoom, k.ZoomOut
 	if f.pivot != "" {
 		zoom = withHelp(zoom, "pivot here")
+	}
+	if len(f.history) == 0 && len(f.back) > 0 {
 		out = withHelp(out, "back")
 	}
 	if f.m.re != nil {
@@ -131,14 +136,14 @@ type flameResult struct {
 }
 
 // state is what the graph's data is for besides the options: inverted
-// or not, the pivot.
+// or not, or the pivot (whichever graph it was entered from).
 func (f *Flame) state() string {
 	state := "flame"
-	if f.inverted {
+	switch {
+	case f.pivot != "":
+		state = "flame pivot " + f.pivot
+	case f.inverted:
 		state = "inverted flame"
-	}
-	if f.pivot != "" {
-		state += " pivot " + f.pivot
 	}
 	if d := f.flameDiffState(); d != "" {
 		state += " " + d
@@ -172,12 +177,9 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 	}
 	// The zooms outlive a new result (another sample type, a filter) as
 	// paths of names, taken here on the UI goroutine.
-	var paths [][]string
-	if f.tree != nil && f.callers == nil && f.tree.Inverted == f.inverted {
-		for _, z := range f.history {
-			paths = append(paths, namePath(f.tree, z))
-		}
-		paths = append(paths, namePath(f.tree, f.zoom))
+	paths := f.zoomPaths()
+	if f.restoring {
+		paths = f.restore
 	}
 	inverted := f.inverted
 	sides, fromBase := f.c.Sides, f.fromBase
@@ -201,6 +203,19 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 		r.lay = layoutFlame(tr, r.zoom, width)
 		return r, nil
 	}, f.setResult), state
+}
+
+// zoomPaths is the zooms of the graph shown, the earlier ones first, as
+// paths of names; nil in a pivot or until the graph asked for is shown.
+func (f *Flame) zoomPaths() [][]string {
+	if f.tree == nil || f.callers != nil || f.pivot != "" || f.tree.Inverted != f.inverted {
+		return nil
+	}
+	var paths [][]string
+	for _, z := range f.history {
+		paths = append(paths, namePath(f.tree, z))
+	}
+	return append(paths, namePath(f.tree, f.zoom))
 }
 
 // pivotResult computes the pivot on name and lays it out.
@@ -296,6 +311,7 @@ func (f *Flame) setResult(r *flameResult, opt analysis.Options) {
 	}
 	f.tree, f.callers, f.zoom, f.history, f.lay, f.diff = r.tree, r.callers, r.zoom, r.history, r.lay, r.diff
 	f.pivotFlat, f.e, f.opt, f.shown = r.pivotFlat, r.e, opt, r.state
+	f.restore, f.restoring = nil, false
 	f.mu, f.pending = &sync.Mutex{}, 0
 	if r.mu != nil {
 		f.mu = r.mu // the same tree: its layouts keep their lock
@@ -454,26 +470,37 @@ func (f *Flame) Claims(msg tea.KeyMsg) bool {
 	case key.Matches(msg, k.Clear) && f.m.re != nil:
 		return false
 	case key.Matches(msg, k.ZoomOut):
-		return len(f.history) > 0 || f.pivot != ""
+		return len(f.history) > 0 || len(f.back) > 0
 	}
 	return false
 }
 
 // Pivot pivots the graph on the function named name, remembering the
-// pivot before (if any) for going back.
+// graph or the pivot before for going back.
 func (f *Flame) Pivot(name string) tea.Cmd {
-	if !f.pivotTo(name) {
+	if !f.pivotTo(name, f.zoomPaths()) {
 		return nil
 	}
+	f.restoring = false
+	return f.recompute()
+}
+
+// stepOut goes back to the trail's step before: the pivot before, or
+// the graph a pivot was entered from, with its zooms.
+func (f *Flame) stepOut() tea.Cmd {
+	zooms, ok := f.stepBack()
+	if !ok {
+		return nil
+	}
+	f.restore, f.restoring = zooms, true
 	return f.recompute()
 }
 
 func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 	k := f.c.Keys
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
-		f.inverted = !f.inverted
-		f.zoom, f.history = nil, nil
-		f.pivotTrail = pivotTrail{}
+		f.invert(f.zoomPaths())
+		f.restoring = false
 		return f.recompute()
 	}
 	if f.lay == nil {
@@ -524,9 +551,10 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		case key.Matches(msg, k.Zoom):
 			return f.zoomInto(f.cur)
-		case key.Matches(msg, k.ZoomOut) && f.pivot != "":
-			f.unpivot()
-			return f.recompute()
+		case key.Matches(msg, k.ZoomOut) && len(f.back) > 0 && (len(f.history) == 0 || f.shown != f.state()):
+			// The zooms are the graph's left behind until the step's
+			// graph comes: backspace undoes the step.
+			return f.stepOut()
 		case key.Matches(msg, k.ZoomOut):
 			return f.zoomOut()
 		case key.Matches(msg, k.Widths):
@@ -859,6 +887,10 @@ func (f *Flame) detail() string {
 		zoom, short = "  pivot: callers ↑ callees ↓ · ⌫ back", "  pivot · ⌫ back"
 	case len(f.history) > 0:
 		zoom, short = "  zoomed ×"+strconv.Itoa(len(f.history))+" · ⌫ out", "  ×"+strconv.Itoa(len(f.history))
+	case len(f.back) > 0 && f.back[len(f.back)-1].pivot != "":
+		zoom, short = "  ⌫ back to the pivot", "  ⌫ back"
+	case len(f.back) > 0:
+		zoom, short = "  ⌫ back", "  ⌫ back"
 	}
 	withShare := func(v int64) string { return f.signed(v) + " (" + flameShare(v, total) + ")" }
 	variants := [][2]string{

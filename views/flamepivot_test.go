@@ -2,6 +2,8 @@ package views
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -99,7 +101,7 @@ func TestFlamePivotBackOut(t *testing.T) {
 		for _, e := range []*analysis.Engine{e1, e2} {
 			f.Pivot("main.fib")
 			query(e1)
-			f.unpivot()
+			f.stepOut()
 			query(e)
 			if again := f.tree == outside; again != (e == e1) {
 				t.Errorf("diff %v: out of the pivot on the same profile %v: the graph entered from %v", diff, e == e1, again)
@@ -154,11 +156,11 @@ func TestFlameRecent(t *testing.T) {
 	fib := show(e1, "", "")
 	f.Pivot("main.runFib")
 	show(e1, "", "")
-	f.unpivot()
+	f.stepOut()
 	if show(e1, "", "") != fib || f.callers == nil {
 		t.Error("back to the pivot before: computed again")
 	}
-	f.unpivot()
+	f.stepOut()
 	if show(e1, "", "") != graph || f.callers != nil {
 		t.Error("out of the pivots: the graph was computed again")
 	}
@@ -174,5 +176,52 @@ func TestFlameRecent(t *testing.T) {
 	}
 	if show(e1, "", "") == graph {
 		t.Error("a graph of a profile shown before another is kept")
+	}
+}
+
+// TestPivotTrail: the steps backspace goes back through, for key
+// sequences: S pushes the graph or the pivot it leaves; b in a pivot,
+// or after leaving one with b, is a step too; b outside is undone by
+// b.
+func TestPivotTrail(t *testing.T) {
+	type state struct {
+		inverted bool
+		pivot    string
+	}
+	for _, c := range []struct {
+		keys string // S<name>, b, ⌫, space-separated
+		want []state
+	}{
+		{"b b", []state{{false, ""}}},
+		{"Sf", []state{{false, ""}, {false, "f"}}},
+		{"Sf Sf", []state{{false, ""}, {false, "f"}}},
+		{"Sf Sg", []state{{false, ""}, {false, "f"}, {false, "g"}}},
+		{"Sf Sg ⌫", []state{{false, ""}, {false, "f"}}},
+		{"Sf Sg ⌫ ⌫ ⌫", []state{{false, ""}}},
+		{"Sf b", []state{{false, ""}, {false, "f"}, {true, ""}}},
+		{"Sf b ⌫", []state{{false, ""}, {false, "f"}}},
+		{"Sf b b", []state{{false, ""}, {false, "f"}, {true, ""}, {false, ""}}},
+		{"b Sf b", []state{{true, ""}, {true, "f"}, {false, ""}}},
+		{"Sf b Sg ⌫ ⌫ ⌫", []state{{false, ""}}},
+	} {
+		var p pivotTrail
+		for _, k := range strings.Fields(c.keys) {
+			switch {
+			case k == "b":
+				p.invert(nil)
+			case k == "⌫":
+				p.stepBack()
+			default:
+				p.pivotTo(k[1:], nil)
+			}
+		}
+		var got []state
+		for _, s := range p.back {
+			got = append(got, state{s.inverted, s.pivot})
+		}
+		got = append(got, state{p.inverted, p.pivot})
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: the trail %v, want %v", c.keys, got, c.want)
+		}
 	}
 }

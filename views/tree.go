@@ -16,12 +16,12 @@ import (
 // It keeps a flat index of the expanded rows, so moving and drawing cost
 // the visible rows only, whatever the size of the tree.
 type Tree struct {
-	c        *Common
-	tree     *analysis.Tree
-	inverted bool
-	// pivotTrail is the function the tree pivots on: the tree of its
-	// callers (up, inverted, its roots the function) above the tree of
-	// its callees (tree).
+	c    *Common
+	tree *analysis.Tree
+	// pivotTrail is whether the tree is inverted (b) or the function it
+	// pivots on (S: the tree of its callers, up, inverted, its roots the
+	// function, above the tree of its callees, tree), and the steps
+	// before.
 	pivotTrail
 	up        *analysis.Tree
 	pivotFlat int64 // the pivot's flat, pprof's
@@ -255,17 +255,19 @@ func (t *Tree) treeOf(i int) *analysis.Tree {
 }
 
 // Pivot pivots the tree on the function named name: its callers' tree
-// above its callees', remembering the pivot before for going back.
+// above its callees', remembering the tree or the pivot before for
+// going back.
 func (t *Tree) Pivot(name string) tea.Cmd {
-	if !t.pivotTo(name) {
+	if !t.pivotTo(name, nil) {
 		return nil
 	}
 	return func() tea.Msg { return RecomputeMsg{t} }
 }
 
-// Claims takes backspace in a pivot: back to the pivot before, or out.
+// Claims takes backspace on the trail: back to the pivot before, or
+// out of the pivot.
 func (t *Tree) Claims(msg tea.KeyMsg) bool {
-	return t.pivot != "" && key.Matches(msg, t.c.Keys.Back)
+	return len(t.back) > 0 && key.Matches(msg, t.c.Keys.Back)
 }
 
 // moveToPath moves the cursor to the row whose pathKey is path and
@@ -350,13 +352,12 @@ func (t *Tree) parent(i int) int {
 
 func (t *Tree) Update(msg tea.Msg) tea.Cmd {
 	k := t.c.Keys
-	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Back) && t.pivot != "" {
-		t.unpivot()
+	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Back) && len(t.back) > 0 {
+		t.stepBack()
 		return func() tea.Msg { return RecomputeMsg{t} }
 	}
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
-		t.inverted = !t.inverted
-		t.pivotTrail = pivotTrail{}
+		t.invert(nil)
 		return func() tea.Msg { return RecomputeMsg{t} }
 	}
 	if t.tree == nil {
@@ -600,8 +601,11 @@ func (t *Tree) View() string {
 	if t.tree.Inverted {
 		what = "inverted tree (callers below)"
 	}
-	if t.up != nil {
+	switch {
+	case t.up != nil:
 		what = "pivot: callers, then callees · ⌫ back"
+	case len(t.back) > 0:
+		what += " · ⌫ back"
 	}
 	if t.tree.Cutoff > 0 {
 		what += " · nodes under " + t.q.format(t.tree.Cutoff) + " hidden (nodefraction)"

@@ -193,38 +193,77 @@ type Pivoter interface {
 	Pivot(name string) tea.Cmd
 }
 
-// pivotTrail is the function a view pivots on ("" for none; S) and the
-// ones pivoted on before it, for going back: the Tree's and the Flame
-// graph's.
+// pivotTrail is how a view draws the profile's call graph besides the
+// options: inverted or not (b), pivoted on a function or not (S); and
+// the ways it drew it before, for backspace to go back through: the
+// Tree's and the Flame graph's. A pivot is a step of the trail, and so
+// is whatever leaves one (b, another pivot): backspace returns to it.
 type pivotTrail struct {
-	pivot  string
-	pivots []string
+	inverted bool
+	pivot    string
+	back     []trailStep // the steps before, the latest last
 }
 
-// pivotTo pivots on name, remembering the pivot before; it reports
-// whether the pivot changed.
-func (p *pivotTrail) pivotTo(name string) bool {
+// trailStep is a way the view drew the graph; zooms are, in the flame
+// graph, its zooms (paths of names from a root, the one shown last)
+// for finding them again in a new graph.
+type trailStep struct {
+	inverted bool
+	pivot    string
+	zooms    [][]string
+}
+
+// push remembers the current step, with its zooms.
+func (p *pivotTrail) push(zooms [][]string) {
+	p.back = append(p.back, trailStep{p.inverted, p.pivot, zooms})
+}
+
+// pivotTo pivots on name, remembering the step before (a pivot, or the
+// graph with its zooms); it reports whether the pivot changed.
+func (p *pivotTrail) pivotTo(name string, zooms [][]string) bool {
 	if name == "" || name == p.pivot {
 		return false
 	}
-	if p.pivot != "" {
-		p.pivots = append(p.pivots, p.pivot)
-	}
+	p.push(zooms)
 	p.pivot = name
 	return true
 }
 
-// unpivot goes back to the pivot before, or out of the pivot.
-func (p *pivotTrail) unpivot() {
-	p.pivot = ""
-	if n := len(p.pivots); n > 0 {
-		p.pivot, p.pivots = p.pivots[n-1], p.pivots[:n-1]
+// invert turns the graph over (b). In a pivot it leaves the pivot for
+// the graph turned over from the one the pivot was entered from, and
+// that is a step backspace undoes, as is any b after it; outside the
+// trail b is undone by b.
+func (p *pivotTrail) invert(zooms [][]string) {
+	if p.pivot != "" || len(p.back) > 0 {
+		p.push(zooms)
 	}
+	p.inverted, p.pivot = !p.inverted, ""
+}
+
+// stepBack goes back to the step before, returning its zooms; false
+// when there is none.
+func (p *pivotTrail) stepBack() ([][]string, bool) {
+	n := len(p.back)
+	if n == 0 {
+		return nil, false
+	}
+	s := p.back[n-1]
+	p.back = p.back[:n-1]
+	p.inverted, p.pivot = s.inverted, s.pivot
+	return s.zooms, true
 }
 
 // Pivoted returns the function pivoted on ("" for none) and how many
 // pivots before it lead back. Exported for tui's tests.
-func (p *pivotTrail) Pivoted() (string, int) { return p.pivot, len(p.pivots) }
+func (p *pivotTrail) Pivoted() (string, int) {
+	n := 0
+	for _, s := range p.back {
+		if s.pivot != "" {
+			n++
+		}
+	}
+	return p.pivot, n
+}
 
 // scope is Scoper's Scope for a view showing callees, the tree below the
 // pivot (and callers, the tree above it, nil outside a pivot): the
