@@ -225,6 +225,9 @@ func (s *Source) View() string {
 	if s.name == "" || s.data.lst == nil {
 		return fillLines([]string{st.Dim.Render("  no function selected: pick one in Top or Tree, then come back")}, s.height)
 	}
+	if len(s.data.lst.Listings) == 0 && analysis.Unnamed(s.name) {
+		return fillLines([]string{st.Dim.Render(fmt.Sprintf("  %s has no function or file name: no source to list", s.name))}, s.height)
+	}
 	if len(s.data.lst.Listings) == 0 {
 		return fillLines([]string{st.Dim.Render(fmt.Sprintf("  %s has no samples with the current options", s.name))}, s.height)
 	}

@@ -113,8 +113,9 @@ const (
 // on it.
 type Selection struct {
 	Kind SelectionKind
-	// Name is the function's name (or file, at files granularity): what
-	// pprof's focus and ignore regexps are matched against.
+	// Name is the function's name (or file, at files granularity), what
+	// pprof's focus and ignore regexps are matched against, or the label
+	// of a node without one (analysis.NodeSet.FuncName).
 	Name       string
 	Key, Value string
 	// Numeric is set for a value of a numeric label.
@@ -182,9 +183,10 @@ func (a *aboutFunction) Reveal(name string) {
 	}
 }
 
-// nodeName is what focus and ignore match for node n: its function
-// name, else its file, else its mapping's file (pprof's regexps match
-// all three).
+// nodeName is the key the views pass node n as the selection by: its
+// function name, else its file, else its mapping's file (what pprof's
+// focus and ignore regexps match), else its label (its address, or
+// <unknown>).
 func nodeName(ns *analysis.NodeSet, n int32) string { return ns.FuncName(n) }
 
 // Pivoter is a view that pivots on a function: its callers and callees
