@@ -228,7 +228,7 @@ func TestUnnamedNodesSelection(t *testing.T) {
 	h.keys("<up>")
 	waitSelected(h, caller)
 	for _, c := range []struct {
-		view viewID
+		view  viewID
 		shows string
 	}{
 		{viewTree, "▶"}, // the cursor's row
