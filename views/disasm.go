@@ -123,7 +123,10 @@ func (v *Disasm) SetSize(w, h int) {
 
 func (v *Disasm) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	return []key.Binding{k.Follow, withHelp(k.Hottest, "hottest"), k.Focus, k.Ignore}
+	// enter follows a call or jump (Claims), and drills elsewhere.
+	in, ok := v.Cursor()
+	follow, f := ok && in.Target != 0, filterable(v)
+	return []key.Binding{offer(k.Follow, follow), offer(k.Drill, !follow && f), withHelp(k.Hottest, "hottest"), offer(k.Focus, f), offer(k.Ignore, f)}
 }
 
 func (v *Disasm) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {

@@ -53,7 +53,13 @@ func (v *Graph) SetSize(w, h int) { v.width, v.height = w, h }
 
 func (v *Graph) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	return []key.Binding{withHelp(k.FrameParent, "caller"), withHelp(k.FrameChild, "callee"), withHelp(k.FramePrev, "aim"), k.Drill, k.Focus}
+	var up, down, aim bool
+	if c := v.center(); c >= 0 {
+		lay := v.layout(c) // as View draws it and Update walks it
+		up, down, aim = len(lay.levels[-1]) > 0, len(lay.levels[1]) > 0, len(lay.neighbours()) > 0
+	}
+	f := filterable(v)
+	return []key.Binding{offer(withHelp(k.FrameParent, "caller"), up), offer(withHelp(k.FrameChild, "callee"), down), offer(withHelp(k.FramePrev, "aim"), aim), offer(k.Drill, f), offer(k.Focus, f)}
 }
 
 // GraphOptions are opt as the Graph view draws them: -dot's, whose

@@ -68,7 +68,10 @@ func (p *Peek) SetSize(w, h int) {
 
 func (p *Peek) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Walk, k.Center, k.Focus, k.Ignore}
+	// enter walks from a caller or callee (Claims), and drills from the
+	// function itself.
+	f, edge := filterable(p), p.onEdge()
+	return []key.Binding{offer(k.Walk, edge), offer(k.Drill, !edge && f), offer(k.Center, edge), offer(k.Focus, f), offer(k.Ignore, f)}
 }
 
 // peekOptions are opt as the sandwich on sel wants them: no trimming (as

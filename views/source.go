@@ -75,7 +75,8 @@ func (s *Source) SetSize(w, h int) {
 
 func (s *Source) ShortHelp() []key.Binding {
 	k := s.c.Keys
-	return []key.Binding{k.Hottest, k.Focus, k.Ignore}
+	f := filterable(s)
+	return []key.Binding{offer(k.Hottest, s.HasResult() && len(s.data.lst.Listings) > 0), offer(k.Focus, f), offer(k.Ignore, f)}
 }
 
 func (s *Source) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
