@@ -681,7 +681,7 @@ func (v *Graph) boxValues(n *analysis.GraphNode, w int) string {
 			return s
 		}
 	}
-	return ansi.Truncate(" "+v.value(n.Cum), w, "")
+	return ansi.Truncate(" "+v.value(n.Cum), w, "…")
 }
 
 // drawEdge draws the edge that reached b on line y: a stroke and the
@@ -689,23 +689,43 @@ func (v *Graph) boxValues(n *analysis.GraphNode, w int) string {
 // edge (pprof's dotted line over dropped nodes).
 //
 // other is the box at the edge's other end; when it is not straight
-// above or below, the label names it.
+// above or below, the label names it. A label too long for the box's
+// width is cut with "…": the name as the boxes cut theirs (fitName), or
+// to "…" alone where a few of its letters would be all that is left;
+// where not even the value fits, the value.
 func (v *Graph) drawEdge(cv *canvas, b graphBox, y int, other graphBox) {
 	st := v.c.Styles
 	e := &v.data.g.Edges[b.edge]
 	stroke := edgeStroke(e)
+	room := b.w - 2 - ansi.StringWidth(stroke) // the label's columns
 	label := " " + v.edgeValue(e)
-	if other.x != b.x && other.level != 0 {
-		arrow := " ← "
-		if b.level < 0 {
-			arrow = " → "
+	if name, arrow := v.edgeOther(b, other); name != "" {
+		label += arrow
+		if left := room - ansi.StringWidth(label); left >= minEdgeName || ansi.StringWidth(name) <= left {
+			label += fitName(name, left)
+		} else {
+			label += "…"
 		}
-		label += arrow + v.boxName(other.node)
 	}
-	text := stroke + label
-	style := v.edgeStyle(e)
-	w := min(ansi.StringWidth(text), b.w-2)
-	cv.put(b.x+2, y, style.Render(stroke)+st.Dim.Render(ansi.Truncate(label, w-1, "")), w)
+	label = ansi.Truncate(label, room, "…")
+	cv.put(b.x+2, y, v.edgeStyle(e).Render(stroke)+st.Dim.Render(label), ansi.StringWidth(stroke+label))
+}
+
+// minEdgeName is the fewest columns an edge label's name is cut to:
+// "…" and five letters of it.
+const minEdgeName = 6
+
+// edgeOther is the name drawEdge labels the edge that reached b with,
+// and the arrow before it: the box at its other end when that is not
+// straight above or below b; else "".
+func (v *Graph) edgeOther(b, other graphBox) (name, arrow string) {
+	if other.x == b.x || other.level == 0 {
+		return "", ""
+	}
+	if b.level < 0 {
+		return v.boxName(other.node), " → "
+	}
+	return v.boxName(other.node), " ← "
 }
 
 // canvas is a screen of lines on which styled pieces are put at a
