@@ -479,12 +479,12 @@ const graphFootMin = 24
 
 // footer places the edges between boxes shown that the drawing does not
 // show (a second caller, a call across levels or back up them) below
-// the boxes, heaviest first, packed into the lines left after "also:";
-// each is its stroke, value, caller → callee;
+// the boxes, heaviest first, packed into the lines left after the lead
+// (footHead); each is its stroke, value, caller → callee;
 // more is how many did not fit, which the last line counts. An edge
 // too wide for a line of its own is cut.
 func (v *Graph) footer(lay *graphLayout) (items []footItem, more int) {
-	const head = len(graphFootHead)
+	head := len(v.footHead())
 	y, x := lay.footY, head
 	for k, id := range lay.extra {
 		rest := len(lay.extra) - k - 1 // after this one
@@ -516,10 +516,17 @@ func (v *Graph) footer(lay *graphLayout) (items []footItem, more int) {
 	return items, 0
 }
 
-const (
-	graphFootHead = "  also: "
-	graphFootSep  = " · "
-)
+const graphFootSep = " · "
+
+// footHead leads the footer's list, saying what it is: the edges
+// between the boxes that no line draws; shorter on a narrow screen,
+// where the lines under it are indented as far.
+func (v *Graph) footHead() string {
+	if v.width >= 120 {
+		return "  also (edges not drawn): "
+	}
+	return "  not drawn: "
+}
 
 // drawOtherEdges draws the footer (see footer).
 func (v *Graph) drawOtherEdges(cv *canvas, lay *graphLayout) {
@@ -528,8 +535,9 @@ func (v *Graph) drawOtherEdges(cv *canvas, lay *graphLayout) {
 		return
 	}
 	st := v.c.Styles
-	cv.put(0, lay.footY, st.Dim.Render(graphFootHead), len(graphFootHead))
-	x, y := len(graphFootHead), lay.footY
+	head := v.footHead()
+	cv.put(0, lay.footY, st.Dim.Render(head), len(head))
+	x, y := len(head), lay.footY
 	for i, it := range items {
 		if i > 0 && it.y == items[i-1].y {
 			cv.put(it.x-len(graphFootSep), it.y, st.Dim.Render(graphFootSep), len(graphFootSep))

@@ -113,3 +113,40 @@ func TestGraphEdgeLabelsCut(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphFooterSaysWhat: the list of the edges no line draws says so
+// at its start, in the words that fit the width, and its lines fit.
+func TestGraphFooterSaysWhat(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	for _, c := range []struct {
+		w, h int
+		lead string
+	}{{80, 24, "  not drawn: │"}, {200, 50, "  also (edges not drawn): │"}} {
+		v := NewGraph(testCommon())
+		v.SetSize(c.w, c.h)
+		showQuery(t, v, e, analysis.DefaultOptions())
+		g := v.Data()
+		found := false
+		for _, n := range g.Nodes {
+			v.Reveal(nodeName(g.Names, n.Node))
+			lay := v.layout(v.center())
+			if len(lay.extra) == 0 {
+				continue
+			}
+			found = true
+			lines := strings.Split(ansi.Strip(v.View()), "\n")
+			if !strings.HasPrefix(lines[lay.footY], c.lead) {
+				t.Errorf("%dx%d centre %s: footer %q, want it to start %q", c.w, c.h, g.Names.Name(n.Node), lines[lay.footY], c.lead)
+			}
+			for _, l := range lines[lay.footY:] {
+				if ansi.StringWidth(l) > c.w {
+					t.Errorf("%dx%d: footer line %q wider than the view", c.w, c.h, l)
+				}
+			}
+			break
+		}
+		if !found {
+			t.Errorf("%dx%d: no centre lists edges below the boxes", c.w, c.h)
+		}
+	}
+}
