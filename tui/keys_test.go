@@ -88,4 +88,10 @@ func TestHintsOnlyWhatActs(t *testing.T) {
 	h.show(viewGraph)
 	h.waitFor("the graph", func(m *Model) bool { return m.ActiveView().HasResult() })
 	hint([]string{": command"}, []string{"caller", "callee", "aim", "drill", "focus"})
+	h.show(viewLabels) // no labels: no rows
+	h.waitFor("the labels", func(m *Model) bool { return m.ActiveView().HasResult() })
+	hint([]string{": command"}, []string{"tagfocus", "tagignore", "taghide"})
+	h.show(viewDisasm) // no binary: no instructions
+	h.waitFor("the disassembly", func(m *Model) bool { return !viewsBusy(m) })
+	hint([]string{": command"}, []string{"hottest", "follow", "drill"})
 }

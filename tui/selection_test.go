@@ -255,6 +255,11 @@ func TestUnnamedNodesSelection(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, caller+" has no function or file name") {
 		t.Errorf("source of %s:\n%s", caller, s)
 	}
+	h.show(viewDisasm)
+	waitSelected(h, caller)
+	if s := h.screen(); !strings.Contains(s, "no machine code for "+caller+": it has no function name") {
+		t.Errorf("disassembly of %s:\n%s", caller, s)
+	}
 
 	h.show(viewTop)
 	h.keys("f")
