@@ -36,19 +36,12 @@ func (e *Engine) Peek(opt Options, re *regexp.Regexp) (*Peek, error) {
 }
 
 // PeekFunction computes the callers and callees of the nodes of the
-// function named name: nodes with that function name, or, for nodes
-// without one (files granularity, unsymbolized code), that file or that
-// mapping's file — what focus and ignore match on such nodes.
+// function named name (as FuncName names nodes): nodes with that
+// function name, or, for nodes without one (files granularity,
+// unsymbolized code), that file, that mapping's file or that label.
 func (e *Engine) PeekFunction(opt Options, name string) (*Peek, error) {
 	return e.peek(opt, "^"+regexp.QuoteMeta(name)+"$", func(top *Top, r *Row) bool {
-		info := top.Nodes.Info(r.Node)
-		switch {
-		case info.Name != "":
-			return info.Name == name
-		case info.File != "":
-			return info.File == name
-		}
-		return info.Objfile == name
+		return top.Nodes.FuncName(r.Node) == name
 	})
 }
 

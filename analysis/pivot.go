@@ -1,5 +1,10 @@
 package analysis
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Pivot is every stack through one function, split at it (speedscope's
 // and Grafana's sandwich, pprof's flame graph "viewing callers"): the
 // tree of its callees, whose roots are the function, and the inverted
@@ -48,8 +53,12 @@ func (e *Engine) Pivot(opt Options, name string) (*Pivot, error) {
 	return p, nil
 }
 
-// FuncName is what a selection names node n by: its function's name, or
-// its file or object where it has none; what focus regexps match.
+// FuncName is what a selection names node n by, the key every view
+// passes the selected node by: its function's name, or its file or
+// object where it has none — what focus regexps match. A node with none
+// of the three (code no symbol names, in no named mapping) is named as
+// pprof labels it: its address at the addresses granularity, else
+// "<unknown>" (Unnamed tells such a key from a name).
 func (s *NodeSet) FuncName(n int32) string {
 	info := s.Info(n)
 	switch {
@@ -57,6 +66,28 @@ func (s *NodeSet) FuncName(n int32) string {
 		return info.Name
 	case info.File != "":
 		return info.File
+	case info.Objfile != "":
+		return info.Objfile
 	}
-	return info.Objfile
+	return s.Name(n)
+}
+
+// Unnamed reports whether key, a FuncName, is the label of a node with
+// no function, file or object name: one no focus, ignore or hide regexp
+// can match (pprof's match names, not addresses), so no filter selects
+// it.
+func Unnamed(key string) bool {
+	rest, ok := strings.CutSuffix(key, "<unknown>")
+	if !ok {
+		return false
+	}
+	if rest == "" {
+		return true
+	}
+	addr, ok := strings.CutSuffix(rest, " ")
+	if !ok || len(addr) != 16 {
+		return false
+	}
+	_, err := strconv.ParseUint(addr, 16, 64)
+	return err == nil
 }

@@ -161,3 +161,65 @@ func callersByHand(t *testing.T, e *Engine, opt Options, fn string) map[string][
 	}
 	return out
 }
+
+// TestFuncNameUnnamed: a node with no function, file or object name is
+// keyed by its label, pprof's name for it in -top (<unknown>, or its
+// address at the addresses granularity), so no two nodes share a key
+// and Unnamed tells the key from a name; named nodes keep their
+// function's name.
+func TestFuncNameUnnamed(t *testing.T) {
+	for _, c := range []struct {
+		key     string
+		unnamed bool
+	}{
+		{"<unknown>", true},
+		{"000000000040fa72 <unknown>", true},
+		{"ffffffffffffffff <unknown>", true},
+		{"", false},
+		{"main.main", false},
+		{"000000000040fa72 main.main", false},
+		{"40fa72 <unknown>", false},
+		{"000000000040fa7g <unknown>", false},
+		{"0000000000040fa72<unknown>", false},
+		{"x<unknown>", false},
+		{"[libc.so.6]", false},
+	} {
+		if got := Unnamed(c.key); got != c.unnamed {
+			t.Errorf("Unnamed(%q) = %v", c.key, got)
+		}
+	}
+	for _, c := range []struct {
+		profile, granularity string
+		nodes                int // at least
+	}{
+		{"legacy/gobench.cpu", "functions", 1},
+		{"legacy/gobench.cpu", "addresses", 100},
+		{"go/cpu_labels.pb.gz", "addresses", 10},
+	} {
+		e := engineFor(t, filepath.Join("../testdata", c.profile))
+		opt := DefaultOptions()
+		opt.NodeFraction, opt.Granularity = 0, c.granularity
+		top, err := e.Top(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns := top.Nodes
+		keys := map[string]bool{}
+		for _, r := range top.Rows {
+			key, info := ns.FuncName(r.Node), ns.Info(r.Node)
+			if info.Name != "" {
+				if key != info.Name || Unnamed(key) {
+					t.Errorf("%s %s: %s keyed %q", c.profile, c.granularity, ns.Name(r.Node), key)
+				}
+				continue
+			}
+			if key != ns.Name(r.Node) || !Unnamed(key) || keys[key] {
+				t.Errorf("%s %s: %s keyed %q (unnamed %v, seen %v)", c.profile, c.granularity, ns.Name(r.Node), key, Unnamed(key), keys[key])
+			}
+			keys[key] = true
+		}
+		if len(top.Rows) < c.nodes {
+			t.Errorf("%s %s: %d nodes", c.profile, c.granularity, len(top.Rows))
+		}
+	}
+}

@@ -393,5 +393,5 @@ func (m *Model) footer() string {
 		}
 		return style.Render(ansi.Truncate(views.Safe(text+" · n/N next/previous · esc clears").String(), m.width, "…"))
 	}
-	return m.help.hintLine(m.ActiveView().ShortHelp())
+	return m.help.hintLine(m.ActiveView().ShortHelp(), func(r keyRow) bool { return r.offered == nil || r.offered(m) })
 }

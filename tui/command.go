@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
@@ -283,8 +284,8 @@ func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 	next := m.target
 	switch sel.Kind {
 	case views.SelFunction:
-		if sel.Name == "" {
-			m.setNote(views.Safe("this node has no function or file name to filter on"), true)
+		if sel.Name == "" || analysis.Unnamed(sel.Name) {
+			m.setNote(views.Safe(cmp.Or(sel.Name, "this node")+" has no function, file or object name to filter on"), true)
 			return nil
 		}
 		re := "^" + regexp.QuoteMeta(sel.Name) + "$"

@@ -31,18 +31,21 @@ type helpPanel struct {
 	// styled rows. nil: to be made.
 	drawn []string
 	hint  help.Model // draws the footer's one-line key hint
-	// rootHints end the hint line, after the view's, shortened: they
-	// do not change, and the footer is drawn every frame.
-	rootHints []key.Binding
+	// rootHints end the hint line, after the view's, shortened once:
+	// the footer is drawn every frame.
+	rootHints []keyRow
 }
 
-func newHelpPanel(st *views.Styles, keys *views.KeyMap, groups []views.KeyGroup, rootHints []key.Binding) helpPanel {
+func newHelpPanel(st *views.Styles, keys *views.KeyMap, groups []views.KeyGroup, rootHints []keyRow) helpPanel {
 	hint := help.New()
 	hint.Styles.ShortKey = st.HelpKey
 	hint.Styles.ShortDesc = st.HelpDesc
 	hint.Styles.ShortSeparator = st.HelpSep
 	hint.Styles.Ellipsis = st.HelpSep
-	return helpPanel{st: st, keys: keys, groups: groups, hint: hint, rootHints: shortened(rootHints)}
+	for i := range rootHints {
+		rootHints[i].key = shortened([]key.Binding{rootHints[i].key})[0]
+	}
+	return helpPanel{st: st, keys: keys, groups: groups, hint: hint, rootHints: rootHints}
 }
 
 func (p *helpPanel) setSize(w, h int) {
@@ -52,9 +55,15 @@ func (p *helpPanel) setSize(w, h int) {
 }
 
 // hintLine is the footer's key hint: the view's bindings, then the
-// root's, shortened.
-func (p *helpPanel) hintLine(view []key.Binding) string {
-	bindings := append(shortened(view), p.rootHints...)
+// root's, shortened; of the root's, those offered says do something now
+// (the view's come enabled or not).
+func (p *helpPanel) hintLine(view []key.Binding, offered func(keyRow) bool) string {
+	bindings := shortened(view)
+	for _, r := range p.rootHints {
+		b := r.key
+		b.SetEnabled(offered(r))
+		bindings = append(bindings, b)
+	}
 	// help truncates with an ellipsis, but not when the ellipsis itself
 	// does not fit.
 	return ansi.Truncate(p.hint.ShortHelpView(bindings), p.width, "…")

@@ -21,8 +21,10 @@ type keyRow struct {
 	// moving keys, which every view has, listed for the help).
 	do func(m *Model, msg tea.KeyMsg) tea.Cmd
 	// hint is the binding's place in the footer's hint line, after the
-	// view's own, from 1 (0: not there).
-	hint int
+	// view's own, from 1 (0: not there); offered, when set, says when the
+	// line shows it: when the key does something.
+	hint    int
+	offered func(m *Model) bool
 }
 
 // keyWhen says when a binding applies.
@@ -81,7 +83,11 @@ func rootKeys(k *views.KeyMap) []keyRow {
 			m.inStreak()
 			return cmd
 		}},
-		{group: groupGeneral, key: k.Back, hint: 4, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.back() }},
+		{group: groupGeneral, key: k.Back, hint: 4, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.back() }, offered: func(m *Model) bool {
+			// Something to go back to, and the view leaves backspace to the root (a zoomed flame graph zooms out).
+			kc, claims := m.ActiveView().(views.KeyClaimer)
+			return len(m.history) > 0 && !(claims && kc.Claims(tea.KeyMsg{Type: tea.KeyBackspace}))
+		}},
 		{group: groupGeneral, key: k.Picker, when: withPicker, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.closeProfile() }},
 		{group: groupGeneral, key: k.Copy, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.copySelected() }},
 		{group: groupGeneral, key: k.Info, do: func(m *Model, _ tea.KeyMsg) tea.Cmd { return m.showInfo() }},
@@ -174,17 +180,17 @@ func keyGroups(rows []keyRow, k *views.KeyMap) []views.KeyGroup {
 	return append(groups, k.ViewGroups()...)
 }
 
-// hints are the root's bindings of the footer's hint line, in its order.
-func hints(rows []keyRow) []key.Binding {
-	var out []key.Binding
+// hints are the root's rows of the footer's hint line, in its order.
+func hints(rows []keyRow) []keyRow {
+	var out []keyRow
 	for _, r := range rows {
 		if r.hint > 0 {
-			out = append(out, key.Binding{})
+			out = append(out, keyRow{})
 		}
 	}
 	for _, r := range rows {
 		if r.hint > 0 {
-			out[r.hint-1] = r.key
+			out[r.hint-1] = r
 		}
 	}
 	return out

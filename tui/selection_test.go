@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -194,4 +195,85 @@ func TestLabelsKeepCursor(t *testing.T) {
 	if got := labelsCursor(h); got != "worker=w2" {
 		t.Errorf("s: cursor on %q, want worker=w2", got)
 	}
+}
+
+// Nodes with no function, file or object name (an unsymbolized legacy
+// profile) are selected by their label, as pprof's -top prints it: the
+// Graph view centres on one rather than on an empty name, and a
+// selection made in one view is the one the others show, at the
+// addresses granularity too, where each address is a node of its own.
+// A filter on one says it cannot match it.
+func TestUnnamedNodesSelection(t *testing.T) {
+	h := start(t, testConfig(filepath.Join("..", "testdata", "legacy", "gobench.cpu")))
+	h.show(viewGraph)
+	h.waitFor("the graph", func(m *Model) bool { return m.ActiveView().HasResult() })
+	if c := graphCentre(h); c != "<unknown>" || strings.Contains(h.screen(), "is not among") {
+		t.Fatalf("graph of functions: centre %q\n%s", c, h.screen())
+	}
+
+	h.command("granularity=addresses")
+	h.show(viewTop)
+	h.waitFor("the top table", func(m *Model) bool { return m.ActiveView().HasResult() })
+	h.keys("j", "j")
+	// go tool pprof -top -addresses -symbolize=none: its third row.
+	const row3 = "000000000040fa72 <unknown>"
+	waitSelected(h, row3)
+	h.show(viewGraph)
+	waitSelected(h, row3)
+	if c := graphCentre(h); c != row3 {
+		t.Fatalf("graph: centre %q, want %q\n%s", c, row3, h.screen())
+	}
+	// ↑: its one caller.
+	const caller = "000000000041a770 <unknown>"
+	h.keys("<up>")
+	waitSelected(h, caller)
+	for _, c := range []struct {
+		view  viewID
+		shows string
+	}{
+		{viewTree, "▶"}, // the cursor's row
+		{viewPeek, "●"},
+		{viewFlame, "▶"},
+		{viewTraces, "stacks through"},
+		{viewGraph, "flat"}, // the summary line
+	} {
+		h.show(c.view)
+		waitSelected(h, caller)
+		var sel views.Selection
+		h.do(func(m *Model) { sel, _ = m.ActiveView().Selection() })
+		screen := h.screen()
+		shown := false
+		for _, l := range strings.Split(screen, "\n") {
+			shown = shown || strings.Contains(l, c.shows) && strings.Contains(l, caller)
+		}
+		if sel.Name != caller || !shown {
+			t.Errorf("view %d: selection %q, want %q on a line with %q:\n%s", c.view, sel.Name, caller, c.shows, screen)
+		}
+	}
+	h.show(viewSource)
+	waitSelected(h, caller)
+	if s := h.screen(); !strings.Contains(s, caller+" has no function or file name") {
+		t.Errorf("source of %s:\n%s", caller, s)
+	}
+	h.show(viewDisasm)
+	waitSelected(h, caller)
+	if s := h.screen(); !strings.Contains(s, "no machine code for "+caller+": it has no function name") {
+		t.Errorf("disassembly of %s:\n%s", caller, s)
+	}
+
+	h.show(viewTop)
+	h.keys("f")
+	var focus string
+	h.do(func(m *Model) { focus = m.Options().Focus })
+	if s := h.screen(); focus != "" || !strings.Contains(s, "no function, file or object name to filter on") {
+		t.Errorf("f on %s: focus %q\n%s", caller, focus, s)
+	}
+}
+
+// graphCentre is the name of the Graph view's centre.
+func graphCentre(h *harness) string {
+	gv := h.graph()
+	var name string
+	h.do(func(*Model) { name, _ = gv.Centre() })
+	return name
 }

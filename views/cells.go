@@ -10,6 +10,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pprof-tui/pprof-tui/analysis"
 )
 
 // writeCells writes a row's value cells, space-separated, the first one
@@ -57,14 +59,19 @@ func PadRight(s string, w int) string {
 
 // fitName cuts a name to w columns. A name with a location ("main.f
 // /src/pkg/f.go:12", at lines or files granularity) loses its directory
-// first; then the start goes, keeping the end (the method name is the
-// informative part of "pkg/path.(*T).Method").
+// first, and an address without a name ("000000000040fa72 <unknown>")
+// its "<unknown>"; then the start goes, keeping the end (the method name
+// is the informative part of "pkg/path.(*T).Method", the last digits of
+// an address).
 func fitName(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
 	if ansi.StringWidth(s) <= w {
 		return s
+	}
+	if addr, ok := strings.CutSuffix(s, " <unknown>"); ok && analysis.Unnamed(s) {
+		return fitName(addr, w)
 	}
 	if i := strings.LastIndexByte(s, ' '); i > 0 {
 		fn, loc := s[:i], s[i+1:]

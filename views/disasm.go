@@ -123,7 +123,10 @@ func (v *Disasm) SetSize(w, h int) {
 
 func (v *Disasm) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	return []key.Binding{k.Follow, withHelp(k.Hottest, "hottest"), k.Focus, k.Ignore}
+	// enter follows a call or jump (Claims), and drills elsewhere.
+	in, ok := v.Cursor()
+	follow, f := ok && in.Target != 0, filterable(v)
+	return []key.Binding{offer(k.Follow, follow), offer(k.Drill, !follow && f), offer(withHelp(k.Hottest, "hottest"), v.HasResult() && v.data.err == nil), offer(k.Focus, f), offer(k.Ignore, f)}
 }
 
 func (v *Disasm) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
@@ -153,6 +156,9 @@ func (v *Disasm) Query(e *analysis.Engine, opt analysis.Options, sel string) (Jo
 // samples need and what went wrong opening them.
 func missingRows(m *analysis.DisasmMissing) []asmRow {
 	note := func(s string, isErr bool) asmRow { return asmRow{kind: asmNote, text: s, isErr: isErr} }
+	if len(m.Mappings) == 0 && analysis.Unnamed(m.Function) {
+		return []asmRow{note(fmt.Sprintf("no machine code for %s: it has no function name to look up in a binary", m.Function), false)}
+	}
 	if len(m.Mappings) == 0 {
 		return []asmRow{note(fmt.Sprintf("no machine code for %s in the profile's binaries: inlined into its callers, or in a binary the profile does not name", m.Function), false)}
 	}

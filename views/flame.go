@@ -101,22 +101,25 @@ func (f *Flame) SetSize(w, h int) {
 
 func (f *Flame) ShortHelp() []key.Binding {
 	k := f.c.Keys
-	zoom, out := k.Zoom, k.ZoomOut
+	// enter and ⌫/esc are the view's only when Claims takes them.
+	zoom, out := offer(k.Zoom, f.lay != nil), offer(k.ZoomOut, len(f.history) > 0 || f.pivot != "")
 	if f.pivot != "" {
 		zoom = withHelp(zoom, "pivot here")
 	}
 	if len(f.history) == 0 && len(f.back) > 0 {
 		out = withHelp(out, "back")
 	}
+	_, selected := f.Selection()
+	pivot, focus := offer(k.Pivot, selected), offer(k.Focus, filterable(f))
 	if f.m.re != nil {
 		// esc clears the search first (Claims): say so.
 		out.SetHelp("⌫", out.Help().Desc)
-		return []key.Binding{zoom, k.Clear, out, k.Pivot, k.Invert, k.Focus}
+		return []key.Binding{zoom, k.Clear, out, pivot, k.Invert, focus}
 	}
 	if f.diff != nil {
-		return []key.Binding{zoom, out, k.Widths, k.Pivot, k.Invert, k.Focus}
+		return []key.Binding{zoom, out, k.Widths, pivot, k.Invert, focus}
 	}
-	return []key.Binding{zoom, out, k.Pivot, k.Invert, k.Recursion, k.Focus}
+	return []key.Binding{zoom, out, pivot, k.Invert, k.Recursion, focus}
 }
 
 // flameResult is what Query's function computes: the tree, the zooms

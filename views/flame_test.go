@@ -623,6 +623,10 @@ func TestFitFrameName(t *testing.T) {
 		{"github.com/pprof-tui/pprof-tui/analysis.(*Tree).group", 4, "…oup"},
 		{"runtime.mallocgc", 8, "mallocgc"},
 		{"runtime.mallocgc", 5, "…ocgc"},
+		{"000000000040fa72 <unknown>", 26, "000000000040fa72 <unknown>"},
+		{"000000000040fa72 <unknown>", 20, "000000000040fa72"},
+		{"000000000040fa72 <unknown>", 7, "…40fa72"},
+		{"<unknown>", 5, "…own>"},
 	} {
 		if got := fitFrameName(tc.name, tc.w); got != tc.want {
 			t.Errorf("fitFrameName(%q, %d) = %q, want %q", tc.name, tc.w, got, tc.want)

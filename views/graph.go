@@ -53,7 +53,13 @@ func (v *Graph) SetSize(w, h int) { v.width, v.height = w, h }
 
 func (v *Graph) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	return []key.Binding{withHelp(k.FrameParent, "caller"), withHelp(k.FrameChild, "callee"), withHelp(k.FramePrev, "aim"), k.Drill, k.Focus}
+	var up, down, aim bool
+	if c := v.center(); c >= 0 {
+		lay := v.layout(c) // as View draws it and Update walks it
+		up, down, aim = len(lay.levels[-1]) > 0, len(lay.levels[1]) > 0, len(lay.neighbours()) > 0
+	}
+	f := filterable(v)
+	return []key.Binding{offer(withHelp(k.FrameParent, "caller"), up), offer(withHelp(k.FrameChild, "callee"), down), offer(withHelp(k.FramePrev, "aim"), aim), offer(k.Drill, f), offer(k.Focus, f)}
 }
 
 // GraphOptions are opt as the Graph view draws them: -dot's, whose
@@ -473,12 +479,12 @@ const graphFootMin = 24
 
 // footer places the edges between boxes shown that the drawing does not
 // show (a second caller, a call across levels or back up them) below
-// the boxes, heaviest first, packed into the lines left after "also:";
-// each is its stroke, value, caller → callee;
+// the boxes, heaviest first, packed into the lines left after the lead
+// (footHead); each is its stroke, value, caller → callee;
 // more is how many did not fit, which the last line counts. An edge
 // too wide for a line of its own is cut.
 func (v *Graph) footer(lay *graphLayout) (items []footItem, more int) {
-	const head = len(graphFootHead)
+	head := len(v.footHead())
 	y, x := lay.footY, head
 	for k, id := range lay.extra {
 		rest := len(lay.extra) - k - 1 // after this one
@@ -510,10 +516,17 @@ func (v *Graph) footer(lay *graphLayout) (items []footItem, more int) {
 	return items, 0
 }
 
-const (
-	graphFootHead = "  also: "
-	graphFootSep  = " · "
-)
+const graphFootSep = " · "
+
+// footHead leads the footer's list, saying what it is: the edges
+// between the boxes that no line draws; shorter on a narrow screen,
+// where the lines under it are indented as far.
+func (v *Graph) footHead() string {
+	if v.width >= 120 {
+		return "  also (edges not drawn): "
+	}
+	return "  not drawn: "
+}
 
 // drawOtherEdges draws the footer (see footer).
 func (v *Graph) drawOtherEdges(cv *canvas, lay *graphLayout) {
@@ -522,8 +535,9 @@ func (v *Graph) drawOtherEdges(cv *canvas, lay *graphLayout) {
 		return
 	}
 	st := v.c.Styles
-	cv.put(0, lay.footY, st.Dim.Render(graphFootHead), len(graphFootHead))
-	x, y := len(graphFootHead), lay.footY
+	head := v.footHead()
+	cv.put(0, lay.footY, st.Dim.Render(head), len(head))
+	x, y := len(head), lay.footY
 	for i, it := range items {
 		if i > 0 && it.y == items[i-1].y {
 			cv.put(it.x-len(graphFootSep), it.y, st.Dim.Render(graphFootSep), len(graphFootSep))
@@ -675,7 +689,7 @@ func (v *Graph) boxValues(n *analysis.GraphNode, w int) string {
 			return s
 		}
 	}
-	return ansi.Truncate(" "+v.value(n.Cum), w, "")
+	return ansi.Truncate(" "+v.value(n.Cum), w, "…")
 }
 
 // drawEdge draws the edge that reached b on line y: a stroke and the
@@ -683,23 +697,43 @@ func (v *Graph) boxValues(n *analysis.GraphNode, w int) string {
 // edge (pprof's dotted line over dropped nodes).
 //
 // other is the box at the edge's other end; when it is not straight
-// above or below, the label names it.
+// above or below, the label names it. A label too long for the box's
+// width is cut with "…": the name as the boxes cut theirs (fitName), or
+// to "…" alone where a few of its letters would be all that is left;
+// where not even the value fits, the value.
 func (v *Graph) drawEdge(cv *canvas, b graphBox, y int, other graphBox) {
 	st := v.c.Styles
 	e := &v.data.g.Edges[b.edge]
 	stroke := edgeStroke(e)
+	room := b.w - 2 - ansi.StringWidth(stroke) // the label's columns
 	label := " " + v.edgeValue(e)
-	if other.x != b.x && other.level != 0 {
-		arrow := " ← "
-		if b.level < 0 {
-			arrow = " → "
+	if name, arrow := v.edgeOther(b, other); name != "" {
+		label += arrow
+		if left := room - ansi.StringWidth(label); left >= minEdgeName || ansi.StringWidth(name) <= left {
+			label += fitName(name, left)
+		} else {
+			label += "…"
 		}
-		label += arrow + v.boxName(other.node)
 	}
-	text := stroke + label
-	style := v.edgeStyle(e)
-	w := min(ansi.StringWidth(text), b.w-2)
-	cv.put(b.x+2, y, style.Render(stroke)+st.Dim.Render(ansi.Truncate(label, w-1, "")), w)
+	label = ansi.Truncate(label, room, "…")
+	cv.put(b.x+2, y, v.edgeStyle(e).Render(stroke)+st.Dim.Render(label), ansi.StringWidth(stroke+label))
+}
+
+// minEdgeName is the fewest columns an edge label's name is cut to:
+// "…" and five letters of it.
+const minEdgeName = 6
+
+// edgeOther is the name drawEdge labels the edge that reached b with,
+// and the arrow before it: the box at its other end when that is not
+// straight above or below b; else "".
+func (v *Graph) edgeOther(b, other graphBox) (name, arrow string) {
+	if other.x == b.x || other.level == 0 {
+		return "", ""
+	}
+	if b.level < 0 {
+		return v.boxName(other.node), " → "
+	}
+	return v.boxName(other.node), " ← "
 }
 
 // canvas is a screen of lines on which styled pieces are put at a

@@ -1,9 +1,11 @@
 package views
 
 import (
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 )
@@ -57,5 +59,94 @@ func TestGraphClick(t *testing.T) {
 		}
 		v.Reveal(fn)
 		_ = v.View()
+	}
+}
+
+// TestGraphEdgeLabelsCut: the label of each edge drawn under or over a
+// box is whole when it fits the box's width, and otherwise cut with "…",
+// still starting with the edge's stroke and value; at 80 columns some
+// are cut.
+func TestGraphEdgeLabelsCut(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	for _, size := range []struct{ w, h int }{{80, 24}, {200, 50}} {
+		v := NewGraph(testCommon())
+		v.SetSize(size.w, size.h)
+		showQuery(t, v, e, analysis.DefaultOptions())
+		g := v.Data()
+		cut := 0
+		for _, n := range g.Nodes[:min(len(g.Nodes), 20)] {
+			v.Reveal(nodeName(g.Names, n.Node))
+			lines := strings.Split(ansi.Strip(v.View()), "\n")
+			lay := v.layout(v.center())
+			for l := -lay.up; l <= lay.down; l++ {
+				for _, b := range lay.levels[l] {
+					if b.edge < 0 {
+						continue
+					}
+					ge := &g.Edges[b.edge]
+					y := b.y - 1
+					if l < 0 {
+						y = b.y + graphBoxLines
+					}
+					head := edgeStroke(ge) + " " + v.edgeValue(ge)
+					full := head
+					if name, arrow := v.edgeOther(b, lay.at(b.level-sign(b.level), *ge, b.level < 0)); name != "" {
+						full += arrow + name
+					}
+					got := strings.TrimRight(ansi.Cut(lines[y], b.x+2, b.x+b.w), " ")
+					switch {
+					case ansi.StringWidth(full) <= b.w-2:
+						if got != full {
+							t.Errorf("%dx%d centre %s: edge label %q, want %q", size.w, size.h, g.Names.Name(n.Node), got, full)
+						}
+					case !strings.HasSuffix(got, "…") && !strings.Contains(got, " …"), ansi.StringWidth(got) > b.w-2,
+						!strings.HasPrefix(got, head) && !strings.HasPrefix(head, strings.TrimSuffix(got, "…")):
+						t.Errorf("%dx%d centre %s: edge label %q for %q in %d columns", size.w, size.h, g.Names.Name(n.Node), got, full, b.w-2)
+					default:
+						cut++
+					}
+				}
+			}
+		}
+		if size.w == 80 && cut == 0 {
+			t.Errorf("%dx%d: no edge label cut", size.w, size.h)
+		}
+	}
+}
+
+// TestGraphFooterSaysWhat: the list of the edges no line draws says so
+// at its start, in the words that fit the width, and its lines fit.
+func TestGraphFooterSaysWhat(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	for _, c := range []struct {
+		w, h int
+		lead string
+	}{{80, 24, "  not drawn: │"}, {200, 50, "  also (edges not drawn): │"}} {
+		v := NewGraph(testCommon())
+		v.SetSize(c.w, c.h)
+		showQuery(t, v, e, analysis.DefaultOptions())
+		g := v.Data()
+		found := false
+		for _, n := range g.Nodes {
+			v.Reveal(nodeName(g.Names, n.Node))
+			lay := v.layout(v.center())
+			if len(lay.extra) == 0 {
+				continue
+			}
+			found = true
+			lines := strings.Split(ansi.Strip(v.View()), "\n")
+			if !strings.HasPrefix(lines[lay.footY], c.lead) {
+				t.Errorf("%dx%d centre %s: footer %q, want it to start %q", c.w, c.h, g.Names.Name(n.Node), lines[lay.footY], c.lead)
+			}
+			for _, l := range lines[lay.footY:] {
+				if ansi.StringWidth(l) > c.w {
+					t.Errorf("%dx%d: footer line %q wider than the view", c.w, c.h, l)
+				}
+			}
+			break
+		}
+		if !found {
+			t.Errorf("%dx%d: no centre lists edges below the boxes", c.w, c.h)
+		}
 	}
 }

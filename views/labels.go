@@ -50,7 +50,8 @@ func (v *Labels) SetSize(w, h int) {
 
 func (v *Labels) ShortHelp() []key.Binding {
 	b := v.c.Keys.LabelBindings()
-	return []key.Binding{b[0], b[2], b[3]}
+	_, row := v.Selection()
+	return []key.Binding{offer(b[0], row), offer(b[2], row), offer(b[3], row)}
 }
 
 // withHelp relabels b for a view where it does something more specific.

@@ -68,15 +68,19 @@ func (p *Peek) SetSize(w, h int) {
 
 func (p *Peek) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Walk, k.Center, k.Focus, k.Ignore}
+	// enter walks from a caller or callee (Claims), and drills from the
+	// function itself.
+	f, edge := filterable(p), p.onEdge()
+	return []key.Binding{offer(k.Walk, edge), offer(k.Drill, !edge && f), offer(k.Center, edge), offer(k.Focus, f), offer(k.Ignore, f)}
 }
 
-// peekOptions are opt as the sandwich wants them: no trimming (as pprof's
-// -peek), and functions rather than lines or addresses, whose nodes would
-// cut one function into many.
-func peekOptions(opt analysis.Options) analysis.Options {
+// peekOptions are opt as the sandwich on sel wants them: no trimming (as
+// pprof's -peek), and functions rather than lines or addresses, whose
+// nodes would cut one function into many — but for an address without a
+// name, which only the addresses granularity tells from the others.
+func peekOptions(opt analysis.Options, sel string) analysis.Options {
 	opt.NodeFraction, opt.EdgeFraction, opt.NodeCount = 0, 0, 0
-	if opt.Granularity == "lines" || opt.Granularity == "addresses" {
+	if opt.Granularity == "lines" || (opt.Granularity == "addresses" && !analysis.Unnamed(sel)) {
 		opt.Granularity = "functions"
 	}
 	return opt
@@ -87,7 +91,7 @@ func (p *Peek) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job,
 		if sel == "" {
 			return &peekResult{}, nil
 		}
-		pk, err := e.PeekFunction(peekOptions(opt), sel)
+		pk, err := e.PeekFunction(peekOptions(opt, sel), sel)
 		if err != nil {
 			return nil, err
 		}

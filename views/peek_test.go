@@ -66,7 +66,7 @@ func TestPeekSandwich(t *testing.T) {
 		p := NewPeek(testCommon())
 		p.SetSize(120, 40)
 		load(t, p, e, opt, name)
-		want, err := e.Peek(peekOptions(opt), regexp.MustCompile("^"+regexp.QuoteMeta(name)+"$"))
+		want, err := e.Peek(peekOptions(opt, name), regexp.MustCompile("^"+regexp.QuoteMeta(name)+"$"))
 		if err != nil || len(want.Entries) != 1 {
 			t.Fatalf("%s: pprof's peek: %v", name, err)
 		}

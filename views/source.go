@@ -75,7 +75,8 @@ func (s *Source) SetSize(w, h int) {
 
 func (s *Source) ShortHelp() []key.Binding {
 	k := s.c.Keys
-	return []key.Binding{k.Hottest, k.Focus, k.Ignore}
+	f := filterable(s)
+	return []key.Binding{offer(k.Hottest, s.HasResult() && len(s.data.lst.Listings) > 0), offer(k.Focus, f), offer(k.Ignore, f)}
 }
 
 func (s *Source) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
@@ -224,6 +225,9 @@ func (s *Source) View() string {
 	}
 	if s.name == "" || s.data.lst == nil {
 		return fillLines([]string{st.Dim.Render("  no function selected: pick one in Top or Tree, then come back")}, s.height)
+	}
+	if len(s.data.lst.Listings) == 0 && analysis.Unnamed(s.name) {
+		return fillLines([]string{st.Dim.Render(fmt.Sprintf("  %s has no function or file name: no source to list", s.name))}, s.height)
 	}
 	if len(s.data.lst.Listings) == 0 {
 		return fillLines([]string{st.Dim.Render(fmt.Sprintf("  %s has no samples with the current options", s.name))}, s.height)

@@ -54,7 +54,8 @@ func (t *Top) SetSize(w, h int) {
 
 func (t *Top) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	return []key.Binding{k.Drill, k.Focus, k.Ignore, k.Hide, k.Sort}
+	f := filterable(t)
+	return []key.Binding{offer(k.Drill, f), offer(k.Focus, f), offer(k.Ignore, f), offer(k.Hide, f), k.Sort}
 }
 
 // topData is the Top view's result: the table (the deltas, in diff mode)

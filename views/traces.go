@@ -120,7 +120,10 @@ func (t *Traces) SetSize(w, h int) {
 
 func (t *Traces) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	return []key.Binding{k.SelectFrame, k.Focus, k.Ignore}
+	// enter selects a frame's function (Claims), and drills from a
+	// stack's head.
+	f, frame := filterable(t), t.onFrame()
+	return []key.Binding{offer(k.SelectFrame, frame), offer(k.Drill, !frame && f), offer(k.Focus, f), offer(k.Ignore, f)}
 }
 
 func (t *Traces) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {

@@ -61,7 +61,14 @@ func (t *Tree) SetSize(w, h int) {
 
 func (t *Tree) ShortHelp() []key.Binding {
 	k := t.c.Keys
-	return []key.Binding{k.Toggle, k.Heaviest, k.CollapseAll, k.Invert, k.Drill, k.Focus}
+	// space and e open a node with children (or close an open one).
+	kids := false
+	if t.tree != nil && len(t.rows) > 0 {
+		r := t.rows[t.l.cursor]
+		kids = r.open || !t.treeOf(t.l.cursor).Leaf(r.n)
+	}
+	f := filterable(t)
+	return []key.Binding{offer(k.Toggle, kids), offer(k.Heaviest, kids), k.CollapseAll, k.Invert, offer(k.Drill, f), offer(k.Focus, f)}
 }
 
 func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {

@@ -113,8 +113,9 @@ const (
 // on it.
 type Selection struct {
 	Kind SelectionKind
-	// Name is the function's name (or file, at files granularity): what
-	// pprof's focus and ignore regexps are matched against.
+	// Name is the function's name (or file, at files granularity), what
+	// pprof's focus and ignore regexps are matched against, or the label
+	// of a node without one (analysis.NodeSet.FuncName).
 	Name       string
 	Key, Value string
 	// Numeric is set for a value of a numeric label.
@@ -182,9 +183,26 @@ func (a *aboutFunction) Reveal(name string) {
 	}
 }
 
-// nodeName is what focus and ignore match for node n: its function
-// name, else its file, else its mapping's file (pprof's regexps match
-// all three).
+// offer is b as the hint line shows it: only when on, that is when the
+// key does something in the view's current state (bubbles' help skips a
+// disabled binding; the copy leaves what the key does alone).
+func offer(b key.Binding, on bool) key.Binding {
+	b.SetEnabled(on)
+	return b
+}
+
+// filterable reports whether the filter keys (drill, focus, ignore,
+// hide) act on v's selection: a label, or a function with a name (no
+// regexp matches an unnamed node's address).
+func filterable(v interface{ Selection() (Selection, bool) }) bool {
+	sel, ok := v.Selection()
+	return ok && (sel.Kind != SelFunction || sel.Name != "" && !analysis.Unnamed(sel.Name))
+}
+
+// nodeName is the key the views pass node n as the selection by: its
+// function name, else its file, else its mapping's file (what pprof's
+// focus and ignore regexps match), else its label (its address, or
+// <unknown>).
 func nodeName(ns *analysis.NodeSet, n int32) string { return ns.FuncName(n) }
 
 // Pivoter is a view that pivots on a function: its callers and callees
