@@ -66,12 +66,27 @@ type step struct {
 	prompt        string
 	then          string
 	body          bool // with then: drawn is when the screen above the status bar changes
+	// refused is what the screen says when the profile gives the key
+	// nothing to act on (a pivot with no frame to select below the
+	// root); the steps that need this one (needs, its name) are then
+	// passed over.
+	refused, needs string
 }
 
 // countedTotal is the status bar's total once what the filters keep is
 // counted: "4.1s of 5.2s total", or "total 5.2s" when they keep all
 // ("… of 5.2s total" while it is counted).
 const countedTotal = `\d\S* of \S+ total|total \d`
+
+// noPivot is what S says in a flame graph whose cursor is on the root:
+// on the wide shape every frame below the root is narrower than a cell.
+const noPivot = "select a function to pivot on"
+
+// pivoted makes s a step taken in the pivot of "Flame: pivot (S)".
+func pivoted(s step) step {
+	s.needs = "Flame: pivot (S)"
+	return s
+}
 
 func steps(tag string) []step {
 	key := func(name, pattern, keys string) step { return step{name: name, pattern: pattern, keys: keys} }
@@ -110,11 +125,11 @@ func steps(tag string) []step {
 		key("Flame: zoom (enter)", "▶", "Enter"),
 		key("Flame: invert (b)", "root · inverted", "b"),
 		key("Flame: invert back (b)", "root", "b"),
-		key("Flame: pivot (S)", "callers ↑", "S"),
-		key("Flame: pivot: key k", "▶", "k"),
-		key("Flame: re-pivot (enter)", "callers ↑", "Enter"),
-		key("Flame: pivot back (⌫)", "callers ↑", "BSpace"),
-		key("Flame: out of the pivot (⌫)", "root", "BSpace"),
+		{name: "Flame: pivot (S)", pattern: "callers ↑|" + noPivot, keys: "S", refused: noPivot},
+		pivoted(key("Flame: pivot: key k", "▶", "k")),
+		pivoted(key("Flame: re-pivot (enter)", "callers ↑", "Enter")),
+		pivoted(key("Flame: pivot back (⌫)", "callers ↑", "BSpace")),
+		pivoted(key("Flame: out of the pivot (⌫)", "root", "BSpace")),
 		key("fold all recursion (R)", "recursion=all", "R"),
 		key("fold direct recursion (R)", "recursion=direct", "R"),
 		key("unfold recursion (R)", "root", "R"),
@@ -169,8 +184,22 @@ func run(bin, prof string, rounds int, all []step) error {
 		}
 		time.Sleep(300 * time.Millisecond)
 		row := 1
+		refused := map[string]bool{}
 		for _, s := range all {
+			if refused[s.needs] {
+				fmt.Printf("  %-28s  passed over (%s was refused)\n", s.name, s.needs)
+				row++
+				continue
+			}
 			d, counted, err := w.do(s)
+			if err == nil && s.refused != "" {
+				if sc, _ := w.screen(); strings.Contains(sc, s.refused) {
+					fmt.Printf("  %-28s  refused: %q\n", s.name, s.refused)
+					refused[s.name] = true
+					row++
+					continue
+				}
+			}
 			i := row
 			if row++; s.then != "" {
 				row++
