@@ -29,7 +29,8 @@ type Engine struct {
 	oneFile int8
 	// computing holds the Top tables being computed, by topKey.
 	computing map[Options]*topCall
-	locs      recent[locKey, *locPaths] // the last location views
+	locs      recent[locKey, *locPaths]       // the last location views
+	weights   recent[weightKey, *keptWeights] // the last stack weights
 }
 
 type tableKey struct {

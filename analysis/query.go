@@ -30,6 +30,7 @@ type query struct {
 	inlinedSlots int              // locInlined's true slots: about the inline edges
 	filtering    bool             // any filter can change or drop a stack
 	keep         func(i int) bool // tag filters; nil keeps every sample
+	baseOnly     bool             // keep keeps the -diff_base samples only (BaseTop)
 	hidden       bool             // some location is hidden
 	names        bool             // focus/ignore/hide/show in use
 	drop         bool             // drop_frames in use

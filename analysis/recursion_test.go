@@ -278,3 +278,29 @@ func treeLines(t *testing.T, e *Engine, opt Options) []string {
 	walk(tr.Roots())
 	return out
 }
+
+// TestKeptWeights: the stack weights an engine keeps serve only the
+// options they were summed for: trees made in turn on one engine at
+// other sample types, with and without tag filters and mean, equal a
+// fresh engine's.
+func TestKeptWeights(t *testing.T) {
+	const profile = "../testdata/go/cpu_labels.pb.gz"
+	load := func() *Engine {
+		p, err := format.Load(context.Background(), format.Sources{Sources: []string{profile}}, format.Options{Symbolize: "none"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return NewEngine(p)
+	}
+	warm := load()
+	sets := []map[string]string{
+		nil, {"sample_index": "samples"}, {"tagfocus": "worker=w0"}, {"tagignore": "worker=w0"},
+		{"tagfocus": "worker=w0", "sample_index": "samples"}, {"mean": "true"}, nil, {"tagfocus": "worker=w1"},
+	}
+	for _, set := range sets {
+		opt := testOptions(t, set)
+		if got, want := treeLines(t, warm, opt), treeLines(t, load(), opt); !slices.Equal(got, want) {
+			t.Errorf("%v: the tree on an engine that kept other weights differs from a fresh engine's", set)
+		}
+	}
+}

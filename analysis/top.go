@@ -495,6 +495,7 @@ func (e *Engine) BaseTop(opt Options) (*Top, error) {
 	}
 	labels, keep := q.e.p.Samples.Labels, q.keep
 	q.keep = func(i int) bool { return base[labels[i]] && (keep == nil || keep(i)) }
+	q.baseOnly = true
 	t := q.aggregate().top()
 	for i := range t.Rows {
 		t.Rows[i].Flat, t.Rows[i].Cum = -t.Rows[i].Flat, -t.Rows[i].Cum

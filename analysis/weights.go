@@ -1,13 +1,63 @@
 package analysis
 
 import (
+	"sync"
+
 	"github.com/pprof-tui/pprof-tui/format"
 )
 
 // stackWeights sums the selected value (and the count, for mean) of the
 // samples that pass the tag filters, per distinct stack, and the
-// percentage denominator over all samples.
+// percentage denominator over all samples. The sums depend on the sample
+// type, mean and the tag filters alone, so the engine keeps the last
+// ones (recentWeights) for the trees, graphs and walks after: the Tree,
+// the flame graph's, a pivot's two. They are never modified.
 func (q *query) stackWeights() (w, dw []int64, total, totalDiv int64) {
+	k := weightKey{vi: q.vi, mean: q.mean, baseOnly: q.baseOnly}
+	n := 0
+	t := table()
+	for i := range t {
+		if s := &t[i]; s.use == selectsSamples {
+			k.tags[n] = s.get(&q.opt)
+			n++
+		}
+	}
+	e := q.e
+	e.mu.Lock()
+	ws, ok := e.weights.get(k)
+	if !ok {
+		ws = &keptWeights{}
+		e.weights.add(k, ws, recentWeights, nil)
+	}
+	e.mu.Unlock()
+	ws.once.Do(func() { ws.w, ws.dw, ws.total, ws.totalDiv = q.sumStacks() })
+	return ws.w, ws.dw, ws.total, ws.totalDiv
+}
+
+// weightKey is what a query's stack weights depend on: the value index,
+// mean, the samples kept (the -diff_base ones only, or all) and the tag
+// filters' values, in the settings table's order (an
+// array, so that making a key does not allocate; a tag filter beyond
+// its length panics on the first query).
+type weightKey struct {
+	vi             int
+	mean, baseOnly bool
+	tags           [2]string
+}
+
+// keptWeights is stackWeights' result, made once per key.
+type keptWeights struct {
+	once            sync.Once
+	w, dw           []int64
+	total, totalDiv int64
+}
+
+// recentWeights is how many sets of stack weights an Engine keeps: the
+// current sample type's and the one before (s and back).
+const recentWeights = 2
+
+// sumStacks is stackWeights' walk over the samples.
+func (q *query) sumStacks() (w, dw []int64, total, totalDiv int64) {
 	p := q.e.p
 	n := p.Stacks.Len()
 	w = make([]int64, n)
