@@ -198,14 +198,7 @@ func TestFoldAllPlainStacks(t *testing.T) {
 // a tree that asks while the background fold gives way to a busy
 // explorer does not wait for the explorer to be idle.
 func TestFoldBackground(t *testing.T) {
-	const profile = "../testdata/go/recursive.pb.gz"
-	load := func() *Engine {
-		p, err := format.Load(context.Background(), format.Sources{Sources: []string{profile}}, format.Options{Symbolize: "none"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return NewEngine(p)
-	}
+	load := func() *Engine { return NewEngine(engineFor(t, "../testdata/go/recursive.pb.gz").p) }
 	opt := DefaultOptions()
 	opt.Recursion = RecursionAll
 	prepared := load()
@@ -284,14 +277,7 @@ func treeLines(t *testing.T, e *Engine, opt Options) []string {
 // other sample types, with and without tag filters and mean, equal a
 // fresh engine's.
 func TestKeptWeights(t *testing.T) {
-	const profile = "../testdata/go/cpu_labels.pb.gz"
-	load := func() *Engine {
-		p, err := format.Load(context.Background(), format.Sources{Sources: []string{profile}}, format.Options{Symbolize: "none"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return NewEngine(p)
-	}
+	load := func() *Engine { return NewEngine(engineFor(t, "../testdata/go/cpu_labels.pb.gz").p) }
 	warm := load()
 	sets := []map[string]string{
 		nil, {"sample_index": "samples"}, {"tagfocus": "worker=w0"}, {"tagignore": "worker=w0"},
