@@ -75,6 +75,7 @@ func (s *liveServer) set(f func(*liveServer)) {
 // last data and says when it retries; a profile of another type is
 // refused; p pauses.
 func TestLiveRefresh(t *testing.T) {
+	t.Parallel() // waits for refreshes
 	srv := &liveServer{files: []string{testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")}}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
@@ -242,6 +243,7 @@ func TestLiveMemoryBounded(t *testing.T) {
 // TestLiveTrend: t shows each function's flat over the snapshots as a
 // sparkline column in Top.
 func TestLiveTrend(t *testing.T) {
+	t.Parallel() // waits for refreshes
 	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
 	srv := &liveServer{files: []string{a, b, a, b, a, b}}
 	ts := httptest.NewServer(srv)
@@ -619,6 +621,7 @@ func TestLiveInterval(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: waits for four fetches 1.5s apart")
 	}
+	t.Parallel()
 	a := testdata("cpu_labels.pb.gz")
 	var mu sync.Mutex
 	var starts []time.Time

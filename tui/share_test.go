@@ -31,6 +31,7 @@ func TestSaveProto(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs go tool pprof")
 	}
+	t.Parallel() // waits for go tool pprof
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, file, line string
