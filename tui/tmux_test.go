@@ -37,7 +37,9 @@ func builtBinary(t *testing.T) string {
 
 // TestMain runs up to four parallel tests at once unless -parallel says
 // otherwise: the parallel ones (the tmux scripts, the live refreshes,
-// go tool pprof) mostly wait.
+// go tool pprof, the stress tests' programs) mostly wait. The tests that
+// read the process's heap, set the environment or change a package
+// variable stay sequential.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	set := false
