@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/format/symbolize"
+	"github.com/pprof-tui/pprof-tui/internal/gotool"
 )
 
 // goBinary builds goProgram (see symbolize_test.go) with DWARF and runs
@@ -66,7 +67,7 @@ func TestDisasmGoBinaryMatchesPprof(t *testing.T) {
 		{"-disasm=runtime\\.(nanotime|memmove)"},
 	} {
 		args := append(append([]string{}, flags...), bin, prof)
-		cmd := exec.Command("go", append([]string{"tool", "pprof"}, args...)...)
+		cmd := gotool.Pprof(args...)
 		var want bytes.Buffer
 		cmd.Stdout = &want
 		pprofErr := cmd.Run()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/internal/gotool"
 )
 
 // goldenRow is a row of pprof's -top text: its name and values.
@@ -362,7 +363,7 @@ func TestSymbolizeGoBinaryWithoutDWARF(t *testing.T) {
 	writeProfile(t, stripped, p)
 
 	pprofTop := func(args ...string) string {
-		cmd := exec.Command("go", append([]string{"tool", "pprof", "-top", "-nodefraction=0", "-nodecount=1000000"}, args...)...)
+		cmd := gotool.Pprof(append([]string{"-top", "-nodefraction=0", "-nodecount=1000000"}, args...)...)
 		cmd.Env = append(os.Environ(), "TZ=UTC")
 		var stdout bytes.Buffer
 		cmd.Stdout = &stdout

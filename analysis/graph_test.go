@@ -11,6 +11,7 @@ import (
 // (nodefraction=0), on profiles whose label sets and numeric labels
 // choose how many nodes nodecount keeps.
 func TestGraphNodes(t *testing.T) {
+	t.Parallel()
 	compared := 0
 	for name, newEngine := range freshEngines(t, "cpu_labels", "diff", "heap", "distinct") {
 		e := newEngine()

@@ -15,6 +15,7 @@ import (
 // must equal those of the separate walk (taken when nodecount is set, here
 // to more than every node).
 func TestFusedInlineMarkers(t *testing.T) {
+	t.Parallel()
 	for name, newEngine := range freshEngines(t, "cpu_labels", "diff", "heap", "zipf", "distinct", "deep") {
 		e := newEngine()
 		for _, set := range markerOptionSets {

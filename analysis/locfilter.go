@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/pprof-tui/pprof-tui/format"
 )
 
 // locView is what remains of each location after the options' line
@@ -88,6 +90,7 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool, same *locView) *locVi
 	}
 	if same == nil {
 		m.hide, m.show = newFuncMatcher(p, c.hide), newFuncMatcher(p, c.show)
+		m.matchFrom(p, c)
 	}
 	size := len(p.Lines) // of the lines, so that the halves join in place
 	if same != nil {
@@ -101,7 +104,7 @@ func (e *Engine) buildLocView(c *compiled, noInlines bool, same *locView) *locVi
 	}
 	var lines [2][]int16
 	inHalves(n, parallelLocations, func(part, lo, hi int) {
-		lines[part] = e.viewRange(v, lo, hi, m, c, noInlines, same, make([]int16, 0, size>>part))
+		lines[part] = e.viewRange(v, lo, hi, m, noInlines, same, make([]int16, 0, size>>part))
 	})
 	if same == nil {
 		// The second half's offsets were from its own lines.
@@ -124,6 +127,39 @@ var parallelLocations = 1 << 15
 type viewMatchers struct {
 	drop                      *dropFrames
 	focus, ignore, hide, show *funcMatcher
+	// show_from's answer per function and per mapping (pprof matches
+	// function names and mapping files), prune_from's per function (on
+	// the name cut at its first parenthesis); nil without them.
+	showFrom, showFromMaps, pruneFrom []bool
+}
+
+// matchFrom answers show_from and prune_from once per function and
+// mapping, rather than once per line of every location.
+func (m *viewMatchers) matchFrom(p *format.Profile, c *compiled) {
+	if c.showFrom == nil && c.pruneFrom == nil {
+		return
+	}
+	if c.showFrom != nil {
+		m.showFrom = make([]bool, len(p.Functions))
+		m.showFromMaps = make([]bool, len(p.Mappings))
+		for mi := range p.Mappings {
+			m.showFromMaps[mi] = c.showFrom.MatchString(p.Mappings[mi].File)
+		}
+	}
+	if c.pruneFrom != nil {
+		m.pruneFrom = make([]bool, len(p.Functions))
+	}
+	inHalves(len(p.Functions), parallelLocations, func(_, lo, hi int) {
+		for f := lo; f < hi; f++ {
+			name := p.Functions[f].Name
+			if m.showFrom != nil {
+				m.showFrom[f] = c.showFrom.MatchString(name)
+			}
+			if m.pruneFrom != nil {
+				m.pruneFrom[f] = name != "" && c.pruneFrom.MatchString(simplifyFunc(name))
+			}
+		}
+	})
 }
 
 // matchFunctions memoises every matcher's answer for functions [lo, hi).
@@ -151,7 +187,7 @@ func (m *viewMatchers) matchMappings() {
 // viewRange is buildLocView for locations [lo, hi): it sets their flags
 // and, unless same, appends their lines to out and sets v.off[li+1] to
 // their end in out.
-func (e *Engine) viewRange(v *locView, lo, hi int, m *viewMatchers, c *compiled, noInlines bool, same *locView, out []int16) []int16 {
+func (e *Engine) viewRange(v *locView, lo, hi int, m *viewMatchers, noInlines bool, same *locView, out []int16) []int16 {
 	p := e.p
 	drop, focus, ignore, hide, show := m.drop, m.focus, m.ignore, m.hide, m.show
 	var buf, tmp []int16
@@ -212,12 +248,12 @@ func (e *Engine) viewRange(v *locView, lo, hi int, m *viewMatchers, c *compiled,
 				fl |= fHidden
 			}
 		}
-		if c.showFrom != nil {
-			if loc.Mapping >= 0 && c.showFrom.MatchString(p.Mappings[loc.Mapping].File) {
+		if m.showFrom != nil {
+			if loc.Mapping >= 0 && m.showFromMaps[loc.Mapping] {
 				fl |= fShowFrom
 			} else {
 				for i := len(buf) - 1; i >= 0; i-- {
-					if f := lines[buf[i]].Function; f >= 0 && c.showFrom.MatchString(p.Functions[f].Name) {
+					if f := lines[buf[i]].Function; f >= 0 && m.showFrom[f] {
 						buf = buf[:i+1]
 						fl |= fShowFrom
 						break
@@ -225,10 +261,9 @@ func (e *Engine) viewRange(v *locView, lo, hi int, m *viewMatchers, c *compiled,
 				}
 			}
 		}
-		if c.pruneFrom != nil {
+		if m.pruneFrom != nil {
 			for i, k := range buf {
-				if f := lines[k].Function; f >= 0 && p.Functions[f].Name != "" &&
-					c.pruneFrom.MatchString(simplifyFunc(p.Functions[f].Name)) {
+				if f := lines[k].Function; f >= 0 && m.pruneFrom[f] {
 					fl |= fPruneFrom
 					buf = buf[i:]
 					break

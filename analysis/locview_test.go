@@ -11,6 +11,7 @@ import (
 // engine's, after hide, show, prune_from and show_from views, with and
 // without inlined frames, at five granularities.
 func TestKeptViews(t *testing.T) {
+	t.Parallel()
 	steps := []map[string]string{
 		{"hide": "json"},
 		{"hide": "json", "focus": "main|Handle"},

@@ -18,6 +18,7 @@ import (
 // more than 4096 rows and on names that defeat the function-rank
 // shortcut.
 func TestRowOrderByRanks(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := synth.Write(&buf, synth.Config{Samples: raceSamples(20000), Seed: 5, Labels: true, Shape: synth.Wide}); err != nil {
 		t.Fatal(err)
@@ -69,6 +70,7 @@ func TestRowOrderByRanks(t *testing.T) {
 // for equal names: at every granularity but addresses, with and without
 // columns, on names that defeat the function-rank shortcut.
 func TestNameRanks(t *testing.T) {
+	t.Parallel()
 	for name, e := range nameEngines(t) {
 		for _, g := range rankedGranularities {
 			t.Run(name+"/"+g, func(t *testing.T) {
@@ -108,6 +110,7 @@ func TestNameRanks(t *testing.T) {
 // where each name has a file and line after it), and answers a name
 // asked twice twice.
 func TestFind(t *testing.T) {
+	t.Parallel()
 	for name, e := range nameEngines(t) {
 		for _, g := range slices.Concat(rankedGranularities, []string{"addresses"}) {
 			t.Run(name+"/"+g, func(t *testing.T) {

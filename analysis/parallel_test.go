@@ -33,7 +33,7 @@ func TestRunsInTwo(t *testing.T) {
 		source     []FunctionSource
 		graph      []string
 	}
-	compute := func(e *Engine, opt Options) (result, bool) {
+	compute := func(t *testing.T, e *Engine, opt Options) (result, bool) {
 		var r result
 		// The default table first: later walks know the plain stacks.
 		if _, err := e.Top(DefaultOptions()); err != nil {
@@ -73,32 +73,56 @@ func TestRunsInTwo(t *testing.T) {
 		map[string]string{"mean": "true", "hide": "runtime|json|Sort"},
 		map[string]string{"prune_from": "json|Handle"},
 	)
-	compared := 0
+	// The walks with the engine's thresholds first, then, with them
+	// lowered, the walks in runs: each phase's cases run in parallel,
+	// and the thresholds change only between the phases.
+	type job struct {
+		name      string
+		set       map[string]string
+		newEngine func() *Engine
+		want      result
+		ok        bool
+	}
+	var jobs []*job
 	for name, newEngine := range freshEngines(t, "cpu_labels", "diff", "heap", "distinct", "zipf", "deep") {
+		newEngine() // reads or makes the profile here, once
 		for _, set := range raceSets(sets) {
-			opt := testOptions(t, set)
-			want, ok := compute(newEngine(), opt)
-			if !ok {
-				continue
+			jobs = append(jobs, &job{name: name, set: set, newEngine: newEngine})
+		}
+	}
+	t.Run("one walk", func(t *testing.T) {
+		for _, j := range jobs {
+			t.Run(fmt.Sprint(j.name, j.set), func(t *testing.T) {
+				t.Parallel()
+				j.want, j.ok = compute(t, j.newEngine(), testOptions(t, j.set))
+			})
+		}
+	})
+	defer func(stacks, run, locs, sort int) {
+		parallelStacks, minRun, parallelLocations, parallelRows = stacks, run, locs, sort
+	}(parallelStacks, minRun, parallelLocations, parallelRows)
+	parallelStacks, minRun, parallelLocations, parallelRows = 2, 3, 2, 8
+	compared := 0
+	t.Run("in runs", func(t *testing.T) {
+		for _, j := range jobs {
+			if !j.ok {
+				continue // e.g. a tag the profile lacks
 			}
-			func() {
-				defer func(stacks, run, locs, sort int) {
-					parallelStacks, minRun, parallelLocations, parallelRows = stacks, run, locs, sort
-				}(parallelStacks, minRun, parallelLocations, parallelRows)
-				parallelStacks, minRun, parallelLocations, parallelRows = 2, 3, 2, 8
-				got, _ := compute(newEngine(), opt)
+			compared++
+			t.Run(fmt.Sprint(j.name, j.set), func(t *testing.T) {
+				t.Parallel()
+				got, _ := compute(t, j.newEngine(), testOptions(t, j.set))
 				for _, c := range []struct {
 					what      string
 					got, want any
-				}{{"Top", got.top, want.top}, {"TopFirst", got.first, want.first}, {"Peek", got.peek, want.peek}, {"Source", got.source, want.source}, {"Graph", got.graph, want.graph}} {
+				}{{"Top", got.top, j.want.top}, {"TopFirst", got.first, j.want.first}, {"Peek", got.peek, j.want.peek}, {"Source", got.source, j.want.source}, {"Graph", got.graph, j.want.graph}} {
 					if !reflect.DeepEqual(c.got, c.want) {
-						t.Errorf("%s %v: %s walked in runs on two goroutines differs from one walk's", name, set, c.what)
+						t.Errorf("%s %v: %s walked in runs on two goroutines differs from one walk's", j.name, j.set, c.what)
 					}
 				}
-			}()
-			compared++
+			})
 		}
-	}
+	})
 	if compared < 4*len(raceSets(sets)) {
 		t.Errorf("compared %d option sets", compared)
 	}

@@ -13,6 +13,7 @@ import (
 // merged (how Peek runs on a big profile) equal one walk over all of
 // them, edge by edge, weights and inline flags, for every node at once.
 func TestPeekHalves(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		profile string
 		set     map[string]string
@@ -67,6 +68,7 @@ func TestPeekHalves(t *testing.T) {
 // complete table, rows (flat, cum, inline marker) and edges, for
 // functions in the first rows and past them.
 func TestPeekFromPartialTop(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		shape synth.Shape
 		set   map[string]string

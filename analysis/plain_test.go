@@ -13,6 +13,7 @@ import (
 // synthesized shapes must have both kinds of stacks, or the test proves
 // nothing.
 func TestPlainStacks(t *testing.T) {
+	t.Parallel()
 	engines := freshEngines(t, "cpu_labels", "diff", "heap", "distinct", "zipf", "deep")
 	sets := append(slices.Clone(markerOptionSets),
 		map[string]string{"sample_index": "0"},

@@ -75,6 +75,7 @@ func TestSourceFuncCumByName(t *testing.T) {
 // made one (the lines granularity), else sums the lines itself: the two
 // must agree, over the option sets of the inline-marker tests.
 func TestSourceFromKeptTop(t *testing.T) {
+	t.Parallel()
 	// The sets of the inline markers' tests, and relative percentages
 	// and dropped negative values, which the summed listing handles apart.
 	sets := append(slices.Clone(markerOptionSets), map[string]string{"relative_percentages": "true", "focus": "main|Handle"},

@@ -181,6 +181,7 @@ func readCases(t *testing.T, path string) []parityCase {
 // -top output for the same profile and flags (goldens from
 // testdata/top/regen.sh).
 func TestTopMatchesPprof(t *testing.T) {
+	t.Parallel()
 	for _, c := range readCases(t, "testdata/top/cases.txt") {
 		t.Run(c.name, func(t *testing.T) {
 			want := readPprofTop(t, filepath.Join("testdata/top", c.name+".txt"))

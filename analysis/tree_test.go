@@ -21,6 +21,7 @@ func walk(t *Tree, nodes []*TreeNode, fn func(*TreeNode)) {
 // nodes add up to its flat, and the totals of its outermost occurrences
 // (no ancestor of the same function) add up to its cum.
 func TestTreeAgreesWithTop(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		profile string
 		set     map[string]string
@@ -244,63 +245,80 @@ func TestTreeMatchesPaths(t *testing.T) {
 		{"pprof/large.cpu", nil},
 		{"pprof/large.cpu", map[string]string{"granularity": "addresses", "focus": "main"}},
 	}
-	for _, c := range cases {
-		if skipUnderRace(c.profile) {
-			continue
-		}
-		e := engineFor(t, filepath.Join("../testdata", c.profile))
-		for _, rec := range []string{"", RecursionDirect, RecursionAll} {
-			if rec != "" && c.profile == "pprof/large.cpu" {
-				continue // the others fold enough, and quicker
-			}
-			opt := testOptions(t, c.set)
-			q, err := e.newQuery(opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			opt.Recursion = rec
-			w, _, _, _ := q.stackWeights()
-			tos := []TreeOptions{{}, {Inverted: true}, {FoldRecursion: true}, {Inverted: true, FoldRecursion: true}}
-			if rec != "" {
-				tos = tos[:2]
-			}
-			for _, to := range tos {
-				ref := &refNode{kids: map[int32]*refNode{}}
-				var path []int32
-				for s := range w {
-					if w[s] == 0 {
+	// The cases run in parallel, at the engine's thresholds and then at
+	// the lowest: the thresholds change only between the two runs.
+	for _, at := range [][2]int{{parallelGroup, sweepRow}, {2, 2}} {
+		func() {
+			defer func(old, oldSweep int) { parallelGroup, sweepRow = old, oldSweep }(parallelGroup, sweepRow)
+			parallelGroup, sweepRow = at[0], at[1]
+			t.Run(fmt.Sprintf("groupAt=%d sweepAt=%d", at[0], at[1]), func(t *testing.T) {
+				for _, c := range cases {
+					if skipUnderRace(c.profile) {
 						continue
 					}
-					var ok bool
-					path, ok = q.appendPath(nil, path[:0], nil, e.p.Stacks.At(int32(s)))
-					if !ok || len(path) == 0 {
-						continue
-					}
-					path = refFold(path, rec)
-					if to.Inverted {
-						slices.Reverse(path)
-					}
-					at := ref
-					for i, n := range path {
-						if to.FoldRecursion && i > 0 && n == path[i-1] {
-							continue
+					e := engineFor(t, filepath.Join("../testdata", c.profile))
+					for _, rec := range []string{"", RecursionDirect, RecursionAll} {
+						if rec != "" && c.profile == "pprof/large.cpu" {
+							continue // the others fold enough, and quicker
 						}
-						k := at.kids[n]
-						if k == nil {
-							k = &refNode{kids: map[int32]*refNode{}}
-							at.kids[n] = k
-						}
-						k.total += w[s]
-						k.weight += abs64(w[s])
-						at = k
+						t.Run(fmt.Sprint(c.profile, c.set, rec), func(t *testing.T) {
+							t.Parallel()
+							checkPaths(t, e, c.profile, c.set, rec, at[0], at[1])
+						})
 					}
-					at.self += w[s]
 				}
-				for _, at := range [][2]int{{parallelGroup, sweepRow}, {2, 2}} {
-					checkTree(t, e, opt, to, ref, at[0], at[1], fmt.Sprint(c.profile, " ", c.set, " recursion=", rec))
-				}
+			})
+		}()
+	}
+}
+
+// checkPaths is TestTreeMatchesPaths for one profile, option set and
+// recursion mode, in every tree shape, at the thresholds set.
+func checkPaths(t *testing.T, e *Engine, profile string, set map[string]string, rec string, groupAt, sweepAt int) {
+	opt := testOptions(t, set)
+	q, err := e.newQuery(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Recursion = rec
+	w, _, _, _ := q.stackWeights()
+	tos := []TreeOptions{{}, {Inverted: true}, {FoldRecursion: true}, {Inverted: true, FoldRecursion: true}}
+	if rec != "" {
+		tos = tos[:2]
+	}
+	for _, to := range tos {
+		ref := &refNode{kids: map[int32]*refNode{}}
+		var path []int32
+		for s := range w {
+			if w[s] == 0 {
+				continue
 			}
+			var ok bool
+			path, ok = q.appendPath(nil, path[:0], nil, e.p.Stacks.At(int32(s)))
+			if !ok || len(path) == 0 {
+				continue
+			}
+			path = refFold(path, rec)
+			if to.Inverted {
+				slices.Reverse(path)
+			}
+			at := ref
+			for i, n := range path {
+				if to.FoldRecursion && i > 0 && n == path[i-1] {
+					continue
+				}
+				k := at.kids[n]
+				if k == nil {
+					k = &refNode{kids: map[int32]*refNode{}}
+					at.kids[n] = k
+				}
+				k.total += w[s]
+				k.weight += abs64(w[s])
+				at = k
+			}
+			at.self += w[s]
 		}
+		checkTree(t, e, opt, to, ref, groupAt, sweepAt, fmt.Sprint(profile, " ", set, " recursion=", rec))
 	}
 }
 
@@ -337,10 +355,9 @@ func refFold(path []int32, mode string) []int32 {
 // grouping groupAt paths or more on two cores (Tree.stepHalves, and
 // Tree.Expand, which expands each node's children together), and
 // sweeping the rows of sweepAt paths or more in stack order (Tree.sweep).
+// The caller sets parallelGroup and sweepRow to groupAt and sweepAt.
 func checkTree(t *testing.T, e *Engine, opt Options, to TreeOptions, ref *refNode, groupAt, sweepAt int, what string) {
 	t.Helper()
-	defer func(old, oldSweep int) { parallelGroup, sweepRow = old, oldSweep }(parallelGroup, sweepRow)
-	parallelGroup, sweepRow = groupAt, sweepAt
 	what = fmt.Sprintf("%s %+v groupAt=%d sweepAt=%d", what, to, groupAt, sweepAt)
 	tr, err := e.Tree(opt, to)
 	if err != nil {

@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pprof-tui/pprof-tui/internal/gotool"
 )
 
 // legacyTextDir holds the legacy text inputs, copied from the shared corpus, and
@@ -530,7 +531,7 @@ func TestLegacyTextMatchesPprof(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command("go", "tool", "pprof", "-raw", "-symbolize=none", path)
+			cmd := gotool.Pprof("-raw", "-symbolize=none", path)
 			cmd.Env = append(os.Environ(), "TZ=UTC")
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pprof-tui/pprof-tui/internal/gotool"
 )
 
 // TestRoundTrip writes every corpus profile and reads it back: the result
@@ -48,7 +50,7 @@ func TestPprofReadsOurOutput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go tool pprof")
 	}
-	goCmd, err := exec.LookPath("go")
+	_, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")
 	}
@@ -63,7 +65,7 @@ func TestPprofReadsOurOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Close()
-		cmd := exec.Command(goCmd, "tool", "pprof", "-raw", "-symbolize=none", out)
+		cmd := gotool.Pprof("-raw", "-symbolize=none", out)
 		cmd.Env = append(os.Environ(), "TZ=UTC")
 		raw, err := cmd.Output()
 		if err != nil {

@@ -16,16 +16,21 @@ func TestBytesPerKey(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
+	t.Parallel() // waits for quiet screens: it overlaps the other waits
 	ts := startServer(t, nil)
 	tm := ts.open(termOpt{w: 100, h: 30})
 	tm.waitFor(0, "choose a profile")
 	tm.press("\r", "main.fib") // the embedded demo: the same profile, read from memory
+	// A key's bytes run from the quiet screen before it to the quiet
+	// screen after it, which is the quiet screen before the next key.
+	m := tm.quiet()
 	measure := func(keys string, n int) []int {
 		var sizes []int
 		for range n {
-			m := tm.quiet()
 			tm.send(keys)
-			sizes = append(sizes, tm.quiet()-m)
+			next := tm.quiet()
+			sizes = append(sizes, next-m)
+			m = next
 		}
 		return sizes
 	}

@@ -71,6 +71,7 @@ func liveFiles(t *testing.T, p *pprofServer) *rootFiles {
 }
 
 func TestEndpoints(t *testing.T) {
+	t.Parallel()
 	p := newPprofServer(t)
 	files := liveFiles(t, p)
 	des, err := files.ReadDir(".")

@@ -180,6 +180,7 @@ func TestSourceRoot(t *testing.T) {
 // TestPickerOverSSH: a session walks into DIR's subdirectories and back,
 // never above DIR, and P returns from a profile to the picker.
 func TestPickerOverSSH(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) {
 		os.MkdirAll(filepath.Join(c.Dir, "sub"), 0o755)
 	})

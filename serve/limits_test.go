@@ -147,6 +147,7 @@ func TestClientCutMidLoad(t *testing.T) {
 }
 
 func TestLoadsWaitTheirTurn(t *testing.T) {
+	t.Parallel()
 	reads := make(chan struct{}, 1)
 	ts := startServer(t, func(c *Config) {
 		c.MaxLoads = 1
@@ -184,6 +185,7 @@ func TestCrashEndsOnlyItsSession(t *testing.T) {
 }
 
 func TestIdleTimeout(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.Idle = 600 * time.Millisecond })
 	tm := ts.open(termOpt{})
 	tm.waitFor(0, "choose a profile")
@@ -252,6 +254,7 @@ func TestUnauthenticatedConnections(t *testing.T) {
 }
 
 func TestShutdownWithOpenSessions(t *testing.T) {
+	t.Parallel()
 	runs := 20
 	if testing.Short() {
 		runs = 3

@@ -36,6 +36,7 @@ func (h *harness) selectFunction(name string) {
 }
 
 func TestDisasmScreens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		w, h int
@@ -68,6 +69,7 @@ func TestDisasmScreens(t *testing.T) {
 // the call; enter on a jump moves to its target, backspace back to the
 // jump; e returns to the hottest.
 func TestDisasmFollow(t *testing.T) {
+	t.Parallel()
 	h := start(t, cpubenchConfig())
 	h.selectFunction("phase_matmul")
 	h.show(viewDisasm)

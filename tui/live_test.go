@@ -75,6 +75,7 @@ func (s *liveServer) set(f func(*liveServer)) {
 // last data and says when it retries; a profile of another type is
 // refused; p pauses.
 func TestLiveRefresh(t *testing.T) {
+	t.Parallel() // waits for refreshes
 	srv := &liveServer{files: []string{testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")}}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
@@ -145,6 +146,7 @@ func TestLiveRefresh(t *testing.T) {
 
 // TestLiveFile: a file source is read again when it changes.
 func TestLiveFile(t *testing.T) {
+	t.Parallel()
 	file := t.TempDir() + "/cpu.pb.gz"
 	copyFile := func(from string) {
 		data, err := os.ReadFile(from)
@@ -242,6 +244,7 @@ func TestLiveMemoryBounded(t *testing.T) {
 // TestLiveTrend: t shows each function's flat over the snapshots as a
 // sparkline column in Top.
 func TestLiveTrend(t *testing.T) {
+	t.Parallel() // waits for refreshes
 	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
 	srv := &liveServer{files: []string{a, b, a, b, a, b}}
 	ts := httptest.NewServer(srv)
@@ -270,6 +273,7 @@ func TestLiveTrend(t *testing.T) {
 // TestLiveStepping: [ shows an earlier snapshot's heaviest functions and
 // pauses; ] steps forward, and past the latest closes.
 func TestLiveStepping(t *testing.T) {
+	t.Parallel()
 	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
 	srv := &liveServer{files: []string{a, b}}
 	ts := httptest.NewServer(srv)
@@ -319,6 +323,7 @@ func TestLiveStepping(t *testing.T) {
 // TestLiveKeepsTree: a refresh keeps the tree's nodes as a person opened
 // and closed them, not the hot path it opens on.
 func TestLiveKeepsTree(t *testing.T) {
+	t.Parallel()
 	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
 	srv := &liveServer{files: []string{a, b, a, b, a, b, a, b}}
 	ts := httptest.NewServer(srv)
@@ -358,6 +363,7 @@ func cursorLine(h *harness) (int, string) {
 // first screen (issue 16: "the selected row stays where it is on
 // screen"); in the tree too.
 func TestLiveKeepsScreenLine(t *testing.T) {
+	t.Parallel()
 	// Without main.fib's weight, then with it: main.quicksort falls from
 	// row 10 to 11 in Top; in the tree main.runFib comes in above
 	// main.runHash.
@@ -479,6 +485,7 @@ func rateValue(t *testing.T, s string) float64 {
 // the same order and with the same percentages as the change itself. A
 // sample type that is not cumulative (inuse_space) shows the change.
 func TestLiveRate(t *testing.T) {
+	t.Parallel()
 	const apart = 10 * time.Second
 	a, b := allocsPair(t, apart)
 	srv := &liveServer{files: []string{a, b}}
@@ -588,6 +595,7 @@ func near(t *testing.T, got, want float64, text string) bool {
 // is what is shown, the snapshots are the deltas': the trend column
 // fills and [ shows a snapshot with its values as rates.
 func TestLiveTrendOfDelta(t *testing.T) {
+	t.Parallel()
 	a, b := allocsPair(t, 10*time.Second)
 	srv := &liveServer{files: []string{a, b, a, b, a, b}}
 	ts := httptest.NewServer(srv)
@@ -619,6 +627,7 @@ func TestLiveInterval(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: waits for four fetches 1.5s apart")
 	}
+	t.Parallel()
 	a := testdata("cpu_labels.pb.gz")
 	var mu sync.Mutex
 	var starts []time.Time

@@ -4,20 +4,21 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pprof-tui/pprof-tui/internal/gotool"
 )
 
 // pprofTopOf is go tool pprof -top of file with flags, without its File
 // and Time lines' dependence on the file name.
 func pprofTopOf(t *testing.T, file string, flags ...string) string {
 	t.Helper()
-	args := append([]string{"tool", "pprof", "-top", "-symbolize=none"}, flags...)
-	out, err := exec.Command("go", append(args, file)...).CombinedOutput()
+	args := append([]string{"-top", "-symbolize=none"}, flags...)
+	out, err := gotool.Pprof(append(args, file)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go tool pprof %v: %v\n%s", flags, err, out)
 	}
@@ -31,6 +32,7 @@ func TestSaveProto(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs go tool pprof")
 	}
+	t.Parallel() // waits for go tool pprof
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, file, line string
@@ -50,8 +52,8 @@ func TestSaveProto(t *testing.T) {
 			h.command("save " + ours)
 			h.waitFor("the save", func(m *Model) bool { return strings.HasPrefix(m.note.text.String(), "saved ") })
 			theirs := filepath.Join(dir, tc.name+"-pprof.pb.gz")
-			args := append([]string{"tool", "pprof", "-proto", "-symbolize=none", "-output=" + theirs}, tc.flags...)
-			if out, err := exec.Command("go", append(args, src)...).CombinedOutput(); err != nil {
+			args := append([]string{"-proto", "-symbolize=none", "-output=" + theirs}, tc.flags...)
+			if out, err := gotool.Pprof(append(args, src)...).CombinedOutput(); err != nil {
 				t.Fatalf("go tool pprof -proto: %v\n%s", err, out)
 			}
 			got, want := pprofTopOf(t, ours), pprofTopOf(t, theirs)

@@ -36,6 +36,7 @@ func stressRounds(n int) int {
 // takes them while a live source refreshes every few milliseconds,
 // alternating two profiles, and the flame graph lays itself out.
 func TestStressLiveKeys(t *testing.T) {
+	t.Parallel()
 	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
 	srv := &liveServer{files: []string{a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b}}
 	ts := httptest.NewServer(srv)
@@ -79,6 +80,7 @@ func TestStressLiveKeys(t *testing.T) {
 // over and over: results, completions and prefetches of a closed profile
 // arrive in the picker or in the next profile.
 func TestStressPickerSwitches(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyTo(t, testdata("cpu_labels.pb.gz"), filepath.Join(dir, "a.pb.gz"))
 	copyTo(t, testdata("heap.pb.gz"), filepath.Join(dir, "b.pb.gz"))

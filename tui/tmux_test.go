@@ -1,12 +1,63 @@
 package tui
 
 import (
+	"flag"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"sync"
 	"testing"
 )
 
-// runScript runs the tmux script testdata/name; skipped without tmux or
-// with -short.
+// built is the pprof-tui binary the tmux scripts share: built once per
+// test run (the scripts build their own when run alone), removed by
+// TestMain.
+var built struct {
+	once sync.Once
+	dir  string
+	err  error
+	out  []byte
+}
+
+// builtBinary returns the path of the pprof-tui binary, building it on
+// first use.
+func builtBinary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "pprof-tui-test"); built.err != nil {
+			return
+		}
+		built.out, built.err = exec.Command("go", "build", "-o", filepath.Join(built.dir, "pprof-tui"), "..").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
+	}
+	return filepath.Join(built.dir, "pprof-tui")
+}
+
+// TestMain runs up to four parallel tests at once unless -parallel says
+// otherwise: the parallel ones (the tmux scripts, the live refreshes,
+// go tool pprof, the stress tests' programs) mostly wait. The tests that
+// read the process's heap, set the environment or change a package
+// variable stay sequential.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", "4")
+	}
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// runScript runs the tmux script testdata/name with the shared binary
+// (PPROF_TUI_BIN); skipped without tmux or with -short. The scripts
+// mostly wait for screens, so they run in parallel with each other and
+// the other waiting tests.
 func runScript(t *testing.T, name string) {
 	t.Helper()
 	if testing.Short() {
@@ -15,7 +66,10 @@ func runScript(t *testing.T, name string) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
-	out, err := exec.Command("bash", "testdata/"+name).CombinedOutput()
+	t.Parallel()
+	cmd := exec.Command("bash", "testdata/"+name)
+	cmd.Env = append(os.Environ(), "PPROF_TUI_BIN="+builtBinary(t))
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", name, err, out)
 	}

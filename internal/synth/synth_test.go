@@ -17,6 +17,8 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/pprof-tui/pprof-tui/internal/gotool"
 )
 
 func write(t testing.TB, c Config) []byte {
@@ -289,7 +291,7 @@ func checkStructure(t *testing.T, c Config, p *rawProfile) {
 
 // TestPprofAccepts checks a small profile against the reference reader.
 func TestPprofAccepts(t *testing.T) {
-	goBin, err := exec.LookPath("go")
+	_, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go is not on PATH")
 	}
@@ -304,7 +306,7 @@ func TestPprofAccepts(t *testing.T) {
 	}
 	pprof := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command(goBin, append([]string{"tool", "pprof"}, append(args, file)...)...)
+		cmd := gotool.Pprof(append(args, file)...)
 		// Keep pprof away from the network and any binaries on this machine.
 		cmd.Env = append(os.Environ(), "PPROF_BINARY_PATH="+t.TempDir(), "PPROF_TOOLS="+t.TempDir())
 		out, err := cmd.CombinedOutput()

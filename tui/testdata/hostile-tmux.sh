@@ -12,10 +12,11 @@ command -v tmux >/dev/null || { echo "hostile-tmux: tmux is not installed" >&2; 
 
 OUT=$(mktemp -d)
 SOCK="$OUT/tmux.sock"
-BIN="$OUT/pprof-tui"
 S=hostile
 W=80 H=24
-go build -o "$BIN" .
+# PPROF_TUI_BIN: a binary already built (go test builds one for all the scripts).
+BIN=${PPROF_TUI_BIN:-$OUT/pprof-tui}
+[ -n "${PPROF_TUI_BIN:-}" ] || go build -o "$BIN" .
 
 t() { tmux -u -S "$SOCK" "$@"; }
 cleanup() { t kill-server 2>/dev/null || true; rm -rf "$OUT"; }

@@ -12,7 +12,9 @@ command -v tmux >/dev/null || { echo "live-e2e: tmux is not installed" >&2; exit
 OUT=$(mktemp -d)
 SOCK="$OUT/tmux.sock"
 S=live
-go build -o "$OUT/pprof-tui" .
+# PPROF_TUI_BIN: a binary already built (go test builds one for all the scripts).
+BIN=${PPROF_TUI_BIN:-$OUT/pprof-tui}
+[ -n "${PPROF_TUI_BIN:-}" ] || go build -o "$BIN" .
 go build -o "$OUT/livehot" ./tui/testdata/livehot
 
 t() { tmux -S "$SOCK" "$@"; }
@@ -29,7 +31,7 @@ for _ in $(seq 100); do [ -s "$OUT/addr" ] && break; sleep 0.05; done
 ADDR=$(head -1 "$OUT/addr")
 [ -n "$ADDR" ] || { echo "live-e2e: livehot printed no address" >&2; exit 1; }
 
-t new-session -d -s $S -x 120 -y 30 "$OUT/pprof-tui -refresh=2s http://$ADDR/debug/pprof/profile; sleep 30"
+t new-session -d -s $S -x 120 -y 30 "$BIN -refresh=2s http://$ADDR/debug/pprof/profile; sleep 30"
 
 # top_is NAME: wait (60 s at most) until the Top table's first row is NAME.
 top_is() {

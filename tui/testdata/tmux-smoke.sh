@@ -12,9 +12,10 @@ command -v tmux >/dev/null || { echo "tmux-smoke: tmux is not installed" >&2; ex
 
 OUT=$(mktemp -d)
 SOCK="$OUT/tmux.sock"
-BIN="$OUT/pprof-tui"
 S=smoke
-go build -o "$BIN" .
+# PPROF_TUI_BIN: a binary already built (go test builds one for all the scripts).
+BIN=${PPROF_TUI_BIN:-$OUT/pprof-tui}
+[ -n "${PPROF_TUI_BIN:-}" ] || go build -o "$BIN" .
 
 t() { tmux -S "$SOCK" "$@"; }
 cleanup() {
