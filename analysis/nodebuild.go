@@ -279,10 +279,15 @@ func (t *nodeTable) numberSlots(p *format.Profile, lt lineTable, k nodeFields, f
 					continue
 				}
 				if byFunc != nil && named {
-					if id := byFunc[key.fn]; id > 0 {
-						t.slotNode[base+int32(i)] = id - 1
-						continue
+					// The function alone is the node: no other key
+					// names it, and the index need not hold it.
+					id := byFunc[key.fn] - 1
+					if id < 0 {
+						id = t.addNode(fnInfo[key.fn], key.fn)
+						byFunc[key.fn] = id + 1
 					}
+					t.slotNode[base+int32(i)] = id
+					continue
 				}
 				if named {
 					key.obj = -1
@@ -304,16 +309,20 @@ func (t *nodeTable) numberSlots(p *format.Profile, lt lineTable, k nodeFields, f
 				if key.obj >= 0 {
 					ni.Objfile = objs.files[key.obj]
 				}
-				id = int32(t.len())
-				t.kept = append(t.kept, ni)
-				t.keptNames = append(t.keptNames, ni.PrintableName())
-				t.nodeFunc = append(t.nodeFunc, key.fn)
+				id = t.addNode(ni, key.fn)
 				index[key] = id
 			}
 			t.slotNode[base+int32(i)] = id
-			if byFunc != nil && key.fn >= 0 && fnNamed[key.fn] {
-				byFunc[key.fn] = id + 1
-			}
 		}
 	}
+}
+
+// addNode adds a node of function fn (or -1) after the others, and
+// returns its id.
+func (t *nodeTable) addNode(ni NodeInfo, fn int32) int32 {
+	id := int32(t.len())
+	t.kept = append(t.kept, ni)
+	t.keptNames = append(t.keptNames, ni.PrintableName())
+	t.nodeFunc = append(t.nodeFunc, fn)
+	return id
 }
