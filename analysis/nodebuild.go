@@ -191,7 +191,16 @@ func (t *nodeTable) canonFunctions(p *format.Profile, k nodeFields) canonFuncs {
 		name, file string
 		startLine  int64
 	}
-	funcIDs := make(map[funcKey]int32, len(p.Functions))
+	// Where no file is kept, a named function is its name: a map keyed
+	// by the name alone is hashed and probed in less time than one keyed
+	// by funcKey (the wide shape's 100,000 functions).
+	var byName map[string]int32
+	funcIDs := map[funcKey]int32{}
+	if !k.file {
+		byName = make(map[string]int32, len(p.Functions))
+	} else {
+		funcIDs = make(map[funcKey]int32, len(p.Functions))
+	}
 	c := canonFuncs{canon: make([]int32, len(p.Functions)), info: make([]NodeInfo, 0, len(p.Functions))}
 	for f := range p.Functions {
 		fn := &p.Functions[f]
@@ -206,13 +215,23 @@ func (t *nodeTable) canonFunctions(p *format.Profile, k nodeFields) canonFuncs {
 			ni.StartLine = fn.StartLine
 		}
 		key := funcKey{ni.Name, ni.File, ni.StartLine}
-		id, ok := funcIDs[key]
+		var id int32
+		var ok bool
+		if byName != nil && ni.Name != "" {
+			id, ok = byName[ni.Name]
+		} else {
+			id, ok = funcIDs[key]
+		}
 		if !ok {
 			id = int32(len(c.info))
 			c.info = append(c.info, ni)
 			t.funcOf = append(t.funcOf, int32(f))
 			c.named = append(c.named, ni.Name != "")
-			funcIDs[key] = id
+			if byName != nil && ni.Name != "" {
+				byName[ni.Name] = id
+			} else {
+				funcIDs[key] = id
+			}
 		}
 		c.canon[f] = id
 	}
