@@ -134,6 +134,11 @@ func newNodeTable(p *format.Profile, lt lineTable, names *nameRanks, granularity
 	case k.fn && !k.line && !k.addr && !k.col:
 		byFunc = make([]int32, len(fns.info))
 		index = make(map[slotKey]int32)
+		// About a node per function: grown by appends, the tables were
+		// copied over and over (50 MB allocated for wide's 100,000).
+		t.kept = make([]NodeInfo, 0, len(fns.info))
+		t.keptNames = make([]string, 0, len(fns.info))
+		t.nodeFunc = make([]int32, 0, len(fns.info))
 	case k.grouped():
 		index = make(map[slotKey]int32)
 		t.numberLines(p, lt, fns.canon, fns.info, fns.named, k.col)
@@ -201,7 +206,8 @@ func (t *nodeTable) canonFunctions(p *format.Profile, k nodeFields) canonFuncs {
 	} else {
 		funcIDs = make(map[funcKey]int32, len(p.Functions))
 	}
-	c := canonFuncs{canon: make([]int32, len(p.Functions)), info: make([]NodeInfo, 0, len(p.Functions))}
+	c := canonFuncs{canon: make([]int32, len(p.Functions)), info: make([]NodeInfo, 0, len(p.Functions)), named: make([]bool, 0, len(p.Functions))}
+	t.funcOf = make([]int32, 0, len(p.Functions))
 	for f := range p.Functions {
 		fn := &p.Functions[f]
 		var ni NodeInfo
