@@ -83,6 +83,12 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 	a.flat, a.cum, a.flatDiv, a.cumDiv, a.inlEdges = one.flat, one.cum, one.flatDiv, one.cumDiv, one.edges
 	if seen != nil {
 		q.nodes.setPlainStacks(seen)
+		if cand != nil {
+			// The next walk sums the plain stacks per location: their
+			// static edges are made now, while the first table is read,
+			// rather than when a setting changes.
+			q.locEdgeIDs()
+		}
 	}
 	if a.inlEdges != nil {
 		a.inlEdges.settle()
@@ -328,6 +334,10 @@ func (a *aggregate) spread(sums, other *stackSums, lo, hi int, cand []bool) {
 	nodes, off := q.locNodes, q.locOff
 	flat, cum, flatDiv, cumDiv, edges := sums.flat, sums.cum, sums.flatDiv, sums.cumDiv, sums.edges
 	locW, leafW, locDW, leafDW := sums.locW, sums.leafW, sums.locDW, sums.leafDW
+	var locEdge []int32
+	if cand != nil {
+		locEdge = q.locEdgeIDs()
+	}
 	// A plain stack has each node once, so it passes each call edge
 	// once: the edges into inlined frames (the next-outer line of the
 	// location calls them) are summed per location too, by static edge
@@ -354,7 +364,7 @@ func (a *aggregate) spread(sums, other *stackSums, lo, hi int, cand []bool) {
 				cumDiv[n] += dw
 			}
 			if cand != nil && j > off[l] && cand[n] && w != 0 {
-				switch id := q.locEdge[j]; {
+				switch id := locEdge[j]; {
 				case id >= 0:
 					edges.static[id] += w
 				case id == -2:

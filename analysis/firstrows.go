@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
@@ -26,11 +27,11 @@ func (a *aggregate) firstRows(rows int) (first []bool, flat []int64) {
 		return nil, nil
 	}
 	p := q.e.p
-	off, nodes := q.locOff, q.locNodes
 	n := p.Stacks.Len()
 	if q.filtering {
 		a.cut = make([]int32, 2*n)
 	}
+	leafNode := q.leafNodes()
 	leaves := func(r *runs) []int64 {
 		flat := make([]int64, q.nodes.len())
 		c := r.cursor()
@@ -50,8 +51,11 @@ func (a *aggregate) firstRows(rows int) (first []bool, flat []int64) {
 			if !ok {
 				continue
 			}
-			if l := q.leafLoc(locs[lo:hi]); l >= 0 {
-				flat[nodes[off[l+1]-1]] += sw // the leaf-most frame
+			for _, l := range locs[lo:hi] {
+				if nd := leafNode[l]; nd >= 0 {
+					flat[nd] += sw // the leaf-most frame
+					break
+				}
 			}
 		}
 		return flat
@@ -126,6 +130,23 @@ func nth[T any](xs []T, k int, cmp func(a, b T) int) T {
 	return h[0]
 }
 
+// leafNodes returns, per location, the node of its innermost frame in
+// the location view, or -1: one array read per stack finds its leaf
+// (leafLoc reads the location's node list, at another place in memory).
+func (q *query) leafNodes() []int32 {
+	off, nodes := q.locOff, q.locNodes
+	leaf := make([]int32, len(off)-1)
+	inHalves(len(leaf), parallelLocations, func(_, lo, hi int) {
+		for l := lo; l < hi; l++ {
+			leaf[l] = -1
+			if off[l+1] > off[l] {
+				leaf[l] = nodes[off[l+1]-1]
+			}
+		}
+	})
+	return leaf
+}
+
 // sumFirst sums a table whose first rows alone get their cum now (see
 // aggregateFirst): flat is every node's (firstRows); cum is summed for
 // the first nodes only, with the call edges into those of them that are
@@ -137,10 +158,12 @@ func (a *aggregate) sumFirst(first []bool, flat []int64, cand []bool) {
 	q := a.q
 	n := q.e.p.Stacks.Len()
 	off, nodes := q.locOff, q.locNodes
-	has := make([]bool, len(off)-1) // per location: holds a first node
-	for l := range has {
+	has := newBitset(len(off) - 1) // the locations holding a first node
+	for l := range len(off) - 1 {
 		for _, nd := range nodes[off[l]:off[l+1]] {
-			has[l] = has[l] || first[nd]
+			if first[nd] {
+				has.set(int32(l))
+			}
 		}
 	}
 	var want []bool
@@ -150,23 +173,27 @@ func (a *aggregate) sumFirst(first []bool, flat []int64, cand []bool) {
 			want[nd] = f && cand[nd]
 		}
 	}
-	var cum, locW, cum2, locW2 []int64
+	var cum, cum2 []int64
+	var passed, passed2 bitset
 	var edges2 *edgeSums
 	inTwo(n, func(r *runs, part int) {
 		if part == 0 {
-			cum, locW, a.inlEdges = a.sumFirstRange(r, first, want, has)
+			cum, passed, a.inlEdges = a.sumFirstRange(r, first, want, has)
 		} else {
-			cum2, locW2, edges2 = a.sumFirstRange(r, first, want, has)
+			cum2, passed2, edges2 = a.sumFirstRange(r, first, want, has)
 		}
 	})
 	addInto(cum, cum2)
-	addInto(locW, locW2)
 	if a.inlEdges != nil && edges2 != nil {
 		a.inlEdges.merge(edges2)
 	}
 	a.appears = make([]bool, len(first))
-	for l, w := range locW {
-		if w != 0 {
+	for i, w := range passed {
+		if passed2 != nil {
+			w |= passed2[i]
+		}
+		for ; w != 0; w &= w - 1 {
+			l := i<<6 + bits.TrailingZeros64(w)
 			for _, nd := range nodes[off[l]:off[l+1]] {
 				a.appears[nd] = true
 			}
@@ -175,14 +202,19 @@ func (a *aggregate) sumFirst(first []bool, flat []int64, cand []bool) {
 	a.flat, a.cum, a.first = flat, cum, first
 }
 
-// sumFirstRange is sumFirst's walk of stacks [from, to).
-func (a *aggregate) sumFirstRange(r *runs, first, want, has []bool) (cum, locW []int64, edges *edgeSums) {
+// sumFirstRange is sumFirst's walk of the stacks it takes from r: the
+// first nodes' cum, the locations the stacks of non-zero weight pass
+// (whose nodes are rows: the weights are not negative, see fuseEdges)
+// and the call edges into the want nodes. The locations' flags are bits:
+// those of wide's 1.7M locations then fit in a core's cache, which one
+// int64 sum per location, as the plain walk keeps, does not.
+func (a *aggregate) sumFirstRange(r *runs, first, want []bool, has bitset) (cum []int64, passed bitset, edges *edgeSums) {
 	q := a.q
 	p := q.e.p
 	off, nodes := q.locOff, q.locNodes
 	cum = make([]int64, len(first))
 	stamp := make([]int32, len(first))
-	locW = make([]int64, len(off)-1)
+	passed = newBitset(len(off) - 1)
 	if want != nil {
 		edges = newEdgeSums(0)
 	}
@@ -201,8 +233,8 @@ func (a *aggregate) sumFirstRange(r *runs, first, want, has []bool) (cum, locW [
 		path := locs[lo:hi]
 		mark := int32(s + 1)
 		for i, l := range path {
-			locW[l] += sw
-			if !has[l] {
+			passed.set(l)
+			if !has.has(l) {
 				continue
 			}
 			for j := off[l]; j < off[l+1]; j++ {
@@ -231,5 +263,14 @@ func (a *aggregate) sumFirstRange(r *runs, first, want, has []bool) (cum, locW [
 			}
 		}
 	}
-	return cum, locW, edges
+	return cum, passed, edges
 }
+
+// bitset is a set of small non-negative integers, a bit each.
+type bitset []uint64
+
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+
+func (b bitset) has(i int32) bool { return b[i>>6]&(1<<(i&63)) != 0 }
+
+func (b bitset) set(i int32) { b[i>>6] |= 1 << (i & 63) }

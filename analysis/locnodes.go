@@ -48,7 +48,7 @@ type locPaths struct {
 	inlined, cand []bool
 	anyCand       bool
 	inlinedSlots  int
-	edge          []int32
+	edges         *locEdges
 	// folded is the paths folded under recursion=all, made on the
 	// first tree that asks (query.foldedPaths).
 	foldOnce    sync.Once
@@ -144,14 +144,34 @@ func (q *query) buildLocNodes() {
 	inHalves(nl, parallelLocations, func(part, lo, hi int) { fill(lo, hi, int32(part*first)) })
 }
 
-// buildLocEdges sets locEdge: an inlined frame's call edge is the
-// table's static edge from the next-outer line of its location, unless
-// the location view hid lines between them.
-func (q *query) buildLocEdges() {
+// locEdges are, per locNodes slot of an inlined frame, the id of its
+// call edge among the node table's static edges (nodeTable.staticEdges):
+// -1 where the caller is the same node, -2 where lines between them are
+// hidden (the edge is looked up per walk). Only walks that sum stacks per
+// location (once the plain stacks are known) read them: numbering the
+// static edges took a fifth of the first table on the wide shape, which
+// does not need them, so they are made by the first walk that does.
+// Shared by the queries whose location views have the same lines.
+type locEdges struct {
+	once sync.Once
+	id   []int32
+}
+
+// locEdgeIDs returns the locEdges' ids, made once.
+func (q *query) locEdgeIDs() []int32 {
+	le := q.locEdges
+	le.once.Do(func() { le.id = q.buildLocEdges() })
+	return le.id
+}
+
+// buildLocEdges makes the locEdges' ids: an inlined frame's call edge is
+// the table's static edge from the next-outer line of its location,
+// unless the location view hid lines between them.
+func (q *query) buildLocEdges() []int32 {
 	v := q.view
 	edge := q.nodes.staticEdges(q.e.p, q.e.lt).slot
 	off := q.e.lt.off
-	q.locEdge = make([]int32, len(q.locNodes))
+	ids := make([]int32, len(q.locNodes))
 	inHalves(len(v.flags), parallelLocations, func(_, lo, hi int) {
 		for l := lo; l < hi; l++ {
 			j := q.locOff[l]
@@ -162,19 +182,20 @@ func (q *query) buildLocEdges() {
 			for k := len(lines) - 1; k >= 0; k-- {
 				switch {
 				case k == len(lines)-1:
-					q.locEdge[j] = -1 // the outermost frame: not inlined
+					ids[j] = -1 // the outermost frame: not inlined
 				case lines[k+1] == lines[k]+1:
-					q.locEdge[j] = edge[off[l]+int32(lines[k])]
+					ids[j] = edge[off[l]+int32(lines[k])]
 				default:
-					q.locEdge[j] = -2
+					ids[j] = -2
 				}
 				j++
 			}
 			if len(lines) == 0 {
-				q.locEdge[j] = -1
+				ids[j] = -1
 			}
 		}
 	})
+	return ids
 }
 
 // candidates flags the nodes that are an inlined frame somewhere: only
@@ -189,9 +210,7 @@ func (q *query) candidates() []bool {
 				q.inlinedSlots++
 			}
 		}
-		if q.anyCand {
-			q.buildLocEdges()
-		}
+		q.locEdges = &locEdges{}
 	}
 	if !q.anyCand {
 		return nil

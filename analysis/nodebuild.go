@@ -134,6 +134,11 @@ func newNodeTable(p *format.Profile, lt lineTable, names *nameRanks, granularity
 	case k.fn && !k.line && !k.addr && !k.col:
 		byFunc = make([]int32, len(fns.info))
 		index = make(map[slotKey]int32)
+		// About a node per function: grown by appends, the tables were
+		// copied over and over (50 MB allocated for wide's 100,000).
+		t.kept = make([]NodeInfo, 0, len(fns.info))
+		t.keptNames = make([]string, 0, len(fns.info))
+		t.nodeFunc = make([]int32, 0, len(fns.info))
 	case k.grouped():
 		index = make(map[slotKey]int32)
 		t.numberLines(p, lt, fns.canon, fns.info, fns.named, k.col)
@@ -191,8 +196,18 @@ func (t *nodeTable) canonFunctions(p *format.Profile, k nodeFields) canonFuncs {
 		name, file string
 		startLine  int64
 	}
-	funcIDs := make(map[funcKey]int32, len(p.Functions))
-	c := canonFuncs{canon: make([]int32, len(p.Functions)), info: make([]NodeInfo, 0, len(p.Functions))}
+	// Where no file is kept, a named function is its name: a map keyed
+	// by the name alone is hashed and probed in less time than one keyed
+	// by funcKey (the wide shape's 100,000 functions).
+	var byName map[string]int32
+	funcIDs := map[funcKey]int32{}
+	if !k.file {
+		byName = make(map[string]int32, len(p.Functions))
+	} else {
+		funcIDs = make(map[funcKey]int32, len(p.Functions))
+	}
+	c := canonFuncs{canon: make([]int32, len(p.Functions)), info: make([]NodeInfo, 0, len(p.Functions)), named: make([]bool, 0, len(p.Functions))}
+	t.funcOf = make([]int32, 0, len(p.Functions))
 	for f := range p.Functions {
 		fn := &p.Functions[f]
 		var ni NodeInfo
@@ -206,13 +221,23 @@ func (t *nodeTable) canonFunctions(p *format.Profile, k nodeFields) canonFuncs {
 			ni.StartLine = fn.StartLine
 		}
 		key := funcKey{ni.Name, ni.File, ni.StartLine}
-		id, ok := funcIDs[key]
+		var id int32
+		var ok bool
+		if byName != nil && ni.Name != "" {
+			id, ok = byName[ni.Name]
+		} else {
+			id, ok = funcIDs[key]
+		}
 		if !ok {
 			id = int32(len(c.info))
 			c.info = append(c.info, ni)
 			t.funcOf = append(t.funcOf, int32(f))
 			c.named = append(c.named, ni.Name != "")
-			funcIDs[key] = id
+			if byName != nil && ni.Name != "" {
+				byName[ni.Name] = id
+			} else {
+				funcIDs[key] = id
+			}
 		}
 		c.canon[f] = id
 	}
@@ -279,10 +304,15 @@ func (t *nodeTable) numberSlots(p *format.Profile, lt lineTable, k nodeFields, f
 					continue
 				}
 				if byFunc != nil && named {
-					if id := byFunc[key.fn]; id > 0 {
-						t.slotNode[base+int32(i)] = id - 1
-						continue
+					// The function alone is the node: no other key
+					// names it, and the index need not hold it.
+					id := byFunc[key.fn] - 1
+					if id < 0 {
+						id = t.addNode(fnInfo[key.fn], key.fn)
+						byFunc[key.fn] = id + 1
 					}
+					t.slotNode[base+int32(i)] = id
+					continue
 				}
 				if named {
 					key.obj = -1
@@ -304,16 +334,20 @@ func (t *nodeTable) numberSlots(p *format.Profile, lt lineTable, k nodeFields, f
 				if key.obj >= 0 {
 					ni.Objfile = objs.files[key.obj]
 				}
-				id = int32(t.len())
-				t.kept = append(t.kept, ni)
-				t.keptNames = append(t.keptNames, ni.PrintableName())
-				t.nodeFunc = append(t.nodeFunc, key.fn)
+				id = t.addNode(ni, key.fn)
 				index[key] = id
 			}
 			t.slotNode[base+int32(i)] = id
-			if byFunc != nil && key.fn >= 0 && fnNamed[key.fn] {
-				byFunc[key.fn] = id + 1
-			}
 		}
 	}
+}
+
+// addNode adds a node of function fn (or -1) after the others, and
+// returns its id.
+func (t *nodeTable) addNode(ni NodeInfo, fn int32) int32 {
+	id := int32(t.len())
+	t.kept = append(t.kept, ni)
+	t.keptNames = append(t.keptNames, ni.PrintableName())
+	t.nodeFunc = append(t.nodeFunc, fn)
+	return id
 }

@@ -180,16 +180,23 @@ type nameRanks struct {
 // space after it (see functionRanks).
 func (r *nameRanks) get() []int32 {
 	r.once.Do(func() {
-		fns := r.p.Functions
-		order := make([]int32, len(fns))
-		for i := range order {
-			order[i] = int32(i)
+		// The names beside their functions' indices: sorted through
+		// the indices, every comparison read two functions at random
+		// (sorting wide's 100,000 names took 160 ms of CPU).
+		type fnName struct {
+			name string
+			f    int32
 		}
-		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(fns[a].Name, fns[b].Name) })
+		fns := r.p.Functions
+		order := make([]fnName, len(fns))
+		for f := range fns {
+			order[f] = fnName{fns[f].Name, int32(f)}
+		}
+		slices.SortFunc(order, func(a, b fnName) int { return strings.Compare(a.name, b.name) })
 		rank := make([]int32, len(order))
 		k := int32(0)
 		for i := 1; i < len(order); i++ {
-			prev, cur := fns[order[i-1]].Name, fns[order[i]].Name
+			prev, cur := order[i-1].name, order[i].name
 			if cur != prev {
 				// Names with a prefix follow it, the smallest next byte first.
 				if strings.HasPrefix(cur, prev) && cur[len(prev)] <= ' ' {
@@ -197,7 +204,7 @@ func (r *nameRanks) get() []int32 {
 				}
 				k++
 			}
-			rank[order[i]] = k
+			rank[order[i].f] = k
 		}
 		r.rank = rank
 	})

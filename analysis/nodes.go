@@ -24,6 +24,9 @@ type NodeInfo struct {
 
 // PrintableName is the node's name as pprof prints it in -top.
 func (n *NodeInfo) PrintableName() string {
+	if n.Address == 0 && n.Line == 0 && n.File == "" && n.Name != "" {
+		return n.Name // a function's node: its name, not a copy
+	}
 	return string(n.appendName(make([]byte, 0, len(n.Name)+len(n.File)+32)))
 }
 

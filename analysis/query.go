@@ -20,11 +20,9 @@ type query struct {
 	// outermost first (see buildLocNodes).
 	locOff, locNodes []int32
 	locInlined       []bool // per locNodes slot: an inlined frame (not its location's outermost)
-	// locEdge is, per locNodes slot of an inlined frame, the id of its
-	// call edge among the table's static edges (nodeTable.staticEdges):
-	// -1 where the caller is the same node, -2 where lines between them
-	// are hidden (the edge is looked up per walk). Built with candidates.
-	locEdge      []int32
+	// locEdges are the inlined frames' static call edges, made for the
+	// first walk that sums stacks per location (see locEdges).
+	locEdges     *locEdges
 	cand         []bool // per node: an inlined frame somewhere (see candidates)
 	anyCand      bool
 	inlinedSlots int              // locInlined's true slots: about the inline edges
@@ -71,7 +69,7 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 	key := locKeyOf(&q.opt)
 	if lp := e.recentLocs(key); lp != nil {
 		q.view, q.hidden, q.locOff, q.locNodes, q.locInlined = lp.view, lp.hidden, lp.off, lp.nodes, lp.inlined
-		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edge
+		q.cand, q.anyCand, q.inlinedSlots, q.locEdges = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edges
 		q.paths = lp
 		return q, nil
 	}
@@ -81,7 +79,7 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 		// of a kept view that differs in them alone serve.
 		q.view = e.buildLocView(c, opt.NoInlines, lines.view)
 		q.hidden, q.locOff, q.locNodes, q.locInlined = lines.hidden, lines.off, lines.nodes, lines.inlined
-		q.cand, q.anyCand, q.inlinedSlots, q.locEdge = lines.cand, lines.anyCand, lines.inlinedSlots, lines.edge
+		q.cand, q.anyCand, q.inlinedSlots, q.locEdges = lines.cand, lines.anyCand, lines.inlinedSlots, lines.edges
 	case view != nil:
 		// The view does not depend on the granularity: a kept one at
 		// another serves (the lines after the functions).
@@ -95,7 +93,7 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 		q.candidates()
 	}
 	q.paths = &locPaths{view: q.view, hidden: q.hidden, off: q.locOff, nodes: q.locNodes, inlined: q.locInlined,
-		cand: q.cand, anyCand: q.anyCand, inlinedSlots: q.inlinedSlots, edge: q.locEdge}
+		cand: q.cand, anyCand: q.anyCand, inlinedSlots: q.inlinedSlots, edges: q.locEdges}
 	e.keepLocs(key, q.paths)
 	return q, nil
 }
