@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/pprof-tui/pprof-tui/format"
@@ -236,7 +237,7 @@ func (e *Engine) FoldKept(opt Options) bool {
 
 // FoldBackground makes the paths of opt's location view folded under
 // recursion=all ahead of the first tree that folds them (the explorer's
-// R), giving way while busy reports true.
+// R), on one core, giving way while busy reports true.
 func (e *Engine) FoldBackground(opt Options, busy func() bool) error {
 	opt.Recursion = RecursionAll
 	q, err := e.newQuery(opt)
@@ -280,7 +281,17 @@ func foldAll(q *query) *foldedPaths {
 	if plain == nil && !q.filtering {
 		seen = make([]uint8, n)
 	}
-	// scan folds the paths of stacks [from, to); two halves on two cores.
+	// The stacks are folded in two halves, each taken by the first to
+	// claim it: on two cores, or in the background on one (leaving the
+	// other to the explorer's keys) until a tree waits for the fold,
+	// which then takes the second half to the other core.
+	h := n
+	if n >= parallelGroup {
+		h = n / 2
+	}
+	var halves [2]foldHalf
+	var claim func(i int)
+	// scan folds the paths of stacks [from, to).
 	scan := func(from, to int) (stacks, off, folded []int32) {
 		stamp := make([]int32, nodes) // node → the stack+1 it was last seen in
 		f := q.folder()
@@ -288,6 +299,9 @@ func foldAll(q *query) *foldedPaths {
 		for s := from; s < to; s++ {
 			if q.pause != nil && s&pauseEvery == 0 {
 				q.pause()
+				if h < n && q.paths.foldWaiters.Load() > 0 && !halves[1].claimed.Load() {
+					go claim(1)
+				}
 			}
 			if plain != nil && plain[s] == plainStack {
 				continue
@@ -319,22 +333,50 @@ func foldAll(q *query) *foldedPaths {
 		}
 		return stacks, off, folded
 	}
-	if n >= parallelGroup {
-		var stacks, off, folded []int32
-		both(func() { fp.stacks, fp.off, fp.folded = scan(0, n/2) },
-			func() { stacks, off, folded = scan(n/2, n) })
-		for _, o := range off {
+	bounds := [3]int{0, h, n}
+	for i := range halves {
+		halves[i].done = make(chan struct{})
+	}
+	claim = func(i int) {
+		hf := &halves[i]
+		if !hf.claimed.CompareAndSwap(false, true) {
+			return
+		}
+		defer close(hf.done)
+		defer func() { hf.crash = recover() }()
+		hf.stacks, hf.off, hf.folded = scan(bounds[i], bounds[i+1])
+	}
+	if h < n && q.pause == nil {
+		both(func() { claim(0) }, func() { claim(1) })
+	} else {
+		claim(0)
+		claim(1)
+	}
+	for i := range halves {
+		hf := &halves[i]
+		<-hf.done
+		if hf.crash != nil {
+			panic(hf.crash)
+		}
+		for _, o := range hf.off {
 			fp.off = append(fp.off, o+int32(len(fp.folded)))
 		}
-		fp.stacks, fp.folded = append(fp.stacks, stacks...), append(fp.folded, folded...)
-	} else {
-		fp.stacks, fp.off, fp.folded = scan(0, n)
+		fp.stacks, fp.folded = append(fp.stacks, hf.stacks...), append(fp.folded, hf.folded...)
 	}
 	fp.off = append(fp.off, int32(len(fp.folded)))
 	if seen != nil {
 		q.nodes.setPlainStacks(seen)
 	}
 	return fp
+}
+
+// foldHalf is one half of foldAll's stacks: who claimed it, its folded
+// paths once done, and a panic of the goroutine that folded it.
+type foldHalf struct {
+	claimed             atomic.Bool
+	done                chan struct{}
+	stacks, off, folded []int32
+	crash               any
 }
 
 // Packed nodes: per location, its frames' nodes (up to three, each

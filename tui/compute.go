@@ -60,8 +60,9 @@ type jobs struct {
 	// prefetchLater: the prefetch waits for the first table's completion.
 	prefetchLater bool
 	// folded is the optsKey whose stacks were folded in the background
-	// (prepareFold).
-	folded string
+	// (prepareFold); foldAsk the newest ask for it, waiting (foldLater).
+	folded  string
+	foldAsk *foldAsk
 	// tally holds the counts of what filters keep (tally.go).
 	tally [numTallies]tally
 	// epoch numbers the open profile: closing it starts a new epoch.
@@ -227,7 +228,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		partial = true
 		cmds = append(cmds, completeLater(req))
 	}
-	cmds = append(cmds, foldLater(req, m.engine))
+	cmds = append(cmds, m.foldLater(req))
 	if m.phase == phaseOpening {
 		// Draw nothing for a frame, which erases the loading line from the
 		// terminal's main screen, then take the alt screen.
@@ -313,33 +314,50 @@ func (m *Model) shows(req request) bool {
 // foldLater asks, a few frames after a call tree or flame graph without
 // folded recursion is drawn, for its stacks folded under recursion=all
 // (analysis.Engine.FoldBackground), which R asks for first: the key then
-// lays out the folded graph without reading every stack again.
-func foldLater(req request, e *analysis.Engine) tea.Cmd {
+// lays out the folded graph without reading every stack again. One tick
+// waits at a time, for the newest ask; a busy explorer postpones it.
+func (m *Model) foldLater(req request) tea.Cmd {
 	if req.opts.Recursion != "" || req.view != viewFlame && req.view != viewTree {
 		return nil
 	}
-	return tea.Tick(completeDelay, func(time.Time) tea.Msg { return foldMsg{req, e} })
+	ask := &foldAsk{req: req, engine: m.engine}
+	waiting := m.jobs.foldAsk != nil
+	m.jobs.foldAsk = ask
+	if waiting {
+		return nil
+	}
+	return tea.Tick(completeDelay, func(time.Time) tea.Msg { return foldMsg{} })
 }
 
-type foldMsg struct {
+// foldAsk is the newest ask for a background fold: the result's request
+// and the engine it was computed on.
+type foldAsk struct {
 	req    request
 	engine *analysis.Engine
 }
 
-// prepareFold folds the stacks of msg's options in the background,
-// without a spinner, one background job at a time; its walk gives way to
-// whatever a person asks for meanwhile. A live source's engine changes
-// at each snapshot: nothing is prepared.
-func (m *Model) prepareFold(msg foldMsg) tea.Cmd {
-	key := m.optsKey(msg.req.opts)
-	if m.live != nil || msg.engine != m.engine || msg.req.opts != m.opts || m.jobs.folded == key {
+// foldMsg ends foldLater's wait.
+type foldMsg struct{}
+
+// prepareFold folds the stacks of the newest ask's options in the
+// background, without a spinner, one background job at a time; its walk
+// gives way to whatever a person asks for meanwhile. A live source's
+// engine changes at each snapshot: nothing is prepared.
+func (m *Model) prepareFold() tea.Cmd {
+	ask := m.jobs.foldAsk
+	m.jobs.foldAsk = nil
+	if ask == nil {
+		return nil
+	}
+	key := m.optsKey(ask.req.opts)
+	if m.live != nil || ask.req.epoch != m.jobs.epoch || ask.engine != m.engine || ask.req.opts != m.opts || m.jobs.folded == key {
 		return nil // superseded, or done
 	}
 	if m.jobs.busy() || m.jobs.background {
-		return foldLater(msg.req, msg.engine)
+		return m.foldLater(ask.req)
 	}
 	m.jobs.background, m.jobs.folded = true, key
-	e, opts, fg, epoch := m.engine, msg.req.opts, m.jobs.foreground, m.jobs.epoch
+	e, opts, fg, epoch := m.engine, ask.req.opts, m.jobs.foreground, m.jobs.epoch
 	return guard(func() tea.Msg {
 		_ = e.FoldBackground(opts, func() bool { return fg.Load() > 0 }) // an error shows when R asks
 		return prefetchedMsg{epoch}

@@ -334,10 +334,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.topCompleted(msg)
 	case foldMsg:
-		if msg.req.epoch != m.jobs.epoch {
-			return m, nil
-		}
-		return m, m.prepareFold(msg)
+		return m, m.prepareFold()
 	case prefetchedMsg:
 		if msg.epoch == m.jobs.epoch {
 			m.jobs.background = false
