@@ -18,7 +18,10 @@
 # TAG sets the tagfocus step's filter (default worker=w1; service=checkout
 # for the Zipf shape, SHAPE=zipf); FIRST=1 times the first screen only;
 # STEPS=RE takes only the steps whose names match RE
-# (STEPS='Graph|Top \(1\)' opens the Graph view and goes back to Top).
+# (STEPS='Graph|Top \(1\)' opens the Graph view and goes back to Top);
+# THINK=1s waits that long on each screen before the next key, as a
+# person reading it (by default each key is pressed as soon as the
+# screen is drawn, before the explorer's background work is done).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v tmux >/dev/null || { echo "walk: tmux is not installed" >&2; exit 2; }
@@ -33,4 +36,4 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 go build -o "$OUT/pprof-tui" .
 go build -o "$OUT/walk" ./tui/testdata/walk
-"$OUT/walk" -rounds "$ROUNDS" -tag "$TAG" ${FIRST:+-first} -steps "${STEPS:-}" "$OUT/pprof-tui" "$PROF"
+"$OUT/walk" -rounds "$ROUNDS" -tag "$TAG" ${FIRST:+-first} -think "${THINK:-0}" -steps "${STEPS:-}" "$OUT/pprof-tui" "$PROF"

@@ -36,10 +36,11 @@ func main() {
 	tag := flag.String("tag", "worker=w1", "the tagfocus step's filter")
 	first := flag.Bool("first", false, "time the first screen only")
 	only := flag.String("steps", "", "take only the steps whose names match this regexp")
+	flag.DurationVar(&think, "think", 0, "wait this long on each screen before the next step's key, as a person reading it (0: press it at once)")
 	flag.Parse()
 	re, err := regexp.Compile(*only)
 	if flag.NArg() != 2 || err != nil {
-		fmt.Fprintln(os.Stderr, "usage: walk [-rounds N] [-tag K=V] [-first] [-steps RE] BINARY PROFILE")
+		fmt.Fprintln(os.Stderr, "usage: walk [-rounds N] [-tag K=V] [-first] [-steps RE] [-think D] BINARY PROFILE")
 		os.Exit(2)
 	}
 	all := slices.DeleteFunc(steps(*tag), func(s step) bool { return !re.MatchString(s.name) })
@@ -51,6 +52,11 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// think is how long the walk waits on each screen before a step's key
+// (-think): the explorer's background work (completing the first table,
+// the next sample type's, the folded stacks) runs in such pauses.
+var think time.Duration
 
 // step is one thing a person does: keys (a tmux send-keys list), or
 // text typed after a prompt, and the pattern the redrawn screen shows.
@@ -191,6 +197,7 @@ func run(bin, prof string, rounds int, all []step) error {
 				row++
 				continue
 			}
+			time.Sleep(think)
 			d, counted, err := w.do(s)
 			if err == nil && s.refused != "" {
 				if sc, _ := w.screen(); strings.Contains(sc, s.refused) {
