@@ -21,19 +21,24 @@ type locKey struct {
 
 func locKeyOf(opt *Options) locKey {
 	k := locKey{granularity: opt.Granularity, noInlines: opt.NoInlines, showColumns: opt.ShowColumns}
-	var nf, nl int
+	filterValues(opt, flagsFrames, k.flags[:])
+	filterValues(opt, cutsFrames, k.lines[:])
+	return k
+}
+
+// filterValues writes into vals the values in opt of the settings table's
+// filters of one use, in the table's order (a key's fixed-size array, so
+// that making it does not allocate; a filter beyond its length panics on
+// the first query).
+func filterValues(opt *Options, use filterUse, vals []string) {
+	n := 0
 	t := table()
 	for i := range t {
-		switch s := &t[i]; s.use {
-		case flagsFrames:
-			k.flags[nf] = s.get(opt)
-			nf++
-		case cutsFrames:
-			k.lines[nl] = s.get(opt)
-			nl++
+		if s := &t[i]; s.use == use {
+			vals[n] = s.get(opt)
+			n++
 		}
 	}
-	return k
 }
 
 // locPaths is a query's location view and node lists, kept by the Engine

@@ -14,14 +14,7 @@ import (
 // the flame graph's, a pivot's two. They are never modified.
 func (q *query) stackWeights() (w, dw []int64, total, totalDiv int64) {
 	k := weightKey{vi: q.vi, mean: q.mean, baseOnly: q.baseOnly}
-	n := 0
-	t := table()
-	for i := range t {
-		if s := &t[i]; s.use == selectsSamples {
-			k.tags[n] = s.get(&q.opt)
-			n++
-		}
-	}
+	filterValues(&q.opt, selectsSamples, k.tags[:])
 	e := q.e
 	e.mu.Lock()
 	ws, ok := e.weights.get(k)
@@ -36,9 +29,7 @@ func (q *query) stackWeights() (w, dw []int64, total, totalDiv int64) {
 
 // weightKey is what a query's stack weights depend on: the value index,
 // mean, the samples kept (the -diff_base ones only, or all) and the tag
-// filters' values, in the settings table's order (an
-// array, so that making a key does not allocate; a tag filter beyond
-// its length panics on the first query).
+// filters' values (filterValues).
 type weightKey struct {
 	vi             int
 	mean, baseOnly bool
