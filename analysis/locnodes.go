@@ -164,7 +164,7 @@ type locEdges struct {
 
 // locEdgeIDs returns the locEdges' ids, made once.
 func (q *query) locEdgeIDs() []int32 {
-	le := q.locEdges
+	le := q.paths.edges
 	le.once.Do(func() { le.id = q.buildLocEdges() })
 	return le.id
 }
@@ -215,7 +215,6 @@ func (q *query) candidates() []bool {
 				q.inlinedSlots++
 			}
 		}
-		q.locEdges = &locEdges{}
 	}
 	if !q.anyCand {
 		return nil

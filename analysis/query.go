@@ -20,20 +20,17 @@ type query struct {
 	// outermost first (see buildLocNodes).
 	locOff, locNodes []int32
 	locInlined       []bool // per locNodes slot: an inlined frame (not its location's outermost)
-	// locEdges are the inlined frames' static call edges, made for the
-	// first walk that sums stacks per location (see locEdges).
-	locEdges     *locEdges
-	cand         []bool // per node: an inlined frame somewhere (see candidates)
-	anyCand      bool
-	inlinedSlots int              // locInlined's true slots: about the inline edges
-	filtering    bool             // any filter can change or drop a stack
-	keep         func(i int) bool // tag filters; nil keeps every sample
-	baseOnly     bool             // keep keeps the -diff_base samples only (BaseTop)
-	hidden       bool             // some location is hidden
-	names        bool             // focus/ignore/hide/show in use
-	drop         bool             // drop_frames in use
-	pause        func()           // called now and then by a background walk (TopBackground)
-	noMarkers    bool             // for a report without inline markers: no call edges summed
+	cand             []bool // per node: an inlined frame somewhere (see candidates)
+	anyCand          bool
+	inlinedSlots     int              // locInlined's true slots: about the inline edges
+	filtering        bool             // any filter can change or drop a stack
+	keep             func(i int) bool // tag filters; nil keeps every sample
+	baseOnly         bool             // keep keeps the -diff_base samples only (BaseTop)
+	hidden           bool             // some location is hidden
+	names            bool             // focus/ignore/hide/show in use
+	drop             bool             // drop_frames in use
+	pause            func()           // called now and then by a background walk (TopBackground)
+	noMarkers        bool             // for a report without inline markers: no call edges summed
 }
 
 func (e *Engine) newQuery(opt Options) (*query, error) {
@@ -69,17 +66,19 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 	key := locKeyOf(&q.opt)
 	if lp := e.recentLocs(key); lp != nil {
 		q.view, q.hidden, q.locOff, q.locNodes, q.locInlined = lp.view, lp.hidden, lp.off, lp.nodes, lp.inlined
-		q.cand, q.anyCand, q.inlinedSlots, q.locEdges = lp.cand, lp.anyCand, lp.inlinedSlots, lp.edges
+		q.cand, q.anyCand, q.inlinedSlots = lp.cand, lp.anyCand, lp.inlinedSlots
 		q.paths = lp
 		return q, nil
 	}
+	// The inlined frames' static call edges depend on the lines alone.
+	edges := &locEdges{}
 	switch lines, view := e.sameLines(key), e.sameView(key); {
 	case lines != nil:
 		// Focus and ignore only flag locations: the lines and node lists
 		// of a kept view that differs in them alone serve.
 		q.view = e.buildLocView(c, opt.NoInlines, lines.view)
 		q.hidden, q.locOff, q.locNodes, q.locInlined = lines.hidden, lines.off, lines.nodes, lines.inlined
-		q.cand, q.anyCand, q.inlinedSlots, q.locEdges = lines.cand, lines.anyCand, lines.inlinedSlots, lines.edges
+		q.cand, q.anyCand, q.inlinedSlots, edges = lines.cand, lines.anyCand, lines.inlinedSlots, lines.edges
 	case view != nil:
 		// The view does not depend on the granularity: a kept one at
 		// another serves (the lines after the functions).
@@ -93,7 +92,7 @@ func (e *Engine) newQuery(opt Options) (*query, error) {
 		q.candidates()
 	}
 	q.paths = &locPaths{view: q.view, hidden: q.hidden, off: q.locOff, nodes: q.locNodes, inlined: q.locInlined,
-		cand: q.cand, anyCand: q.anyCand, inlinedSlots: q.inlinedSlots, edges: q.locEdges}
+		cand: q.cand, anyCand: q.anyCand, inlinedSlots: q.inlinedSlots, edges: edges}
 	e.keepLocs(key, q.paths)
 	return q, nil
 }
