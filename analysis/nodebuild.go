@@ -223,7 +223,8 @@ func (t *nodeTable) canonFunctions(p *format.Profile, k nodeFields) canonFuncs {
 		key := funcKey{ni.Name, ni.File, ni.StartLine}
 		var id int32
 		var ok bool
-		if byName != nil && ni.Name != "" {
+		keyName := byName != nil && ni.Name != ""
+		if keyName {
 			id, ok = byName[ni.Name]
 		} else {
 			id, ok = funcIDs[key]
@@ -233,7 +234,7 @@ func (t *nodeTable) canonFunctions(p *format.Profile, k nodeFields) canonFuncs {
 			c.info = append(c.info, ni)
 			t.funcOf = append(t.funcOf, int32(f))
 			c.named = append(c.named, ni.Name != "")
-			if byName != nil && ni.Name != "" {
+			if keyName {
 				byName[ni.Name] = id
 			} else {
 				funcIDs[key] = id
