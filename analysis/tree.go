@@ -888,12 +888,12 @@ func (g *grouper) buffer(kept *[]int32, n int) []int32 {
 // does, so that a search for nothing walks no paths.
 func (t *Tree) Matching(match func(node int32) bool) []bool {
 	ok := make([]bool, t.Nodes.Len())
-	any := false
+	found := false
 	for i := range ok {
 		ok[i] = match(int32(i))
-		any = any || ok[i]
+		found = found || ok[i]
 	}
-	if !any {
+	if !found {
 		return nil
 	}
 	return ok
