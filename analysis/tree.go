@@ -285,10 +285,7 @@ func foldAll(q *query) *foldedPaths {
 	// claim it: on two cores, or in the background on one (leaving the
 	// other to the explorer's keys) until a tree waits for the fold,
 	// which then takes the second half to the other core.
-	h := n
-	if n >= parallelGroup {
-		h = n / 2
-	}
+	h := half(n, parallelGroup)
 	var halves [2]foldHalf
 	var claim func(i int)
 	// scan folds the paths of stacks [from, to).
