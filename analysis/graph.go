@@ -374,14 +374,11 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 		parts[part] = b.walk(kept, lo, hi, locs[part])
 	})
 	g := parts[0]
-	for i, l := range locs[0] {
-		if b.nodeLoc[i] < 0 {
-			b.nodeLoc[i] = l
-		}
-	}
 	if parts[1] != nil {
 		g.add(parts[1])
-		for i, l := range locs[1] {
+	}
+	for _, part := range locs { // the first half's locations first
+		for i, l := range part {
 			if b.nodeLoc[i] < 0 {
 				b.nodeLoc[i] = l
 			}
