@@ -240,11 +240,21 @@ func TestFoldBackground(t *testing.T) {
 		})
 	}()
 	<-started
-	tree := make(chan []string, 1)
-	go func() { tree <- treeLines(t, busy, opt) }()
+	type built struct {
+		lines []string
+		err   error
+	}
+	tree := make(chan built, 1)
+	go func() {
+		lines, err := wholeTree(busy, opt)
+		tree <- built{lines, err}
+	}()
 	select {
 	case got := <-tree:
-		if want := treeLines(t, fresh, opt); !slices.Equal(got, want) {
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		if want := treeLines(t, fresh, opt); !slices.Equal(got.lines, want) {
 			t.Errorf("the tree made while the background fold gave way differs")
 		}
 	case <-time.After(20 * time.Second):
@@ -259,9 +269,19 @@ func TestFoldBackground(t *testing.T) {
 // self and total.
 func treeLines(t *testing.T, e *Engine, opt Options) []string {
 	t.Helper()
-	tr, err := e.Tree(opt, TreeOptions{})
+	out, err := wholeTree(e, opt)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// wholeTree is treeLines without a test to fail: for a goroutine of the
+// test's own.
+func wholeTree(e *Engine, opt Options) ([]string, error) {
+	tr, err := e.Tree(opt, TreeOptions{})
+	if err != nil {
+		return nil, err
 	}
 	var out []string
 	var walk func(ns []*TreeNode)
@@ -272,7 +292,7 @@ func treeLines(t *testing.T, e *Engine, opt Options) []string {
 		}
 	}
 	walk(tr.Roots())
-	return out
+	return out, nil
 }
 
 // TestKeptWeights: the stack weights an engine keeps serve only the
