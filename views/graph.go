@@ -101,7 +101,7 @@ func (v *Graph) setResult(r *graphResult, opt analysis.Options) {
 				best = i
 			}
 		}
-		v.name = nodeName(r.g.Names, r.g.Nodes[best].Node)
+		v.name = r.g.Names.FuncName(r.g.Nodes[best].Node)
 	}
 }
 
@@ -120,7 +120,7 @@ func (v *Graph) center() int32 {
 	}
 	g := v.data.g
 	for i, n := range g.Nodes {
-		if nodeName(g.Names, n.Node) == v.name {
+		if g.Names.FuncName(n.Node) == v.name {
 			return int32(i)
 		}
 	}
@@ -368,7 +368,7 @@ func (v *Graph) Update(msg tea.Msg) tea.Cmd {
 // walk re-centres the graph on node n, making it the selection.
 func (v *Graph) walk(n int32) tea.Cmd {
 	g := v.data.g
-	name := nodeName(g.Names, g.Nodes[n].Node)
+	name := g.Names.FuncName(g.Nodes[n].Node)
 	v.name, v.aim = name, -1
 	return func() tea.Msg { return SelectMsg{Name: name} }
 }
@@ -410,7 +410,7 @@ func (v *Graph) NextMatch(dir int) bool {
 	for k := 1; k <= n; k++ {
 		i := ((start+dir*k)%n + n) % n
 		if v.m.re.MatchString(g.Names.Name(g.Nodes[i].Node)) {
-			v.name, v.aim = nodeName(g.Names, g.Nodes[i].Node), -1
+			v.name, v.aim = g.Names.FuncName(g.Nodes[i].Node), -1
 			return true
 		}
 	}

@@ -199,12 +199,6 @@ func filterable(v interface{ Selection() (Selection, bool) }) bool {
 	return ok && (sel.Kind != SelFunction || sel.Name != "" && !analysis.Unnamed(sel.Name))
 }
 
-// nodeName is the key the views pass node n as the selection by: its
-// function name, else its file, else its mapping's file (what pprof's
-// focus and ignore regexps match), else its label (its address, or
-// <unknown>).
-func nodeName(ns *analysis.NodeSet, n int32) string { return ns.FuncName(n) }
-
 // Pivoter is a view that pivots on a function: its callers and callees
 // across all its call sites (S).
 type Pivoter interface {
