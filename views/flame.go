@@ -102,7 +102,7 @@ func (f *Flame) SetSize(w, h int) {
 func (f *Flame) ShortHelp() []key.Binding {
 	k := f.c.Keys
 	// enter and ⌫/esc are the view's only when Claims takes them.
-	zoom, out := offer(k.Zoom, f.lay != nil), offer(k.ZoomOut, len(f.history) > 0 || f.pivot != "")
+	zoom, out := offer(k.Zoom, f.lay != nil), offer(k.ZoomOut, len(f.history) > 0 || len(f.back) > 0)
 	if f.pivot != "" {
 		zoom = withHelp(zoom, "pivot here")
 	}
