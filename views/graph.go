@@ -495,12 +495,12 @@ func (v *Graph) footer(lay *graphLayout) (items []footItem, more int) {
 			}
 			sep := 0
 			if x > head {
-				sep = len(graphFootSep)
+				sep = graphFootSepW
 			}
 			// The last line keeps room for the count of the rest.
 			room := v.width - x - sep
 			if y == v.height-1 && rest > 0 {
-				room -= len(fmt.Sprintf("%s%d more", graphFootSep, rest))
+				room -= ansi.StringWidth(fmt.Sprintf("%s%d more", graphFootSep, rest))
 			}
 			if w <= room || x == head && room >= graphFootMin {
 				items = append(items, footItem{id: id, x: x + sep, y: y, w: min(w, room)})
@@ -516,7 +516,12 @@ func (v *Graph) footer(lay *graphLayout) (items []footItem, more int) {
 	return items, 0
 }
 
-const graphFootSep = " · "
+// graphFootSep separates the footer's edges on a line; graphFootSepW
+// is its width in columns (its middle dot takes two bytes).
+const (
+	graphFootSep  = " · "
+	graphFootSepW = 3
+)
 
 // footHead leads the footer's list, saying what it is: the edges
 // between the boxes that no line draws; shorter on a narrow screen,
@@ -540,7 +545,7 @@ func (v *Graph) drawOtherEdges(cv *canvas, lay *graphLayout) {
 	x, y := len(head), lay.footY
 	for i, it := range items {
 		if i > 0 && it.y == items[i-1].y {
-			cv.put(it.x-len(graphFootSep), it.y, st.Dim.Render(graphFootSep), len(graphFootSep))
+			cv.put(it.x-graphFootSepW, it.y, st.Dim.Render(graphFootSep), graphFootSepW)
 		}
 		stroke, label, style := v.edgeText(it.id)
 		cv.put(it.x, it.y, style.Render(stroke)+st.Dim.Render(ansi.Truncate(" "+label, it.w-1, "…")), it.w)

@@ -150,3 +150,32 @@ func TestGraphFooterSaysWhat(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphFooterColumns: the footer's separators are counted by their
+// width, not their bytes: with several edges on a line, every line of
+// the view is as wide as the view.
+func TestGraphFooterColumns(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		v := NewGraph(testCommon())
+		v.SetSize(size[0], size[1])
+		showQuery(t, v, e, analysis.DefaultOptions())
+		g := v.Data()
+		shared := false
+		for _, n := range g.Nodes {
+			v.Reveal(g.Names.FuncName(n.Node))
+			items, _ := v.footer(new(v.layout(v.center())))
+			for i := 1; i < len(items); i++ {
+				shared = shared || items[i].y == items[i-1].y
+			}
+			for _, l := range strings.Split(ansi.Strip(v.View()), "\n") {
+				if ansi.StringWidth(l) != size[0] {
+					t.Fatalf("%dx%d centre %s: line %q is %d columns", size[0], size[1], g.Names.Name(n.Node), l, ansi.StringWidth(l))
+				}
+			}
+		}
+		if !shared && size[0] == 200 {
+			t.Errorf("%dx%d: no footer line lists two edges", size[0], size[1])
+		}
+	}
+}
