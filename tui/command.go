@@ -284,7 +284,7 @@ func (m *Model) filterSelected(kind filterKind) tea.Cmd {
 	next := m.target
 	switch sel.Kind {
 	case views.SelFunction:
-		if sel.Name == "" || analysis.Unnamed(sel.Name) {
+		if !sel.Filterable() {
 			m.setNote(views.Safe(cmp.Or(sel.Name, "this node")+" has no function, file or object name to filter on"), true)
 			return nil
 		}

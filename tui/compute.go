@@ -52,7 +52,8 @@ type jobs struct {
 	inflightKey [numViews]string // and what it is for
 	have        [numViews]string // per view: what its data is for
 	lastTook    time.Duration
-	// background: a completion or a prefetch is running; one at a time.
+	// background: a background job (a completion, a fold or a prefetch,
+	// started by runBackground) is running; one at a time.
 	background bool
 	// foreground counts the computations a person waits for (submit's),
 	// for background work to give way to.
@@ -75,6 +76,20 @@ type jobs struct {
 
 func newJobs() jobs {
 	return jobs{pending: map[int]request{}, foreground: new(atomic.Int32)}
+}
+
+// idle reports whether a background job may start: nothing a person
+// waits for is computing and no other background job runs.
+func (j *jobs) idle() bool { return !j.busy() && !j.background }
+
+// runBackground starts work as the one background job (completeTop,
+// prepareFold, prefetch), without a spinner; giveWay reports whether a
+// computation a person waits for is running, for work's walk to give
+// way to. The message work returns must clear jobs.background.
+func (m *Model) runBackground(work func(giveWay func() bool) tea.Msg) tea.Cmd {
+	m.jobs.background = true
+	fg := m.jobs.foreground
+	return guard(func() tea.Msg { return work(func() bool { return fg.Load() > 0 }) })
 }
 
 func (j *jobs) busy() bool {
@@ -271,15 +286,14 @@ func (m *Model) completeTop(req request) tea.Cmd {
 	}
 	// One background job at a time: the first completion tells the
 	// engine what makes the next tables fast.
-	if m.jobs.busy() || m.jobs.background {
+	if !m.jobs.idle() {
 		return completeLater(req)
 	}
-	m.jobs.background = true
-	e, opts, fg := m.engine, req.opts, m.jobs.foreground
-	return guard(func() tea.Msg {
+	e := m.engine
+	return m.runBackground(func(giveWay func() bool) tea.Msg {
 		// Whatever a person asks for meanwhile goes first: on ten
 		// million stacks the completion's walk takes seconds.
-		t, err := e.TopBackground(opts, func() bool { return fg.Load() > 0 })
+		t, err := e.TopBackground(req.opts, giveWay)
 		return topCompleteMsg{req: req, top: t, err: err}
 	})
 }
@@ -353,14 +367,14 @@ func (m *Model) prepareFold() tea.Cmd {
 	if m.live != nil || ask.req.epoch != m.jobs.epoch || ask.engine != m.engine || ask.req.opts != m.opts || m.jobs.folded == key {
 		return nil // superseded, or done
 	}
-	if m.jobs.busy() || m.jobs.background {
+	if !m.jobs.idle() {
 		return m.foldLater(ask.req)
 	}
-	m.jobs.background, m.jobs.folded = true, key
-	e, opts, fg, epoch := m.engine, ask.req.opts, m.jobs.foreground, m.jobs.epoch
-	return guard(func() tea.Msg {
-		_ = e.FoldBackground(opts, func() bool { return fg.Load() > 0 }) // an error shows when R asks
-		return prefetchedMsg{epoch}
+	m.jobs.folded = key
+	e, epoch := m.engine, m.jobs.epoch
+	return m.runBackground(func(giveWay func() bool) tea.Msg {
+		_ = e.FoldBackground(ask.req.opts, giveWay) // an error shows when R asks
+		return backgroundDoneMsg{epoch}
 	})
 }
 
@@ -384,12 +398,11 @@ func (m *Model) prefetch(delay time.Duration) tea.Cmd {
 	next := m.target
 	next.SampleIndex = types[(i+1)%len(types)].Type
 	run, _ := m.views.get(viewTop).Query(m.engine, next, m.selected)
-	m.jobs.background = true
 	epoch := m.jobs.epoch
-	return guard(func() tea.Msg {
+	return m.runBackground(func(func() bool) tea.Msg {
 		time.Sleep(delay)
 		run() // an error shows when s asks for it
-		return prefetchedMsg{epoch}
+		return backgroundDoneMsg{epoch}
 	})
 }
 
@@ -403,10 +416,11 @@ func (m *Model) prefetchAfterFirst() tea.Cmd {
 	return m.prefetch(0)
 }
 
-// prefetchedMsg ends a prefetch: another background job may start (on
-// ten million samples a prefetch and a completion side by side took 2.7 s
-// for an s pressed right after the first screen, one alone half that).
-type prefetchedMsg struct{ epoch int }
+// backgroundDoneMsg ends a prefetch or a fold: another background job
+// may start (on ten million samples a prefetch and a completion side by
+// side took 2.7 s for an s pressed right after the first screen, one
+// alone half that).
+type backgroundDoneMsg struct{ epoch int }
 
 // errorText is an error as one line for the footer.
 func errorText(err error) string {

@@ -335,7 +335,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.topCompleted(msg)
 	case foldMsg:
 		return m, m.prepareFold()
-	case prefetchedMsg:
+	case backgroundDoneMsg:
 		if msg.epoch == m.jobs.epoch {
 			m.jobs.background = false
 		}

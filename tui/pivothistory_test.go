@@ -16,12 +16,17 @@ type flameState struct {
 
 func (h *harness) flameState() flameState {
 	var s flameState
-	h.do(func(m *Model) {
-		f := m.views.get(viewFlame).(*views.Flame)
-		s.pivot, _ = f.Pivoted()
-		s.zoom, _ = f.Zoomed()
-		s.recursion = m.Options().Recursion
-	})
+	h.do(func(m *Model) { s = flameStateOf(m) })
+	return s
+}
+
+// flameStateOf is flameState read on m, for waitFor's conditions.
+func flameStateOf(m *Model) flameState {
+	var s flameState
+	f := m.views.get(viewFlame).(*views.Flame)
+	s.pivot, _ = f.Pivoted()
+	s.zoom, _ = f.Zoomed()
+	s.recursion = m.Options().Recursion
 	return s
 }
 
@@ -180,5 +185,27 @@ func TestFlameInvertTwiceZoomed(t *testing.T) {
 	h.keys("b")
 	if got := h.flameState(); got != want {
 		t.Errorf("b b: %+v, want %+v\n%s", got, want, h.screen())
+	}
+}
+
+// TestFlameBackHintAfterInvert: b in a pivot leaves a step backspace
+// undoes, and the hint line offers it (as the top line's "⌫ back to the
+// pivot" does).
+func TestFlameBackHintAfterInvert(t *testing.T) {
+	cfg := testConfig(testdata("cpu_labels.pb.gz"))
+	cfg.Width = 240
+	h := start(t, cfg)
+	h.show(viewFlame)
+	h.waitFor("the flame graph", func(m *Model) bool { return m.ActiveView().HasResult() })
+	h.keys("<down>", "S")
+	h.waitFor("the pivot", func(m *Model) bool { return flameStateOf(m).pivot != "" && m.ActiveView().HasResult() })
+	h.keys("b")
+	h.waitFor("out of the pivot", func(m *Model) bool { return flameStateOf(m).pivot == "" && m.ActiveView().HasResult() })
+	screen := h.screen()
+	if !strings.Contains(screen, "⌫ back to the pivot") {
+		t.Fatalf("b in a pivot left no step back:\n%s", screen)
+	}
+	if f := footerOf(screen); !strings.Contains(f, "⌫/esc back") {
+		t.Errorf("backspace goes back to the pivot, but the hint line does not offer it: %s", f)
 	}
 }

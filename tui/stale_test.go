@@ -48,7 +48,7 @@ func TestStaleBackgroundAfterClose(t *testing.T) {
 				t.Errorf("%s: a stale completion timer started a completion", where)
 			}
 			m.jobs.background = true
-			m.Update(prefetchedMsg{old.epoch})
+			m.Update(backgroundDoneMsg{old.epoch})
 			m.Update(topCompleteMsg{req: old, top: top})
 			if !m.jobs.background {
 				t.Errorf("%s: a stale background job ended the current one", where)

@@ -102,7 +102,7 @@ func (f *Flame) SetSize(w, h int) {
 func (f *Flame) ShortHelp() []key.Binding {
 	k := f.c.Keys
 	// enter and ⌫/esc are the view's only when Claims takes them.
-	zoom, out := offer(k.Zoom, f.lay != nil), offer(k.ZoomOut, len(f.history) > 0 || f.pivot != "")
+	zoom, out := offer(k.Zoom, f.lay != nil), offer(k.ZoomOut, len(f.history) > 0 || len(f.back) > 0)
 	if f.pivot != "" {
 		zoom = withHelp(zoom, "pivot here")
 	}
@@ -549,7 +549,7 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		case key.Matches(msg, k.Zoom) && f.pivot != "":
 			if n := f.cursorNode(); n != nil {
-				return f.Pivot(nodeName(f.tree.Nodes, n.Node))
+				return f.Pivot(f.tree.Nodes.FuncName(n.Node))
 			}
 			return nil
 		case key.Matches(msg, k.Zoom):
@@ -634,7 +634,7 @@ func (f *Flame) clicked(x, y int) tea.Cmd {
 	if f.click.Press(i) {
 		if f.pivot != "" {
 			if n := f.lay.frames[i].n; n != nil {
-				return f.Pivot(nodeName(f.tree.Nodes, n.Node))
+				return f.Pivot(f.tree.Nodes.FuncName(n.Node))
 			}
 			return nil
 		}
@@ -663,7 +663,7 @@ func (f *Flame) Selection() (Selection, bool) {
 	if n == nil {
 		return Selection{}, false
 	}
-	return Selection{Kind: SelFunction, Name: nodeName(f.tree.Nodes, n.Node)}, true
+	return Selection{Kind: SelFunction, Name: f.tree.Nodes.FuncName(n.Node)}, true
 }
 
 // Reveal selects the widest frame on screen of the function named name
@@ -678,7 +678,7 @@ func (f *Flame) Reveal(name string) {
 	best := -1
 	for i := range f.lay.frames {
 		fr := &f.lay.frames[i]
-		if fr.n == nil || nodeName(f.tree.Nodes, fr.n.Node) != name {
+		if fr.n == nil || f.tree.Nodes.FuncName(fr.n.Node) != name {
 			continue
 		}
 		if best < 0 || fr.x1-fr.x0 > f.lay.frames[best].x1-f.lay.frames[best].x0 {
@@ -858,7 +858,7 @@ func (f *Flame) frameStyle(i int) lipgloss.Style {
 	case f.c.Diff:
 		return st.DiffBox(fr.n.Total, f.tree.Total)
 	}
-	return st.Flame(flamePackage(nodeName(f.tree.Nodes, fr.n.Node)))
+	return st.Flame(flamePackage(f.tree.Nodes.FuncName(fr.n.Node)))
 }
 
 // detail describes the frame under the cursor: its name, self and total

@@ -34,7 +34,7 @@ func TestLayoutPivot(t *testing.T) {
 				l := layoutPivot(p.Callers, p.Callees, width)
 				what := c.file + " " + c.fn + " recursion=" + rec
 				top := &l.frames[l.top]
-				if top.x0 != 0 || top.x1 != width || top.n == nil || nodeName(p.Callees.Nodes, top.n.Node) != c.fn {
+				if top.x0 != 0 || top.x1 != width || top.n == nil || p.Callees.Nodes.FuncName(top.n.Node) != c.fn {
 					t.Fatalf("%s: the function's row %+v", what, *top)
 				}
 				for k := range l.frames {

@@ -101,7 +101,7 @@ func (v *Graph) setResult(r *graphResult, opt analysis.Options) {
 				best = i
 			}
 		}
-		v.name = nodeName(r.g.Names, r.g.Nodes[best].Node)
+		v.name = r.g.Names.FuncName(r.g.Nodes[best].Node)
 	}
 }
 
@@ -120,7 +120,7 @@ func (v *Graph) center() int32 {
 	}
 	g := v.data.g
 	for i, n := range g.Nodes {
-		if nodeName(g.Names, n.Node) == v.name {
+		if g.Names.FuncName(n.Node) == v.name {
 			return int32(i)
 		}
 	}
@@ -368,7 +368,7 @@ func (v *Graph) Update(msg tea.Msg) tea.Cmd {
 // walk re-centres the graph on node n, making it the selection.
 func (v *Graph) walk(n int32) tea.Cmd {
 	g := v.data.g
-	name := nodeName(g.Names, g.Nodes[n].Node)
+	name := g.Names.FuncName(g.Nodes[n].Node)
 	v.name, v.aim = name, -1
 	return func() tea.Msg { return SelectMsg{Name: name} }
 }
@@ -410,7 +410,7 @@ func (v *Graph) NextMatch(dir int) bool {
 	for k := 1; k <= n; k++ {
 		i := ((start+dir*k)%n + n) % n
 		if v.m.re.MatchString(g.Names.Name(g.Nodes[i].Node)) {
-			v.name, v.aim = nodeName(g.Names, g.Nodes[i].Node), -1
+			v.name, v.aim = g.Names.FuncName(g.Nodes[i].Node), -1
 			return true
 		}
 	}
@@ -495,12 +495,12 @@ func (v *Graph) footer(lay *graphLayout) (items []footItem, more int) {
 			}
 			sep := 0
 			if x > head {
-				sep = len(graphFootSep)
+				sep = graphFootSepW
 			}
 			// The last line keeps room for the count of the rest.
 			room := v.width - x - sep
 			if y == v.height-1 && rest > 0 {
-				room -= len(fmt.Sprintf("%s%d more", graphFootSep, rest))
+				room -= ansi.StringWidth(fmt.Sprintf("%s%d more", graphFootSep, rest))
 			}
 			if w <= room || x == head && room >= graphFootMin {
 				items = append(items, footItem{id: id, x: x + sep, y: y, w: min(w, room)})
@@ -516,7 +516,12 @@ func (v *Graph) footer(lay *graphLayout) (items []footItem, more int) {
 	return items, 0
 }
 
-const graphFootSep = " · "
+// graphFootSep separates the footer's edges on a line; graphFootSepW
+// is its width in columns (its middle dot takes two bytes).
+const (
+	graphFootSep  = " · "
+	graphFootSepW = 3
+)
 
 // footHead leads the footer's list, saying what it is: the edges
 // between the boxes that no line draws; shorter on a narrow screen,
@@ -540,7 +545,7 @@ func (v *Graph) drawOtherEdges(cv *canvas, lay *graphLayout) {
 	x, y := len(head), lay.footY
 	for i, it := range items {
 		if i > 0 && it.y == items[i-1].y {
-			cv.put(it.x-len(graphFootSep), it.y, st.Dim.Render(graphFootSep), len(graphFootSep))
+			cv.put(it.x-graphFootSepW, it.y, st.Dim.Render(graphFootSep), graphFootSepW)
 		}
 		stroke, label, style := v.edgeText(it.id)
 		cv.put(it.x, it.y, style.Render(stroke)+st.Dim.Render(ansi.Truncate(" "+label, it.w-1, "…")), it.w)

@@ -22,7 +22,7 @@ func TestGraphClick(t *testing.T) {
 	g := v.Data()
 	for _, n := range g.Nodes {
 		if len(n.In) > 0 && len(n.Out) > 0 && g.Edges[n.In[0]].From != g.Edges[n.Out[0]].To {
-			v.Reveal(nodeName(g.Names, n.Node))
+			v.Reveal(g.Names.FuncName(n.Node))
 			break
 		}
 	}
@@ -46,7 +46,7 @@ func TestGraphClick(t *testing.T) {
 			t.Fatalf("no boxes at level %d", l)
 		}
 		b := row[len(row)-1]
-		want := nodeName(v.data.g.Names, v.data.g.Nodes[b.node].Node)
+		want := v.data.g.Names.FuncName(v.data.g.Nodes[b.node].Node)
 		cmd := press(b.x+b.w-1, b.y+graphBoxLines-1)
 		if cmd == nil {
 			t.Fatalf("a click on %s's box (level %d): nothing", want, l)
@@ -75,7 +75,7 @@ func TestGraphEdgeLabelsCut(t *testing.T) {
 		g := v.Data()
 		cut := 0
 		for _, n := range g.Nodes[:min(len(g.Nodes), 20)] {
-			v.Reveal(nodeName(g.Names, n.Node))
+			v.Reveal(g.Names.FuncName(n.Node))
 			lines := strings.Split(ansi.Strip(v.View()), "\n")
 			lay := v.layout(v.center())
 			for l := -lay.up; l <= lay.down; l++ {
@@ -128,7 +128,7 @@ func TestGraphFooterSaysWhat(t *testing.T) {
 		g := v.Data()
 		found := false
 		for _, n := range g.Nodes {
-			v.Reveal(nodeName(g.Names, n.Node))
+			v.Reveal(g.Names.FuncName(n.Node))
 			lay := v.layout(v.center())
 			if len(lay.extra) == 0 {
 				continue
@@ -147,6 +147,35 @@ func TestGraphFooterSaysWhat(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%dx%d: no centre lists edges below the boxes", c.w, c.h)
+		}
+	}
+}
+
+// TestGraphFooterColumns: the footer's separators are counted by their
+// width, not their bytes: with several edges on a line, every line of
+// the view is as wide as the view.
+func TestGraphFooterColumns(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		v := NewGraph(testCommon())
+		v.SetSize(size[0], size[1])
+		showQuery(t, v, e, analysis.DefaultOptions())
+		g := v.Data()
+		shared := false
+		for _, n := range g.Nodes {
+			v.Reveal(g.Names.FuncName(n.Node))
+			items, _ := v.footer(new(v.layout(v.center())))
+			for i := 1; i < len(items); i++ {
+				shared = shared || items[i].y == items[i-1].y
+			}
+			for _, l := range strings.Split(ansi.Strip(v.View()), "\n") {
+				if ansi.StringWidth(l) != size[0] {
+					t.Fatalf("%dx%d centre %s: line %q is %d columns", size[0], size[1], g.Names.Name(n.Node), l, ansi.StringWidth(l))
+				}
+			}
+		}
+		if !shared && size[0] == 200 {
+			t.Errorf("%dx%d: no footer line lists two edges", size[0], size[1])
 		}
 	}
 }

@@ -155,9 +155,9 @@ func (p *Peek) rowName(i int) string {
 	r := p.rows[i]
 	top := p.data.pk.Top
 	if r.kind == peekCenter {
-		return nodeName(top.Nodes, p.data.pk.Entries[r.entry].Node)
+		return top.Nodes.FuncName(p.data.pk.Entries[r.entry].Node)
 	}
-	return nodeName(top.Nodes, r.edge.Node)
+	return top.Nodes.FuncName(r.edge.Node)
 }
 
 // label is the row's name as shown.

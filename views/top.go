@@ -307,7 +307,7 @@ func (t *Top) Selection() (Selection, bool) {
 		return Selection{}, false
 	}
 	r := t.top.Rows[t.order[t.l.cursor]]
-	return Selection{Kind: SelFunction, Name: nodeName(t.top.Nodes, r.Node)}, true
+	return Selection{Kind: SelFunction, Name: t.top.Nodes.FuncName(r.Node)}, true
 }
 
 func (t *Top) Reveal(name string) {
@@ -318,7 +318,7 @@ func (t *Top) Reveal(name string) {
 		return
 	}
 	for i, r := range t.order {
-		if nodeName(t.top.Nodes, t.top.Rows[r].Node) == name {
+		if t.top.Nodes.FuncName(t.top.Rows[r].Node) == name {
 			t.l.moveTo(i)
 			return
 		}

@@ -139,7 +139,7 @@ func (t *Traces) Query(e *analysis.Engine, opt analysis.Options, sel string) (Jo
 		}
 		r.marked = make([]bool, tr.Nodes.Len())
 		for n := range r.marked {
-			r.marked[n] = nodeName(tr.Nodes, int32(n)) == sel
+			r.marked[n] = tr.Nodes.FuncName(int32(n)) == sel
 		}
 		r.stacks = nil
 		for _, s := range all {
@@ -219,7 +219,7 @@ func (t *Traces) Cursor() (stack, frame int, name string) {
 	}
 	k, f := t.at(t.l.cursor)
 	if f >= 0 {
-		name = nodeName(t.data.tr.Nodes, t.data.stacks[k].Frames[f].Node)
+		name = t.data.tr.Nodes.FuncName(t.data.stacks[k].Frames[f].Node)
 	}
 	return k, f, name
 }

@@ -109,7 +109,7 @@ func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job,
 		// Where the cursor goes: the selected function, else the nearest
 		// of its neighbours the new tree has (a filter removed it).
 		for _, name := range near {
-			if r.keep = tr.Locate(func(id int32) bool { return nodeName(tr.Nodes, id) == name }); r.keep != nil {
+			if r.keep = tr.Locate(func(id int32) bool { return tr.Nodes.FuncName(id) == name }); r.keep != nil {
 				break
 			}
 		}
@@ -162,7 +162,7 @@ func (t *Tree) nearNames(sel string) []string {
 }
 
 // rowFunc is the function row i stands for, as Selection names it.
-func (t *Tree) rowFunc(i int) string { return nodeName(t.tree.Nodes, t.rows[i].n.Node) }
+func (t *Tree) rowFunc(i int) string { return t.tree.Nodes.FuncName(t.rows[i].n.Node) }
 
 func (t *Tree) HasResult() bool { return t.tree != nil }
 
@@ -178,7 +178,7 @@ func (t *Tree) setResult(r *treeResult, opt analysis.Options) {
 		keepOpen = t.openPaths()
 		// The cursor's path, when the cursor is on the shared selection
 		// (r.keep's function; else Reveal moves to it afterwards).
-		if len(t.rows) > 0 && (r.keep == nil || nodeName(r.tree.Nodes, r.keep.Node) == t.rowFunc(t.l.cursor)) {
+		if len(t.rows) > 0 && (r.keep == nil || r.tree.Nodes.FuncName(r.keep.Node) == t.rowFunc(t.l.cursor)) {
 			selPath = t.pathKey(t.rows[t.l.cursor].n)
 		}
 	}
@@ -435,7 +435,7 @@ func (t *Tree) Selection() (Selection, bool) {
 		return Selection{}, false
 	}
 	n := t.rows[t.l.cursor].n
-	return Selection{Kind: SelFunction, Name: nodeName(t.tree.Nodes, n.Node)}, true
+	return Selection{Kind: SelFunction, Name: t.tree.Nodes.FuncName(n.Node)}, true
 }
 
 // Cursor returns the node under the cursor. Exported for tui's tests,
@@ -489,12 +489,12 @@ func (t *Tree) Reveal(name string) {
 		return
 	}
 	for i := range t.rows {
-		if nodeName(t.tree.Nodes, t.rows[i].n.Node) == name {
+		if t.tree.Nodes.FuncName(t.rows[i].n.Node) == name {
 			t.l.moveTo(i)
 			return
 		}
 	}
-	t.open(t.tree.Locate(func(id int32) bool { return nodeName(t.tree.Nodes, id) == name }))
+	t.open(t.tree.Locate(func(id int32) bool { return t.tree.Nodes.FuncName(id) == name }))
 }
 
 // open moves the cursor to node n, opening its ancestors, and reports
@@ -746,7 +746,7 @@ func (t *Tree) openPaths() map[string]bool {
 func (t *Tree) pathKey(n *analysis.TreeNode) string {
 	var b strings.Builder
 	for ; n != nil; n = n.Parent {
-		b.WriteString(nodeName(t.tree.Nodes, n.Node))
+		b.WriteString(t.tree.Nodes.FuncName(n.Node))
 		b.WriteByte(0)
 	}
 	return b.String()

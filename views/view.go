@@ -122,6 +122,13 @@ type Selection struct {
 	Numeric bool
 }
 
+// Filterable reports whether the filters (drill, focus, ignore, hide)
+// can select s: a label, or a function with a name (no regexp matches
+// an unnamed node's address, analysis.Unnamed).
+func (s Selection) Filterable() bool {
+	return s.Kind != SelFunction || s.Name != "" && !analysis.Unnamed(s.Name)
+}
+
 // RecomputeMsg asks the root to compute View's data again: a setting of
 // the view's own changed what it needs (the tree's inversion; the Top
 // view's order, over a partial table). Views send it as a command's
@@ -192,18 +199,11 @@ func offer(b key.Binding, on bool) key.Binding {
 }
 
 // filterable reports whether the filter keys (drill, focus, ignore,
-// hide) act on v's selection: a label, or a function with a name (no
-// regexp matches an unnamed node's address).
+// hide) act on v's selection (Selection.Filterable).
 func filterable(v interface{ Selection() (Selection, bool) }) bool {
 	sel, ok := v.Selection()
-	return ok && (sel.Kind != SelFunction || sel.Name != "" && !analysis.Unnamed(sel.Name))
+	return ok && sel.Filterable()
 }
-
-// nodeName is the key the views pass node n as the selection by: its
-// function name, else its file, else its mapping's file (what pprof's
-// focus and ignore regexps match), else its label (its address, or
-// <unknown>).
-func nodeName(ns *analysis.NodeSet, n int32) string { return ns.FuncName(n) }
 
 // Pivoter is a view that pivots on a function: its callers and callees
 // across all its call sites (S).

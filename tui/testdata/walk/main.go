@@ -36,7 +36,7 @@ func main() {
 	tag := flag.String("tag", "worker=w1", "the tagfocus step's filter")
 	first := flag.Bool("first", false, "time the first screen only")
 	only := flag.String("steps", "", "take only the steps whose names match this regexp")
-	flag.DurationVar(&think, "think", 0, "wait this long on each screen before the next step's key, as a person reading it (0: press it at once)")
+	think := flag.Duration("think", 0, "wait this long on each screen before the next step's key, as a person reading it (0: press it at once)")
 	flag.Parse()
 	re, err := regexp.Compile(*only)
 	if flag.NArg() != 2 || err != nil {
@@ -47,16 +47,11 @@ func main() {
 	if *first {
 		all = nil
 	}
-	if err := run(flag.Arg(0), flag.Arg(1), *rounds, all); err != nil {
+	if err := run(flag.Arg(0), flag.Arg(1), *rounds, *think, all); err != nil {
 		fmt.Fprintln(os.Stderr, "walk:", err)
 		os.Exit(1)
 	}
 }
-
-// think is how long the walk waits on each screen before a step's key
-// (-think): the explorer's background work (completing the first table,
-// the next sample type's, the folded stacks) runs in such pauses.
-var think time.Duration
 
 // step is one thing a person does: keys (a tmux send-keys list), or
 // text typed after a prompt, and the pattern the redrawn screen shows.
@@ -146,7 +141,11 @@ func steps(tag string) []step {
 	}
 }
 
-func run(bin, prof string, rounds int, all []step) error {
+// run walks all steps rounds times; before each step's key it waits
+// think on the screen (-think): the explorer's background work
+// (completing the first table, the next sample type's, the folded
+// stacks) runs in such pauses.
+func run(bin, prof string, rounds int, think time.Duration, all []step) error {
 	dir, err := os.MkdirTemp("", "walk")
 	if err != nil {
 		return err
