@@ -30,6 +30,9 @@ type request struct {
 	// one of (0: none): only the first of a run to take effect pushes
 	// on the history.
 	streak int
+	// stamp orders a change that pushes among the views' steps
+	// (views.Steps): taken when the key was pressed.
+	stamp uint64
 	// epoch is the jobs' epoch the request was made in (see jobs.epoch).
 	epoch int
 }
@@ -164,7 +167,7 @@ func (m *Model) ensure(id viewID, force bool) tea.Cmd {
 		// A change on its way, superseded by the same options on newer
 		// data (a live snapshot): it still takes effect when this lands,
 		// or the options would silently stay the old ones.
-		req.commit, req.push, req.streak = true, old.push, old.streak
+		req.commit, req.push, req.streak, req.stamp = true, old.push, old.streak, old.stamp
 	}
 	return m.submit(req, run)
 }
@@ -178,7 +181,11 @@ func (m *Model) change(opts analysis.Options, push bool) tea.Cmd {
 	}
 	m.target = opts
 	run, state := m.ActiveView().Query(m.engine, opts, m.selected)
-	return m.submit(request{view: m.views.active, opts: opts, key: m.dataKey(opts, state), commit: true, push: push}, run)
+	req := request{view: m.views.active, opts: opts, key: m.dataKey(opts, state), commit: true, push: push}
+	if push {
+		req.stamp = m.c.Steps.Take()
+	}
+	return m.submit(req, run)
 }
 
 func (m *Model) submit(req request, run views.Job) tea.Cmd {

@@ -78,14 +78,24 @@ type openProfile struct {
 
 // optionState is the options the views show and their history.
 type optionState struct {
-	opts    analysis.Options   // the options the views show
-	target  analysis.Options   // opts, or the newest requested change
-	history []analysis.Options // earlier opts, for back
-	streak  streak             // a run of s presses, one step of history
+	opts    analysis.Options // the options the views show
+	target  analysis.Options // opts, or the newest requested change
+	history []earlier        // earlier opts, for back
+	streak  streak           // a run of s presses, one step of history
+	// steps stamps the history's steps among the views' (views.Steps).
+	steps *views.Steps
 }
 
-func newOptionState(opts analysis.Options) optionState {
-	return optionState{opts: opts, target: opts}
+// earlier is a step of the options' history: the options before a
+// change, and the change's stamp.
+type earlier struct {
+	opts  analysis.Options
+	stamp uint64
+}
+
+func newOptionState(opts analysis.Options, steps *views.Steps) optionState {
+	steps.Options = 0
+	return optionState{opts: opts, target: opts, steps: steps}
 }
 
 // commit makes the options a computation asked for (req.commit) current
@@ -93,7 +103,8 @@ func newOptionState(opts analysis.Options) optionState {
 // says to push, except that a run of s presses saves only its first.
 func (o *optionState) commit(req request) {
 	if req.push && (req.streak == 0 || req.streak != o.streak.pushed) {
-		o.history = append(o.history, o.opts)
+		o.history = append(o.history, earlier{o.opts, req.stamp})
+		o.steps.Options = req.stamp
 	}
 	if req.streak != 0 {
 		o.streak.pushed = req.streak
@@ -111,7 +122,11 @@ func (o *optionState) pop() (analysis.Options, bool) {
 	}
 	prev := o.history[len(o.history)-1]
 	o.history = o.history[:len(o.history)-1]
-	return prev, true
+	o.steps.Options = 0
+	if n := len(o.history); n > 0 {
+		o.steps.Options = o.history[n-1].stamp
+	}
+	return prev.opts, true
 }
 
 // inStreak counts an s press into the current run, starting one if
@@ -155,7 +170,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	}
 	r := newRenderer(cfg)
 	c := &views.Common{Styles: views.NewStyles(r), Keys: views.DefaultKeyMap(),
-		Diff: len(cfg.Sources.Base)+len(cfg.Sources.DiffBase) > 0}
+		Diff: len(cfg.Sources.Base)+len(cfg.Sources.DiffBase) > 0, Steps: &views.Steps{}}
 	if cfg.Files != nil {
 		c.SourceFiles = analysis.SourceFilesIn(cfg.SourceRoot)
 		c.Served = true
@@ -163,7 +178,7 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	opts := openingOptions(cfg)
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
-		optionState: newOptionState(opts),
+		optionState: newOptionState(opts, c.Steps),
 		views:       newViewSet(c), keys: rootKeys(c.Keys),
 		jobs: newJobs(),
 	}
@@ -228,7 +243,7 @@ func (m *Model) closeProfile() tea.Cmd {
 	m.views = newViewSet(m.c)
 	m.jobs = newJobs()
 	m.jobs.seq, m.jobs.epoch = seq, epoch+1
-	m.optionState = newOptionState(openingOptions(m.cfg))
+	m.optionState = newOptionState(openingOptions(m.cfg), m.c.Steps)
 	m.selected, m.search = "", nil
 	m.baseFacts = baseFacts{}
 	m.c.Sides = nil

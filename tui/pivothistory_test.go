@@ -93,16 +93,32 @@ func TestFlamePivotHistory(t *testing.T) {
 	if want := graphLines(h2.screen()); folded != want {
 		t.Errorf("S R: the pivot differs from the folded profile's:\n%s\nwant:\n%s", folded, want)
 	}
-	// Out of the pivot, the zoom it was entered from, on the folded
-	// graph; then the zoom out, then R undone.
+	// Backspace undoes the newest step first, whoever keeps it: R (the
+	// root's options), then the pivot (the view's trail), back to the
+	// zoom it was entered from; then the zoom.
 	h.keys("<backspace>")
-	expect("S R ⌫", flameState{zoom: "main.cpuPhase.func1.1", recursion: analysis.RecursionAll})
-	h.keys("<backspace>")
-	expect("S R ⌫ ⌫", flameState{recursion: analysis.RecursionAll})
-	h.keys("<backspace>")
-	if st := h.flameState(); st.pivot != "" || st.recursion != "" {
-		t.Fatalf("S R ⌫ ⌫ ⌫: %+v, want R undone", st)
+	expect("S R ⌫", flameState{pivot: "main.fib"})
+	if got := graphLines(h.screen()); got != pivot {
+		t.Errorf("S R ⌫: not the pivot before R:\n%s\nwant:\n%s", got, pivot)
 	}
+	h.keys("<backspace>")
+	expect("S R ⌫ ⌫", flameState{zoom: "main.cpuPhase.func1.1"})
+	// A zoom, then R: R is undone first, the zoom stays.
+	h.keys("R")
+	expect("S R ⌫ ⌫ R", flameState{zoom: "main.cpuPhase.func1.1", recursion: analysis.RecursionAll})
+	h.keys("<backspace>")
+	expect("S R ⌫ ⌫ R ⌫", flameState{zoom: "main.cpuPhase.func1.1"})
+	h.keys("<backspace>")
+	expect("S R ⌫ ⌫ R ⌫ ⌫", flameState{})
+	// R, then a zoom: the zoom goes first.
+	h.keys("R", "/")
+	h.typeText("^main.cpuPhase.func1.1$")
+	h.keys("<enter>", "<esc>", "<enter>")
+	expect("R zoom", flameState{zoom: "main.cpuPhase.func1.1", recursion: analysis.RecursionAll})
+	h.keys("<backspace>")
+	expect("R zoom ⌫", flameState{recursion: analysis.RecursionAll})
+	h.keys("<backspace>")
+	expect("R zoom ⌫ ⌫", flameState{})
 
 	// S on another function: a step too.
 	h.keys("/")
@@ -162,10 +178,18 @@ func TestTreePivotHistory(t *testing.T) {
 	if p := pivot(); p != "main.fib" || !strings.Contains(h.screen(), "main.fib  ↓ its callees") {
 		t.Fatalf("S R: pivot %q\n%s", p, h.screen())
 	}
+	// Backspace undoes R first, then the pivot.
+	h.keys("<backspace>")
+	h.waitFor("R undone", func(m *Model) bool {
+		return m.Options().Recursion == "" && !strings.Contains(m.View(), "recursion=all")
+	})
+	if p := pivot(); p != "main.fib" {
+		t.Fatalf("S R ⌫: pivot %q, want R undone and the pivot kept\n%s", p, h.screen())
+	}
 	h.keys("<backspace>")
 	shows(h, "top-down call tree")
 	if p := pivot(); p != "" {
-		t.Fatalf("S R ⌫: pivot %q", p)
+		t.Fatalf("S R ⌫ ⌫: pivot %q", p)
 	}
 }
 

@@ -86,7 +86,7 @@ type Flame struct {
 }
 
 // NewFlame makes the Flame graph view.
-func NewFlame(c *Common) *Flame { return &Flame{c: c} }
+func NewFlame(c *Common) *Flame { return &Flame{c: c, pivotTrail: pivotTrail{steps: c.Steps}} }
 
 func (f *Flame) Title() string { return "Flame" }
 func (f *Flame) Init() tea.Cmd { return nil }
@@ -157,14 +157,24 @@ func (f *Flame) state() string {
 func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, string) {
 	state := f.state()
 	width := f.width
+	// The zooms outlive a new result (another sample type, a filter) as
+	// paths of names, taken here on the UI goroutine.
+	paths := f.zoomPaths()
+	if f.restoring {
+		paths = f.restore
+	}
 	if o := f.recall(e, opt, state); o != nil {
 		// A graph shown before: its trees are grouped already, only the
-		// layout is made again.
+		// layout is made again. It keeps the zooms it had when nothing
+		// says which to show (b twice is the graph as it was).
 		return job(opt, func() (*flameResult, error) {
 			r := *o
 			o.mu.Lock()
-			r.lay = f.layout(o.tree, o.callers, o.zoom, width)
-			o.mu.Unlock()
+			defer o.mu.Unlock()
+			if paths != nil && o.callers == nil {
+				r.zoom, r.history = zoomsIn(o.tree, paths)
+			}
+			r.lay = f.layout(o.tree, o.callers, r.zoom, width)
 			return &r, nil
 		}, f.setResult), state
 	}
@@ -178,12 +188,6 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 			return r, err
 		}, f.setResult), state
 	}
-	// The zooms outlive a new result (another sample type, a filter) as
-	// paths of names, taken here on the UI goroutine.
-	paths := f.zoomPaths()
-	if f.restoring {
-		paths = f.restore
-	}
 	inverted := f.inverted
 	sides, fromBase := f.c.Sides, f.fromBase
 	if !f.c.Diff {
@@ -195,17 +199,24 @@ func (f *Flame) Query(e *analysis.Engine, opt analysis.Options, _ string) (Job, 
 			return nil, err
 		}
 		r := &flameResult{e: e, tree: tr, diff: diff, state: state}
-		for i, p := range paths {
-			n := findPath(tr, p)
-			if i == len(paths)-1 {
-				r.zoom = n
-			} else {
-				r.history = append(r.history, n)
-			}
-		}
+		r.zoom, r.history = zoomsIn(tr, paths)
 		r.lay = layoutFlame(tr, r.zoom, width)
 		return r, nil
 	}, f.setResult), state
+}
+
+// zoomsIn finds zooms given as paths of names (zoomPaths) in tr: the
+// zoom, the last of them, and the ones before it.
+func zoomsIn(tr *analysis.Tree, paths [][]string) (zoom *analysis.TreeNode, history []*analysis.TreeNode) {
+	for i, p := range paths {
+		n := findPath(tr, p)
+		if i == len(paths)-1 {
+			zoom = n
+		} else {
+			history = append(history, n)
+		}
+	}
+	return zoom, history
 }
 
 // zoomPaths is the zooms of the graph shown, the earlier ones first, as
@@ -472,6 +483,10 @@ func (f *Flame) Claims(msg tea.KeyMsg) bool {
 		return f.lay != nil
 	case key.Matches(msg, k.Clear) && f.m.re != nil:
 		return false
+	case key.Matches(msg, k.Back):
+		// Unless a change of the options came after the view's last
+		// step: backspace undoes that first.
+		return f.backIsOurs(len(f.history))
 	case key.Matches(msg, k.ZoomOut):
 		return len(f.history) > 0 || len(f.back) > 0
 	}
@@ -606,6 +621,8 @@ func (f *Flame) zoomInto(i int) tea.Cmd {
 	if n == nil || n == f.zoom {
 		return nil
 	}
+	f.syncZoomStamps()
+	f.zoomStamps = append(f.zoomStamps, f.steps.Take())
 	f.history = append(f.history, f.zoom)
 	f.zoom = n
 	return f.layoutCmd(n)
@@ -618,7 +635,21 @@ func (f *Flame) zoomOut() tea.Cmd {
 	}
 	f.zoom = f.history[len(f.history)-1]
 	f.history = f.history[:len(f.history)-1]
+	f.syncZoomStamps()
 	return f.layoutCmd(f.cursorNode())
+}
+
+// syncZoomStamps gives the zooms the view has one stamp each: a new
+// graph may have fewer of them than were taken (its zooms are found
+// again by their paths), and a zoom stamped 0 is older than any change.
+func (f *Flame) syncZoomStamps() {
+	n := len(f.history)
+	if len(f.zoomStamps) > n {
+		f.zoomStamps = f.zoomStamps[:n]
+	}
+	for len(f.zoomStamps) < n {
+		f.zoomStamps = append(f.zoomStamps, 0)
+	}
 }
 
 // clicked selects the frame at column x of line y (of the view); a

@@ -68,7 +68,7 @@ func DefaultKeyMap() *KeyMap {
 		PrevView:    b("shift+tab", "previous view", "shift+tab"),
 		Command:     b(":", "command: pprof settings, focus=RE… (:help lists them)", ":"),
 		SampleType:  b("s", "sample type: cycle through them", "s"),
-		Back:        b("backspace", "back: undo the last option change", "backspace"),
+		Back:        b("backspace", "back: undo the last change (an option, a zoom, a pivot)", "backspace"),
 		Copy:        b("y", "copy: the selected name to the clipboard (OSC 52)", "y"),
 		Info:        b("I", "info: the profile's facts, settings and node counts", "I"),
 		Pause:       b("p", "pause: stop or resume the live refresh (-refresh)", "p"),

@@ -49,7 +49,7 @@ type treeRow struct {
 }
 
 // NewTree makes the Tree view.
-func NewTree(c *Common) *Tree { return &Tree{c: c} }
+func NewTree(c *Common) *Tree { return &Tree{c: c, pivotTrail: pivotTrail{steps: c.Steps}} }
 
 func (t *Tree) Title() string { return "Tree" }
 func (t *Tree) Init() tea.Cmd { return nil }
@@ -68,7 +68,10 @@ func (t *Tree) ShortHelp() []key.Binding {
 		kids = r.open || !t.treeOf(t.l.cursor).Leaf(r.n)
 	}
 	f := filterable(t)
-	return []key.Binding{offer(k.Toggle, kids), offer(k.Heaviest, kids), k.CollapseAll, k.Invert, offer(k.Drill, f), offer(k.Focus, f)}
+	// backspace is the view's on the trail (Claims), out of a pivot.
+	back := offer(k.Back, t.backIsOurs(0))
+	back.SetHelp("⌫", "back")
+	return []key.Binding{offer(k.Toggle, kids), offer(k.Heaviest, kids), back, k.CollapseAll, k.Invert, offer(k.Drill, f), offer(k.Focus, f)}
 }
 
 func (t *Tree) Query(e *analysis.Engine, opt analysis.Options, sel string) (Job, string) {
@@ -272,9 +275,10 @@ func (t *Tree) Pivot(name string) tea.Cmd {
 }
 
 // Claims takes backspace on the trail: back to the pivot before, or
-// out of the pivot.
+// out of the pivot; unless a change of the options came after the
+// trail's last step, which backspace undoes first.
 func (t *Tree) Claims(msg tea.KeyMsg) bool {
-	return len(t.back) > 0 && key.Matches(msg, t.c.Keys.Back)
+	return key.Matches(msg, t.c.Keys.Back) && t.backIsOurs(0)
 }
 
 // moveToPath moves the cursor to the row whose pathKey is path and

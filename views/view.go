@@ -37,7 +37,35 @@ type Common struct {
 	// mappings name paths on the server, so no binary is opened for
 	// them.
 	Served bool
+	// Steps orders the undoable steps of the root and of the views; nil
+	// leaves backspace to a view that has a step of its own.
+	Steps *Steps
 }
+
+// Steps orders the explorer's undoable steps, wherever they are kept: a
+// change of the options on the root's history, a zoom or a pivot on a
+// view's own trail. Each takes a stamp when it is taken, and backspace
+// undoes the step with the newest stamp, so that zooming, then changing
+// a setting, then pressing backspace twice undoes the setting first.
+type Steps struct {
+	n uint64
+	// Options is the stamp of the newest step on the root's history (0:
+	// none), which the root keeps up to date.
+	Options uint64
+}
+
+// Take returns the stamp of a step being taken (0 without Steps).
+func (s *Steps) Take() uint64 {
+	if s == nil {
+		return 0
+	}
+	s.n++
+	return s.n
+}
+
+// Newest reports whether a view's step stamped v is newer than the
+// root's newest, so that backspace is the view's.
+func (s *Steps) Newest(v uint64) bool { return s == nil || v > s.Options }
 
 // View is one tab of the explorer. The root program routes keys and
 // mouse events (with Y relative to the view's first line) to the focused
@@ -220,20 +248,50 @@ type pivotTrail struct {
 	inverted bool
 	pivot    string
 	back     []trailStep // the steps before, the latest last
+	// zoomStamps are the Steps stamps of the flame graph's zooms in this
+	// step, the latest last.
+	zoomStamps []uint64
+	steps      *Steps
 }
 
 // trailStep is a way the view drew the graph; zooms are, in the flame
 // graph, its zooms (paths of names from a root, the one shown last)
-// for finding them again in a new graph.
+// for finding them again in a new graph, and zoomStamps their stamps.
+// stamp is the Steps stamp of leaving it.
 type trailStep struct {
-	inverted bool
-	pivot    string
-	zooms    [][]string
+	inverted   bool
+	pivot      string
+	zooms      [][]string
+	zoomStamps []uint64
+	stamp      uint64
 }
 
 // push remembers the current step, with its zooms.
 func (p *pivotTrail) push(zooms [][]string) {
-	p.back = append(p.back, trailStep{p.inverted, p.pivot, zooms})
+	p.back = append(p.back, trailStep{p.inverted, p.pivot, zooms, p.zoomStamps, p.steps.Take()})
+	p.zoomStamps = nil
+}
+
+// newestStep is the stamp of the trail's newest step: of the last of
+// the zooms the view still has (zooms, at most as many as were taken: a
+// new graph may not have them all), or of the last trail step; 0: none.
+func (p *pivotTrail) newestStep(zooms int) uint64 {
+	if n := min(zooms, len(p.zoomStamps)); n > 0 {
+		return p.zoomStamps[n-1]
+	}
+	if n := len(p.back); n > 0 {
+		return p.back[n-1].stamp
+	}
+	return 0
+}
+
+// backIsOurs reports whether backspace undoes a step of the trail (with
+// zooms of the flame graph's) rather than the root's newest change.
+func (p *pivotTrail) backIsOurs(zooms int) bool {
+	if zooms == 0 && len(p.back) == 0 {
+		return false
+	}
+	return p.steps.Newest(p.newestStep(zooms))
 }
 
 // pivotTo pivots on name, remembering the step before (a pivot, or the
@@ -267,7 +325,7 @@ func (p *pivotTrail) stepBack() ([][]string, bool) {
 	}
 	s := p.back[n-1]
 	p.back = p.back[:n-1]
-	p.inverted, p.pivot = s.inverted, s.pivot
+	p.inverted, p.pivot, p.zoomStamps = s.inverted, s.pivot, s.zoomStamps
 	return s.zooms, true
 }
 
