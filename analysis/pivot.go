@@ -36,10 +36,11 @@ func (e *Engine) Pivot(opt Options, name string) (*Pivot, error) {
 	for i := range from {
 		from[i] = ns.FuncName(int32(i)) == name
 	}
+	through := stacksThrough(q, from)
 	p := &Pivot{}
 	var err2 error
-	both(func() { p.Callers, err2 = e.Tree(opt, TreeOptions{Inverted: true, From: from}) },
-		func() { p.Callees, err = e.Tree(opt, TreeOptions{From: from}) })
+	both(func() { p.Callers, err2 = e.Tree(opt, TreeOptions{Inverted: true, From: from, through: through}) },
+		func() { p.Callees, err = e.Tree(opt, TreeOptions{From: from, through: through}) })
 	if err == nil {
 		err = err2
 	}
@@ -90,4 +91,36 @@ func Unnamed(key string) bool {
 	}
 	_, err := strconv.ParseUint(addr, 16, 64)
 	return err == nil
+}
+
+// stacksThrough returns the stacks with a location that has a frame of
+// a from node in q's location view, ascending, scanned in two halves on
+// two cores: every stack whose path has such a frame, after the filters
+// and any fold, which only take frames away.
+func stacksThrough(q *query, from []bool) []int32 {
+	at := make([]bool, len(q.locOff)-1)
+	for l := range at {
+		for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
+			if from[q.locNodes[j]] {
+				at[l] = true
+				break
+			}
+		}
+	}
+	st := &q.e.p.Stacks
+	n := st.Len()
+	var parts [2][]int32
+	inHalves(n, parallelGroup, func(part, lo, hi int) {
+		var out []int32
+		for s := lo; s < hi; s++ {
+			for _, l := range st.At(int32(s)) {
+				if at[l] {
+					out = append(out, int32(s))
+					break
+				}
+			}
+		}
+		parts[part] = out
+	})
+	return append(parts[0], parts[1]...)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -220,6 +221,60 @@ func TestFuncNameUnnamed(t *testing.T) {
 		}
 		if len(top.Rows) < c.nodes {
 			t.Errorf("%s %s: %d nodes", c.profile, c.granularity, len(top.Rows))
+		}
+	}
+}
+
+// TestPivotThrough: the pivot's trees, made from the stacks one scan
+// finds through the function, equal trees made from every stack, for
+// every function, with filters that cut or hide frames, folded
+// recursion, and the stacks in halves as on a large profile.
+func TestPivotThrough(t *testing.T) {
+	group := parallelGroup
+	defer func() { parallelGroup = group }()
+	for _, profile := range []string{"go/cpu_labels.pb.gz", "go/recursive.pb.gz"} {
+		e := engineFor(t, filepath.Join("../testdata", profile))
+		for _, set := range []map[string]string{
+			nil, {"recursion": RecursionAll}, {"recursion": RecursionDirect},
+			{"hide": "runtime"}, {"show_from": "main"}, {"focus": "fib|sort"}, {"lines": "true", "recursion": RecursionAll},
+		} {
+			opt := testOptions(t, set)
+			q, err := e.newQuery(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ns := &NodeSet{q.nodes}
+			names := map[string]bool{}
+			for n := range ns.Len() {
+				names[ns.FuncName(int32(n))] = true
+			}
+			for name := range names {
+				from := make([]bool, ns.Len())
+				for i := range from {
+					from[i] = ns.FuncName(int32(i)) == name
+				}
+				var want [2][]string // callees, callers
+				for i, inv := range []bool{false, true} {
+					tr, err := e.Tree(opt, TreeOptions{Inverted: inv, From: from})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want[i] = allLines(tr)
+				}
+				for _, at := range []int{group, 2} {
+					parallelGroup = at
+					p, err := e.Pivot(opt, name)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i, got := range []*Tree{p.Callees, p.Callers} {
+						if g := allLines(got); !slices.Equal(g, want[i]) {
+							t.Fatalf("%s %v %s inverted=%v (halves from %d): the pivot's tree differs:\n%v\nwant\n%v", profile, set, name, i == 1, at, g, want[i])
+						}
+					}
+				}
+				parallelGroup = group
+			}
 		}
 	}
 }

@@ -283,6 +283,12 @@ func wholeTree(e *Engine, opt Options) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return allLines(tr), nil
+}
+
+// allLines is every node of tr, expanded depth first: depth, name,
+// self and total.
+func allLines(tr *Tree) []string {
 	var out []string
 	var walk func(ns []*TreeNode)
 	walk = func(ns []*TreeNode) {
@@ -292,7 +298,7 @@ func wholeTree(e *Engine, opt Options) ([]string, error) {
 		}
 	}
 	walk(tr.Roots())
-	return out, nil
+	return out
 }
 
 // TestKeptWeights: the stack weights an engine keeps serve only the

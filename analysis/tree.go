@@ -100,6 +100,10 @@ type TreeOptions struct {
 	// direction: top-down the outermost (pprof's show_from), inverted the
 	// innermost (prune_from); a path without one is left out.
 	From []bool
+	// through, when set with From, is the stacks that may have a frame
+	// of a From node (ascending; a superset), so that the others are not
+	// read: the pivot's two trees share one scan.
+	through []int32
 }
 
 // Tree builds the call tree for opt.
@@ -141,16 +145,25 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 		}
 	}
 	// The paths' first frames, in two halves of the stacks on two cores:
-	// each reads every stack's last location, a cache miss apiece.
+	// each reads every stack's last location, a cache miss apiece. With
+	// to.through, the halves are of those stacks only.
 	all := make([]int32, n)
+	m, stackAt := n, func(x int) int { return x }
+	if to.through != nil {
+		m, stackAt = len(to.through), func(x int) int { return int(to.through[x]) }
+		for s := range t.curSlot {
+			t.curSlot[s] = -1
+		}
+	}
 	var kept [2]int
-	inHalves(n, parallelGroup, func(part, from, end int) {
+	inHalves(m, parallelGroup, func(part, from, end int) {
 		k := 0 // fold.stacks[k] is the first folded stack from s on
-		if fold != nil {
-			k, _ = slices.BinarySearch(fold.stacks, int32(from))
+		if fold != nil && from < end {
+			k, _ = slices.BinarySearch(fold.stacks, int32(stackAt(from)))
 		}
 		out := from
-		for s := from; s < end; s++ {
+		for x := from; x < end; x++ {
+			s := stackAt(x)
 			t.curSlot[s] = -1
 			if _, _, ok := stackWeight(w, dw, s); !ok {
 				continue
@@ -187,7 +200,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 		}
 		kept[part] = out - from
 	})
-	h := half(n, parallelGroup)
+	h := half(m, parallelGroup)
 	t.all = append(all[:kept[0]], all[h:h+kept[1]]...)
 	t.Total = total
 	if q.mean && totalDiv != 0 {
