@@ -84,6 +84,11 @@ func TestFlamePivotHistory(t *testing.T) {
 	if folded == pivot {
 		t.Errorf("S R: the pivot is as before R:\n%s", folded)
 	}
+	// Backspace undoes R now: the top line offers esc for the pivot.
+	if !strings.Contains(folded, "· esc back") {
+		t.Errorf("S R: the top line does not offer esc back:\n%s", folded)
+	}
+	folded = strings.Replace(folded, "· esc back", "· ⌫ back", 1)
 	cfg := testConfig(testdata("cpu_labels.pb.gz"))
 	cfg.Options.Recursion = analysis.RecursionAll
 	h2 := start(t, cfg)

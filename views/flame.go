@@ -109,11 +109,18 @@ func (f *Flame) ShortHelp() []key.Binding {
 	if len(f.history) == 0 && len(f.back) > 0 {
 		out = withHelp(out, "back")
 	}
+	// backspace undoes a change of the options made since (the root's
+	// hint offers it): then only esc zooms out.
+	ours := f.backIsOurs(len(f.history))
+	if !ours {
+		out.SetHelp("esc", out.Help().Desc)
+	}
 	_, selected := f.Selection()
 	pivot, focus := offer(k.Pivot, selected), offer(k.Focus, filterable(f))
 	if f.m.re != nil {
 		// esc clears the search first (Claims): say so.
 		out.SetHelp("⌫", out.Help().Desc)
+		out.SetEnabled(out.Enabled() && ours)
 		return []key.Binding{zoom, k.Clear, out, pivot, k.Invert, focus}
 	}
 	if f.diff != nil {
@@ -910,6 +917,12 @@ func (f *Flame) detail() string {
 	}
 	// zoom says where the graph is; short, in a narrow window, says it
 	// still, as the numbers give way.
+	// The key back: esc when backspace undoes a change of the options
+	// made since.
+	back := "⌫"
+	if !f.backIsOurs(len(f.history)) {
+		back = "esc"
+	}
 	zoom, short := "", ""
 	switch {
 	case f.pending != 0:
@@ -918,13 +931,13 @@ func (f *Flame) detail() string {
 		// Not the pivot's graph yet: the one before, until it comes.
 		zoom, short = "  pivoting…", "  pivoting…"
 	case f.pivot != "":
-		zoom, short = "  pivot: callers ↑ callees ↓ · ⌫ back", "  pivot · ⌫ back"
+		zoom, short = "  pivot: callers ↑ callees ↓ · "+back+" back", "  pivot · "+back+" back"
 	case len(f.history) > 0:
-		zoom, short = "  zoomed ×"+strconv.Itoa(len(f.history))+" · ⌫ out", "  ×"+strconv.Itoa(len(f.history))
+		zoom, short = "  zoomed ×"+strconv.Itoa(len(f.history))+" · "+back+" out", "  ×"+strconv.Itoa(len(f.history))
 	case len(f.back) > 0 && f.back[len(f.back)-1].pivot != "":
-		zoom, short = "  ⌫ back to the pivot", "  ⌫ back"
+		zoom, short = "  "+back+" back to the pivot", "  "+back+" back"
 	case len(f.back) > 0:
-		zoom, short = "  ⌫ back", "  ⌫ back"
+		zoom, short = "  "+back+" back", "  "+back+" back"
 	}
 	withShare := func(v int64) string { return f.signed(v) + " (" + flameShare(v, total) + ")" }
 	variants := [][2]string{

@@ -612,10 +612,11 @@ func (t *Tree) View() string {
 	if t.tree.Inverted {
 		what = "inverted tree (callers below)"
 	}
-	switch {
-	case t.up != nil:
-		what = "pivot: callers, then callees · ⌫ back"
-	case len(t.back) > 0:
+	if t.up != nil {
+		what = "pivot: callers, then callees"
+	}
+	if t.backIsOurs(0) {
+		// Not while backspace undoes a change of the options made since.
 		what += " · ⌫ back"
 	}
 	if t.tree.Cutoff > 0 {
