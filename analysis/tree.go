@@ -147,7 +147,6 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	// The paths' first frames, in two halves of the stacks on two cores:
 	// each reads every stack's last location, a cache miss apiece. With
 	// to.through, the halves are of those stacks only.
-	all := make([]int32, n)
 	m, stackAt := n, func(x int) int { return x }
 	if to.through != nil {
 		m, stackAt = len(to.through), func(x int) int { return int(to.through[x]) }
@@ -155,6 +154,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 			t.curSlot[s] = -1
 		}
 	}
+	all := make([]int32, m)
 	var kept [2]int
 	inHalves(m, parallelGroup, func(part, from, end int) {
 		k := 0 // fold.stacks[k] is the first folded stack from s on
