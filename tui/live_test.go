@@ -28,9 +28,12 @@ type liveServer struct {
 	files []string
 	n     int
 	fail  bool
-	// once: after the files, fail (a test that needs the snapshots to
-	// stay as served, whenever its keys land).
-	once bool
+	// once: after the files, hold every request until the explorer
+	// gives up on it or the test stops the server (stop), so that the
+	// snapshots stay as served, whenever the test's keys land, and no
+	// failed fetch changes the status bar.
+	once    bool
+	stopped chan struct{}
 	// gate, when set, holds every request after the first until it is
 	// closed; a request the explorer gives up on meanwhile (p cancels
 	// a fetch under way) is not served.
@@ -49,8 +52,18 @@ func (s *liveServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Lock()
+	if s.once && s.n >= len(s.files) {
+		stopped := s.stopped
+		s.mu.Unlock()
+		select {
+		case <-r.Context().Done():
+		case <-stopped:
+		}
+		http.Error(w, "no more snapshots", http.StatusServiceUnavailable)
+		return
+	}
 	defer s.mu.Unlock()
-	if s.fail || s.once && s.n >= len(s.files) {
+	if s.fail {
 		http.Error(w, "down for maintenance", http.StatusInternalServerError)
 		return
 	}
@@ -63,6 +76,15 @@ func (s *liveServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Write(data)
 }
+
+// newOnceServer is a liveServer that serves files once each (once).
+// The caller defers stop after the httptest server's Close.
+func newOnceServer(files ...string) *liveServer {
+	return &liveServer{files: files, once: true, stopped: make(chan struct{})}
+}
+
+// stop lets the requests a once server holds end.
+func (s *liveServer) stop() { close(s.stopped) }
 
 func (s *liveServer) set(f func(*liveServer)) {
 	s.mu.Lock()
@@ -181,9 +203,10 @@ func TestLiveDelta(t *testing.T) {
 	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
 	// Only two snapshots: a third fetch, before the pause lands, would
 	// make the delta b - b.
-	srv := &liveServer{files: []string{a, b}, once: true}
+	srv := newOnceServer(a, b)
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
+	defer srv.stop()
 	cfg := testConfig(ts.URL + "/debug/pprof/heap")
 	cfg.Refresh = 300 * time.Millisecond
 	h := start(t, cfg)
@@ -705,9 +728,11 @@ func TestLiveMark(t *testing.T) {
 	// The snapshots after the first wait for the keys: on a busy machine
 	// a fetch could otherwise be under way when p cancels it, and the
 	// snapshot it took from the server would never be shown.
-	srv := &liveServer{files: []string{a, b, b}, once: true, gate: make(chan struct{})}
+	srv := newOnceServer(a, b, b)
+	srv.gate = make(chan struct{})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
+	defer srv.stop()
 	cfg := testConfig(ts.URL + "/debug/pprof/heap")
 	cfg.Refresh = 200 * time.Millisecond
 	h := start(t, cfg)
