@@ -36,6 +36,17 @@ type Graph struct {
 	aim           int
 	m             matchSet
 	width, height int
+	// laid is the last layout made, for its centre, size and graph: the
+	// hint line, View and a key all ask for the same one.
+	laid graphLaid
+}
+
+// graphLaid is a layout and what it was made for.
+type graphLaid struct {
+	c             int32
+	width, height int
+	g             *analysis.Graph
+	lay           graphLayout
 }
 
 type graphResult struct {
@@ -160,6 +171,9 @@ const (
 // many levels as fit, less one when the edges between the boxes that
 // reached none would otherwise have no line left below them.
 func (v *Graph) layout(c int32) graphLayout {
+	if l := &v.laid; l.g != nil && l.g == v.data.g && l.c == c && l.width == v.width && l.height == v.height {
+		return l.lay
+	}
 	// Each level beyond the centre takes a line for its edges and the
 	// box's three.
 	levels := max(0, (v.height-graphHeadLine-graphBoxLines)/(graphBoxLines+1))
@@ -167,6 +181,7 @@ func (v *Graph) layout(c int32) graphLayout {
 	if len(lay.extra) > 0 && lay.footY >= v.height && lay.up+lay.down > 1 {
 		lay = v.layoutLevels(c, lay.up+lay.down-1)
 	}
+	v.laid = graphLaid{c: c, width: v.width, height: v.height, g: v.data.g, lay: lay}
 	return lay
 }
 
