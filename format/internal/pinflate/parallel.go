@@ -1,0 +1,401 @@
+package pinflate
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+)
+
+// ErrFallback is returned by Reader.Read when the stream cannot be
+// decoded here (corrupt, truncated, or a chunk expanding past its
+// limit): the bytes returned before it are right, and the caller
+// decodes the stream again with a sequential decoder to get the rest
+// or its error.
+var ErrFallback = errors.New("pinflate: decode sequentially")
+
+// Config sizes the parallel decode.
+type Config struct {
+	// ChunkSize is how many compressed bytes one worker takes.
+	ChunkSize int
+	// Procs is how many chunks are decoded at once.
+	Procs int
+	// MaxChunkOut caps the output of one chunk; a chunk that expands
+	// further makes Read return ErrFallback.
+	MaxChunkOut int
+}
+
+// DefaultConfig suits profiles: 1 MiB chunks (about 3 to 10 MiB of
+// output each), as many workers as GOMAXPROCS, and a chunk expanding
+// more than 64 times falls back (a run of zeros, or a bomb).
+func DefaultConfig() Config {
+	return Config{ChunkSize: 1 << 20, Procs: runtime.GOMAXPROCS(0), MaxChunkOut: 64 << 20}
+}
+
+// Reader returns the output of the deflate stream that starts at byte
+// start of an input of size bytes.
+type Reader struct {
+	ra          io.ReaderAt
+	start, size int64
+	cfg         Config
+
+	jobs   []*job // launched, not yet used, in order
+	next   int64  // the start of the next chunk to launch
+	index  int
+	sem    chan struct{}
+	cancel atomic.Bool
+	wg     sync.WaitGroup
+
+	pos     int64  // the verified bit offset: everything before it is out
+	final   bool   // the final block is out
+	window  []byte // the last 32 KiB of output (less at the start)
+	pending [][]byte
+	err     error
+	stats   Stats
+}
+
+// Stats counts how the chunks were decoded.
+type Stats struct {
+	Chunks  int // chunks whose worker's decode was used
+	Decoded int // decodes from a verified offset, after a wrong or missing guess
+}
+
+// Stats says how the stream was decoded so far.
+func (r *Reader) Stats() Stats { return r.stats }
+
+// job is one chunk's speculative decode.
+type job struct {
+	first      bool  // the chunk that starts the stream: no search, no markers
+	start, end int64 // the chunk's bytes; its decode starts at a block in them
+	done       chan struct{}
+	res        result
+}
+
+// result is a decode from startBit to endBit (absolute bit offsets):
+// first what was decoded before its window was known, then bytes.
+type result struct {
+	ok             bool
+	startBit       int64
+	endBit         int64
+	final          bool
+	prefix         []uint16
+	bytes          []byte
+	internalPanics any
+}
+
+// NewReader starts decoding the deflate stream at byte start of ra.
+// Close it to stop its workers.
+func NewReader(ra io.ReaderAt, start, size int64, cfg Config) *Reader {
+	cfg.Procs = max(cfg.Procs, 1)
+	r := &Reader{ra: ra, start: start, size: size, cfg: cfg, next: start, pos: start * 8,
+		sem: make(chan struct{}, cfg.Procs)}
+	r.launch()
+	return r
+}
+
+// End is the byte offset just past the stream, once Read returned io.EOF.
+func (r *Reader) End() int64 { return (r.pos + 7) / 8 }
+
+// Offset is how many input bytes are decoded and verified so far.
+func (r *Reader) Offset() int64 { return r.pos / 8 }
+
+// Close stops the workers and waits for them.
+func (r *Reader) Close() {
+	r.cancel.Store(true)
+	r.wg.Wait()
+}
+
+// launch starts workers on the chunks ahead, one more than run at once
+// so that a worker never waits for the reader to take a result.
+func (r *Reader) launch() {
+	for len(r.jobs) <= r.cfg.Procs && r.next < r.size {
+		j := &job{first: r.next == r.start, start: r.next, end: min(r.next+int64(r.cfg.ChunkSize), r.size), done: make(chan struct{})}
+		if r.size-j.end < int64(r.cfg.ChunkSize)/2 {
+			j.end = r.size // no small chunk at the end
+		}
+		r.next = j.end
+		if j.end*8 <= r.pos {
+			continue // the verified decode is past it already
+		}
+		r.jobs = append(r.jobs, j)
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			defer close(j.done)
+			defer func() {
+				if p := recover(); p != nil {
+					j.res = result{internalPanics: string(debug.Stack())}
+				}
+			}()
+			r.sem <- struct{}{}
+			defer func() { <-r.sem }()
+			j.res = r.work(j)
+		}()
+	}
+}
+
+func (r *Reader) Read(b []byte) (int, error) {
+	for len(r.pending) == 0 {
+		if r.err != nil {
+			return 0, r.err
+		}
+		if r.final {
+			r.err = io.EOF
+			continue
+		}
+		if err := r.advance(); err != nil {
+			r.err = err
+		}
+	}
+	n := copy(b, r.pending[0])
+	r.pending[0] = r.pending[0][n:]
+	if len(r.pending[0]) == 0 {
+		r.pending = r.pending[1:]
+	}
+	return n, nil
+}
+
+// advance extends the verified output by one chunk: the worker's
+// result if it starts where the output ends, else a decode from there.
+func (r *Reader) advance() error {
+	for len(r.jobs) > 0 && r.jobs[0].end*8 <= r.pos {
+		r.jobs = r.jobs[1:] // the verified decode ran past this chunk
+	}
+	r.launch()
+	if len(r.jobs) == 0 {
+		return ErrFallback // past the end without the final block
+	}
+	j := r.jobs[0]
+	<-j.done
+	res := j.res
+	if res.internalPanics != nil {
+		return ErrFallback
+	}
+	if res.ok && res.startBit == r.pos {
+		r.jobs = r.jobs[1:]
+		r.stats.Chunks++
+		if len(res.prefix) > 0 {
+			out, err := resolve(res.prefix, r.window)
+			if err != nil {
+				return ErrFallback
+			}
+			r.emit(out)
+		}
+		r.emit(res.bytes)
+		r.pos, r.final = res.endBit, res.final
+		r.launch()
+		return nil
+	}
+	stopAt := j.end * 8
+	if res.ok && res.startBit > r.pos {
+		stopAt = res.startBit
+	}
+	if j.end == r.size {
+		stopAt = -1
+	}
+	res, err := r.decode(r.pos, r.window, stopAt)
+	if err != nil {
+		return ErrFallback
+	}
+	r.stats.Decoded++
+	r.emit(res.bytes)
+	r.pos, r.final = res.endBit, res.final
+	return nil
+}
+
+// emit queues verified output and keeps the window.
+func (r *Reader) emit(out []byte) {
+	if len(out) == 0 {
+		return
+	}
+	r.pending = append(r.pending, out)
+	if len(out) >= windowSize {
+		r.window = append(r.window[:0], out[len(out)-windowSize:]...)
+		return
+	}
+	r.window = append(r.window, out...)
+	if extra := len(r.window) - windowSize; extra > 0 {
+		r.window = r.window[:copy(r.window, r.window[extra:])]
+	}
+}
+
+// resolve replaces the markers of prefix by the bytes of the window
+// before it.
+func resolve(prefix []uint16, window []byte) ([]byte, error) {
+	out := make([]byte, len(prefix))
+	missing := windowSize - len(window)
+	for i, v := range prefix {
+		if v < 0x100 {
+			out[i] = byte(v)
+			continue
+		}
+		k := int(v-windowMarker) - missing
+		if k < 0 {
+			return nil, errCorrupt // a match reaching before the stream
+		}
+		out[i] = window[k]
+	}
+	return out, nil
+}
+
+// input reads the bytes [from, to) of the stream's input.
+func (r *Reader) input(from, to int64) ([]byte, error) {
+	buf := make([]byte, to-from)
+	n, err := r.ra.ReadAt(buf, from)
+	if n == len(buf) {
+		return buf, nil
+	}
+	if err == nil {
+		err = io.ErrUnexpectedEOF
+	}
+	return nil, err
+}
+
+// slack is how far past a chunk's end its input is read at first: a
+// block that straddles the end is decoded to its end.
+func (r *Reader) slack() int64 { return int64(r.cfg.ChunkSize)/4 + 64<<10 }
+
+// decode decodes from the verified bit offset pos, after window, to the
+// first block at or after stopAt (or the final block's end).
+func (r *Reader) decode(pos int64, window []byte, stopAt int64) (result, error) {
+	from := pos / 8
+	to := r.size
+	if stopAt >= 0 {
+		to = min(r.size, stopAt/8+r.slack())
+	}
+	for {
+		in, err := r.input(from, to)
+		if err != nil {
+			return result{}, err
+		}
+		d := &decoder[byte]{bitReader: newBitReader(in, pos-from*8), limit: len(window) + r.cfg.MaxChunkOut}
+		d.out = append(make([]byte, 0, len(window)+4*len(in)), window...)
+		local := int64(-1)
+		if stopAt >= 0 {
+			local = stopAt - from*8
+		}
+		err = d.run(local, &r.cancel)
+		if err == errShort && to < r.size {
+			to = min(r.size, from+2*(to-from))
+			continue
+		}
+		if err != nil {
+			return result{}, err
+		}
+		return result{ok: true, startBit: pos, endBit: from*8 + d.offset(), final: d.final, bytes: d.out[len(window):]}, nil
+	}
+}
+
+// work decodes chunk j: from its start if it starts the stream, else
+// from the first bit offset in it where a dynamic block decodes.
+func (r *Reader) work(j *job) result {
+	if j.first {
+		res, _ := r.decode(j.start*8, nil, j.end*8)
+		return res
+	}
+	to := min(r.size, j.end+r.slack())
+	in, err := r.input(j.start, to)
+	if err != nil {
+		return result{}
+	}
+	var scratch tables
+	span := (j.end - j.start) * 8
+	for bit := int64(0); bit < span; bit++ {
+		if r.cancel.Load() {
+			return result{}
+		}
+		bit = nextCandidate(in, bit, span, &scratch)
+		if bit >= span {
+			break
+		}
+		for {
+			res, err := r.decodeMarked(in, bit, span, j.start)
+			if err == errShort && to < r.size {
+				to = min(r.size, j.start+2*(to-j.start))
+				if in, err = r.input(j.start, to); err != nil {
+					return result{}
+				}
+				continue
+			}
+			if err == nil {
+				return res
+			}
+			if err == errTooBig || err == errCanceled {
+				return result{}
+			}
+			break // a false start: look further
+		}
+	}
+	return result{}
+}
+
+// decodeMarked decodes from the bit offset bit of in, whose byte 0 is
+// byte base of the input, without the window before it, to the first
+// block at or after stopAt.
+func (r *Reader) decodeMarked(in []byte, bit, stopAt, base int64) (result, error) {
+	d := &decoder[uint16]{bitReader: newBitReader(in, bit), markers: true, limit: windowSize + r.cfg.MaxChunkOut}
+	d.out = make([]uint16, windowSize, windowSize+4*windowSize)
+	for i := range d.out {
+		d.out[i] = uint16(windowMarker + i)
+	}
+	res := result{ok: true, startBit: base*8 + bit}
+	err := d.run(stopAt, &r.cancel)
+	res.prefix = d.out[windowSize:]
+	if err == errBytes {
+		// The window holds bytes only now: go on with bytes.
+		db := &decoder[byte]{bitReader: d.bitReader, final: d.final, limit: windowSize + r.cfg.MaxChunkOut - len(res.prefix)}
+		db.out = make([]byte, windowSize, windowSize+4*max(0, len(in)-d.pos))
+		for i, v := range d.out[len(d.out)-windowSize:] {
+			db.out[i] = byte(v)
+		}
+		err = db.run(stopAt, &r.cancel)
+		res.bytes = db.out[windowSize:]
+		d.bitReader, d.final = db.bitReader, db.final
+	}
+	if err != nil {
+		return result{}, err
+	}
+	res.endBit, res.final = base*8+d.offset(), d.final
+	return res, nil
+}
+
+// nextCandidate returns the first bit offset from bit (before end) of
+// in where a non-final dynamic block's header reads without error, or
+// end. Most offsets fail on the first 64 bits: the header bits, the
+// code counts, and the code length code, which a compressor always
+// makes complete.
+func nextCandidate(in []byte, bit, end int64, scratch *tables) int64 {
+	for ; bit < end; bit++ {
+		i := int(bit >> 3)
+		if i+16 > len(in) {
+			return end
+		}
+		v := binary.LittleEndian.Uint64(in[i:]) >> uint(bit&7)
+		// BFINAL 0, BTYPE 2, HLIT at most 29, HDIST at most 29.
+		if v&7 != 4 || v>>3&31 > 29 || v>>8&31 > 29 {
+			continue
+		}
+		nclen := int(v>>13&15) + 4
+		// The code length code's lengths start at bit 17; 57 bits from
+		// there fit in one load.
+		shift := uint(bit&7 + 1)
+		w := binary.LittleEndian.Uint64(in[i+2:])>>shift | uint64(in[i+10])<<(64-shift)
+		kraft := 0
+		for k := range nclen {
+			if l := w >> (3 * k) & 7; l != 0 {
+				kraft += 128 >> l
+			}
+		}
+		if kraft != 128 {
+			continue
+		}
+		br := newBitReader(in, bit+3)
+		if br.readDynamic(scratch) == nil && !br.short() {
+			return bit
+		}
+	}
+	return end
+}

@@ -1,0 +1,126 @@
+package pinflate
+
+import (
+	"bytes"
+	stdflate "compress/flate"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/klauspost/compress/flate"
+)
+
+// inflate decodes data with r and returns the output, the end of the
+// stream and the error Read ended with.
+func inflate(data []byte, cfg Config) ([]byte, int64, error) {
+	r := NewReader(bytes.NewReader(data), 0, int64(len(data)), cfg)
+	defer r.Close()
+	out, err := io.ReadAll(r)
+	return out, r.End(), err
+}
+
+// reference is klauspost's decode of data.
+func reference(data []byte) ([]byte, error) {
+	return io.ReadAll(flate.NewReader(bytes.NewReader(data)))
+}
+
+// sample returns n bytes that compress the way profiles do: records
+// repeating with variations, so that matches reach far back.
+func sample(n int, seed uint64) []byte {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	words := make([][]byte, 3000)
+	for i := range words {
+		w := make([]byte, 3+rng.IntN(20))
+		for j := range w {
+			w[j] = byte(rng.IntN(256))
+		}
+		words[i] = w
+	}
+	var b bytes.Buffer
+	for b.Len() < n {
+		switch rng.IntN(8) {
+		case 0:
+			b.WriteByte(byte(rng.Uint32()))
+		case 1:
+			b.Write(bytes.Repeat([]byte{byte(rng.IntN(3))}, rng.IntN(600)))
+		default:
+			b.Write(words[int(rng.ExpFloat64()*400)%len(words)])
+		}
+	}
+	return b.Bytes()[:n]
+}
+
+type compressor struct {
+	name string
+	fn   func(data []byte) []byte
+}
+
+func compressors() []compressor {
+	var cs []compressor
+	for level := -2; level <= 9; level++ {
+		if level == 0 {
+			continue
+		}
+		cs = append(cs, compressor{fmt.Sprintf("stdlib%d", level), func(data []byte) []byte {
+			var b bytes.Buffer
+			w, _ := stdflate.NewWriter(&b, level)
+			w.Write(data)
+			w.Close()
+			return b.Bytes()
+		}})
+		cs = append(cs, compressor{fmt.Sprintf("klauspost%d", level), func(data []byte) []byte {
+			var b bytes.Buffer
+			w, _ := flate.NewWriter(&b, level)
+			w.Write(data)
+			w.Close()
+			return b.Bytes()
+		}})
+	}
+	cs = append(cs, compressor{"stored", func(data []byte) []byte {
+		var b bytes.Buffer
+		w, _ := stdflate.NewWriter(&b, stdflate.NoCompression)
+		w.Write(data)
+		w.Close()
+		return b.Bytes()
+	}})
+	cs = append(cs, compressor{"flushes", func(data []byte) []byte {
+		// Sync flushes make empty stored blocks and short fixed ones.
+		var b bytes.Buffer
+		w, _ := stdflate.NewWriter(&b, 6)
+		for len(data) > 0 {
+			k := min(len(data), 1+len(data)/7)
+			w.Write(data[:k])
+			w.Flush()
+			data = data[k:]
+		}
+		w.Close()
+		return b.Bytes()
+	}})
+	return cs
+}
+
+func TestInflateMatchesKlauspost(t *testing.T) {
+	sizes := []int{0, 1, 100, 40 << 10, 300 << 10}
+	chunks := []int{64, 1 << 10, 16 << 10, 1 << 20}
+	for _, c := range compressors() {
+		for _, n := range sizes {
+			data := sample(n, uint64(n))
+			comp := c.fn(data)
+			for _, chunk := range chunks {
+				t.Run(fmt.Sprintf("%s/%d/%d", c.name, n, chunk), func(t *testing.T) {
+					got, end, err := inflate(comp, Config{ChunkSize: chunk, Procs: 2, MaxChunkOut: 1 << 24})
+					if err != io.EOF && err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(got, data) {
+						t.Fatalf("%d bytes out, want %d", len(got), len(data))
+					}
+					if end != int64(len(comp)) {
+						t.Errorf("end %d, want %d", end, len(comp))
+					}
+				})
+			}
+		}
+	}
+}
