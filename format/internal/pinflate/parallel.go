@@ -52,7 +52,8 @@ type Reader struct {
 	pos     int64  // the verified bit offset: everything before it is out
 	final   bool   // the final block is out
 	window  []byte // the last 32 KiB of output (less at the start)
-	pending [][]byte
+	pending []piece
+	pools   pools
 	err     error
 	stats   Stats
 }
@@ -61,6 +62,9 @@ type Reader struct {
 type Stats struct {
 	Chunks  int // chunks whose worker's decode was used
 	Decoded int // decodes from a verified offset, after a wrong or missing guess
+	// Marked is how many output bytes were decoded as 16-bit symbols
+	// (before a chunk's window held no marker), Out all output bytes.
+	Marked, Out int64
 }
 
 // Stats says how the stream was decoded so far.
@@ -83,6 +87,7 @@ type result struct {
 	final          bool
 	prefix         []uint16
 	bytes          []byte
+	buf            []byte // bytes' buffer, to recycle
 	internalPanics any
 }
 
@@ -92,6 +97,7 @@ func NewReader(ra io.ReaderAt, start, size int64, cfg Config) *Reader {
 	cfg.Procs = max(cfg.Procs, 1)
 	r := &Reader{ra: ra, start: start, size: size, cfg: cfg, next: start, pos: start * 8,
 		sem: make(chan struct{}, cfg.Procs)}
+	r.pools = pools{bytes: make(chan []byte, cfg.Procs+4), syms: make(chan []uint16, cfg.Procs+2)}
 	r.launch()
 	return r
 }
@@ -150,9 +156,11 @@ func (r *Reader) Read(b []byte) (int, error) {
 			r.err = err
 		}
 	}
-	n := copy(b, r.pending[0])
-	r.pending[0] = r.pending[0][n:]
-	if len(r.pending[0]) == 0 {
+	p := &r.pending[0]
+	n := copy(b, p.data)
+	p.data = p.data[n:]
+	if len(p.data) == 0 {
+		r.pools.putBytes(p.buf)
 		r.pending = r.pending[1:]
 	}
 	return n, nil
@@ -177,14 +185,16 @@ func (r *Reader) advance() error {
 	if res.ok && res.startBit == r.pos {
 		r.jobs = r.jobs[1:]
 		r.stats.Chunks++
+		r.stats.Marked += int64(len(res.prefix))
 		if len(res.prefix) > 0 {
-			out, err := resolve(res.prefix, r.window)
+			out, err := resolve(r.pools.getBytes(len(res.prefix)), res.prefix, r.window)
+			r.pools.putSyms(res.prefix)
 			if err != nil {
 				return ErrFallback
 			}
-			r.emit(out)
+			r.emit(out, out)
 		}
-		r.emit(res.bytes)
+		r.emit(res.bytes, res.buf)
 		r.pos, r.final = res.endBit, res.final
 		r.launch()
 		return nil
@@ -196,22 +206,77 @@ func (r *Reader) advance() error {
 	if j.end == r.size {
 		stopAt = -1
 	}
+	if res.ok {
+		r.pools.putSyms(res.prefix)
+		r.pools.putBytes(res.buf)
+	}
 	res, err := r.decode(r.pos, r.window, stopAt)
 	if err != nil {
 		return ErrFallback
 	}
 	r.stats.Decoded++
-	r.emit(res.bytes)
+	r.emit(res.bytes, res.buf)
 	r.pos, r.final = res.endBit, res.final
 	return nil
 }
 
-// emit queues verified output and keeps the window.
-func (r *Reader) emit(out []byte) {
-	if len(out) == 0 {
+// piece is output to return, and its buffer to recycle once returned.
+type piece struct{ data, buf []byte }
+
+// pools recycles the output buffers of chunks: allocating (and so
+// zeroing) megabytes for each chunk costs about as much as decoding it.
+type pools struct {
+	bytes chan []byte
+	syms  chan []uint16
+}
+
+func (p *pools) getBytes(n int) []byte {
+	select {
+	case b := <-p.bytes:
+		return b[:0]
+	default:
+		return make([]byte, 0, n)
+	}
+}
+
+func (p *pools) putBytes(b []byte) {
+	if cap(b) == 0 {
 		return
 	}
-	r.pending = append(r.pending, out)
+	select {
+	case p.bytes <- b:
+	default:
+	}
+}
+
+func (p *pools) getSyms(n int) []uint16 {
+	select {
+	case b := <-p.syms:
+		return b[:0]
+	default:
+		return make([]uint16, 0, n)
+	}
+}
+
+func (p *pools) putSyms(b []uint16) {
+	if cap(b) == 0 {
+		return
+	}
+	select {
+	case p.syms <- b[:0]:
+	default:
+	}
+}
+
+// emit queues verified output and keeps the window; buf is its
+// buffer, recycled once the output is read.
+func (r *Reader) emit(out, buf []byte) {
+	if len(out) == 0 {
+		r.pools.putBytes(buf)
+		return
+	}
+	r.pending = append(r.pending, piece{out, buf})
+	r.stats.Out += int64(len(out))
 	if len(out) >= windowSize {
 		r.window = append(r.window[:0], out[len(out)-windowSize:]...)
 		return
@@ -224,8 +289,8 @@ func (r *Reader) emit(out []byte) {
 
 // resolve replaces the markers of prefix by the bytes of the window
 // before it.
-func resolve(prefix []uint16, window []byte) ([]byte, error) {
-	out := make([]byte, len(prefix))
+func resolve(out []byte, prefix []uint16, window []byte) ([]byte, error) {
+	out = append(out[:0], make([]byte, len(prefix))...)
 	missing := windowSize - len(window)
 	for i, v := range prefix {
 		if v < 0x100 {
@@ -272,7 +337,7 @@ func (r *Reader) decode(pos int64, window []byte, stopAt int64) (result, error) 
 			return result{}, err
 		}
 		d := &decoder[byte]{bitReader: newBitReader(in, pos-from*8), limit: len(window) + r.cfg.MaxChunkOut}
-		d.out = append(make([]byte, 0, len(window)+4*len(in)), window...)
+		d.out = append(r.pools.getBytes(len(window)+2*len(in)), window...)
 		local := int64(-1)
 		if stopAt >= 0 {
 			local = stopAt - from*8
@@ -283,9 +348,10 @@ func (r *Reader) decode(pos int64, window []byte, stopAt int64) (result, error) 
 			continue
 		}
 		if err != nil {
+			r.pools.putBytes(d.out)
 			return result{}, err
 		}
-		return result{ok: true, startBit: pos, endBit: from*8 + d.offset(), final: d.final, bytes: d.out[len(window):]}, nil
+		return result{ok: true, startBit: pos, endBit: from*8 + d.offset(), final: d.final, bytes: d.out[len(window):], buf: d.out}, nil
 	}
 }
 
@@ -337,9 +403,9 @@ func (r *Reader) work(j *job) result {
 // block at or after stopAt.
 func (r *Reader) decodeMarked(in []byte, bit, stopAt, base int64) (result, error) {
 	d := &decoder[uint16]{bitReader: newBitReader(in, bit), markers: true, limit: windowSize + r.cfg.MaxChunkOut}
-	d.out = make([]uint16, windowSize, windowSize+4*windowSize)
-	for i := range d.out {
-		d.out[i] = uint16(windowMarker + i)
+	d.out = r.pools.getSyms(windowSize + 2*len(in))
+	for i := range windowSize {
+		d.out = append(d.out, uint16(windowMarker+i))
 	}
 	res := result{ok: true, startBit: base*8 + bit}
 	err := d.run(stopAt, &r.cancel)
@@ -347,20 +413,34 @@ func (r *Reader) decodeMarked(in []byte, bit, stopAt, base int64) (result, error
 	if err == errBytes {
 		// The window holds bytes only now: go on with bytes.
 		db := &decoder[byte]{bitReader: d.bitReader, final: d.final, limit: windowSize + r.cfg.MaxChunkOut - len(res.prefix)}
-		db.out = make([]byte, windowSize, windowSize+4*max(0, len(in)-d.pos))
-		for i, v := range d.out[len(d.out)-windowSize:] {
-			db.out[i] = byte(v)
+		db.out = r.pools.getBytes(windowSize + 2*max(0, len(in)-d.pos))
+		for _, v := range d.out[len(d.out)-windowSize:] {
+			db.out = append(db.out, byte(v))
 		}
 		err = db.run(stopAt, &r.cancel)
-		res.bytes = db.out[windowSize:]
+		res.bytes, res.buf = db.out[windowSize:], db.out
 		d.bitReader, d.final = db.bitReader, db.final
 	}
 	if err != nil {
+		r.pools.putSyms(d.out)
+		r.pools.putBytes(res.buf)
 		return result{}, err
 	}
 	res.endBit, res.final = base*8+d.offset(), d.final
 	return res, nil
 }
+
+// kraft4 is the Kraft sum (in 1/128ths) of four 3-bit code lengths.
+var kraft4 = func() (t [1 << 12]uint16) {
+	for i := range t {
+		for k := range 4 {
+			if l := i >> (3 * k) & 7; l != 0 {
+				t[i] += 128 >> l
+			}
+		}
+	}
+	return t
+}()
 
 // nextCandidate returns the first bit offset from bit (before end) of
 // in where a non-final dynamic block's header reads without error, or
@@ -383,12 +463,8 @@ func nextCandidate(in []byte, bit, end int64, scratch *tables) int64 {
 		// there fit in one load.
 		shift := uint(bit&7 + 1)
 		w := binary.LittleEndian.Uint64(in[i+2:])>>shift | uint64(in[i+10])<<(64-shift)
-		kraft := 0
-		for k := range nclen {
-			if l := w >> (3 * k) & 7; l != 0 {
-				kraft += 128 >> l
-			}
-		}
+		w &= 1<<(3*nclen) - 1
+		kraft := kraft4[w&0xfff] + kraft4[w>>12&0xfff] + kraft4[w>>24&0xfff] + kraft4[w>>36&0xfff] + kraft4[w>>48&0x1ff]
 		if kraft != 128 {
 			continue
 		}
