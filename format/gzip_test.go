@@ -53,7 +53,7 @@ func parallelGunzip(data []byte, cfg pinflate.Config, limit int64) (out []byte, 
 // checkGunzip compares parallelGzip with the reference on data.
 func checkGunzip(t *testing.T, data []byte, cfg pinflate.Config) pinflate.Stats {
 	t.Helper()
-	const limit = 64 << 20
+	const limit = 16 << 20
 	want, wantErr := referenceGunzip(data, limit)
 	got, stats, err, ok := parallelGunzip(data, cfg, limit)
 	if !ok {
@@ -296,15 +296,15 @@ func TestParallelGzipParse(t *testing.T) {
 func FuzzInflate(f *testing.F) {
 	seeds := [][]byte{goGzip(profileLike(20<<10, 5), 6), goGzip(profileLike(5<<10, 6), 1), goGzip(nil, 6),
 		append(goGzip([]byte("a"), 9), goGzip([]byte("b"), 1)...), goGzip(profileLike(8<<10, 7), stdgzip.NoCompression)}
-	if data, err := os.ReadFile("../testdata/synthetic/bigprof_10k.pb.gz"); err == nil {
-		seeds = append(seeds, data)
-	}
 	for _, s := range seeds {
 		f.Add(s, uint16(300), uint8(0))
 	}
 	f.Add(profileLike(30<<10, 8), uint16(1000), uint8(1+2*6))
 	f.Add(profileLike(30<<10, 9), uint16(100), uint8(1+2*1))
 	f.Fuzz(func(t *testing.T, data []byte, chunk uint16, mode uint8) {
+		if len(data) > 64<<10 {
+			return // big inputs only slow the fuzzer down
+		}
 		if mode&1 == 1 {
 			level := int(mode>>1)%12 - 2 // -2 (Huffman only) to 9
 			if mode&2 == 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -444,34 +445,46 @@ var kraft4 = func() (t [1 << 12]uint16) {
 
 // nextCandidate returns the first bit offset from bit (before end) of
 // in where a non-final dynamic block's header reads without error, or
-// end. Most offsets fail on the first 64 bits: the header bits, the
-// code counts, and the code length code, which a compressor always
-// makes complete.
+// end. Most offsets fail on their first bits, tested 32 offsets at a
+// time; most others on the code counts and the code length code, which
+// a compressor always makes complete.
 func nextCandidate(in []byte, bit, end int64, scratch *tables) int64 {
-	for ; bit < end; bit++ {
+	for ; bit < end; bit += 32 {
 		i := int(bit >> 3)
-		if i+16 > len(in) {
+		if i+24 > len(in) {
 			return end
 		}
-		v := binary.LittleEndian.Uint64(in[i:]) >> uint(bit&7)
-		// BFINAL 0, BTYPE 2, HLIT at most 29, HDIST at most 29.
-		if v&7 != 4 || v>>3&31 > 29 || v>>8&31 > 29 {
-			continue
-		}
-		nclen := int(v>>13&15) + 4
-		// The code length code's lengths start at bit 17; 57 bits from
-		// there fit in one load.
-		shift := uint(bit&7 + 1)
-		w := binary.LittleEndian.Uint64(in[i+2:])>>shift | uint64(in[i+10])<<(64-shift)
-		w &= 1<<(3*nclen) - 1
-		kraft := kraft4[w&0xfff] + kraft4[w>>12&0xfff] + kraft4[w>>24&0xfff] + kraft4[w>>36&0xfff] + kraft4[w>>48&0x1ff]
-		if kraft != 128 {
-			continue
-		}
-		br := newBitReader(in, bit+3)
-		if br.readDynamic(scratch) == nil && !br.short() {
-			return bit
+		w := binary.LittleEndian.Uint64(in[i:]) >> uint(bit&7)
+		// Offsets whose three bits are BFINAL 0 and BTYPE 2.
+		m := ^w & ^(w >> 1) & (w >> 2) & (1<<32 - 1)
+		for ; m != 0; m &= m - 1 {
+			b := bit + int64(bits.TrailingZeros64(m))
+			if b >= end {
+				return end
+			}
+			if maybeDynamic(in, b) {
+				br := newBitReader(in, b+3)
+				if br.readDynamic(scratch) == nil && !br.short() {
+					return b
+				}
+			}
 		}
 	}
 	return end
+}
+
+// maybeDynamic checks the counts and the code length code of a dynamic
+// block header at bit (with 16 bytes of in after it).
+func maybeDynamic(in []byte, bit int64) bool {
+	i := int(bit >> 3)
+	v := binary.LittleEndian.Uint64(in[i:]) >> uint(bit&7)
+	if v>>3&31 > 29 || v>>8&31 > 29 { // HLIT, HDIST
+		return false
+	}
+	nclen := int(v>>13&15) + 4
+	// The code length code's lengths start at bit 17.
+	shift := uint(bit&7 + 1)
+	w := binary.LittleEndian.Uint64(in[i+2:])>>shift | uint64(in[i+10])<<(64-shift)
+	w &= 1<<(3*nclen) - 1
+	return kraft4[w&0xfff]+kraft4[w>>12&0xfff]+kraft4[w>>24&0xfff]+kraft4[w>>36&0xfff]+kraft4[w>>48&0x1ff] == 128
 }

@@ -124,3 +124,35 @@ func TestInflateMatchesKlauspost(t *testing.T) {
 		}
 	}
 }
+
+// TestNextCandidateFindsBlocks: the search accepts every non-final
+// dynamic block of real streams at its exact offset (missing one would
+// only cost a sequential decode, so a broken filter would pass the
+// other tests).
+func TestNextCandidateFindsBlocks(t *testing.T) {
+	data := sample(600<<10, 9)
+	for _, c := range compressors() {
+		comp := c.fn(data)
+		d := &decoder[byte]{bitReader: newBitReader(comp, 0), limit: 1 << 30}
+		var scratch tables
+		found := 0
+		for !d.final {
+			at := d.offset()
+			if d.nb < 3 {
+				d.refill()
+			}
+			if d.b&7 == 4 {
+				if got := nextCandidate(comp, at, at+1, &scratch); got != at {
+					t.Errorf("%s: dynamic block at bit %d not found", c.name, at)
+				}
+				found++
+			}
+			if err := d.block(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if c.name == "stdlib6" && found < 3 {
+			t.Errorf("%s: only %d dynamic blocks", c.name, found)
+		}
+	}
+}
