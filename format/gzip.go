@@ -17,8 +17,8 @@ import (
 )
 
 // parallelGzipMin is the smallest gzipped file inflated on several
-// cores: below it, starting the workers costs more than they save.
-var parallelGzipMin int64 = 4 << 20
+// cores: two of pinflate's default chunks.
+var parallelGzipMin int64 = 8 << 20
 
 // inflateConfig sizes the parallel inflate (tests make its chunks tiny).
 var inflateConfig = pinflate.DefaultConfig

@@ -29,11 +29,14 @@ type Config struct {
 	MaxChunkOut int
 }
 
-// DefaultConfig suits profiles: 1 MiB chunks (about 3 to 10 MiB of
-// output each), as many workers as GOMAXPROCS, and a chunk expanding
-// more than 64 times falls back (a run of zeros, or a bomb).
+// DefaultConfig suits profiles: 4 MiB chunks (5 to 40 MiB of output
+// each; smaller ones spend more of their output as markers), as many
+// workers as GOMAXPROCS, and a chunk expanding more than 16 times falls
+// back (a run of zeros, or a bomb). At most Procs+1 chunks are in
+// memory at once, each its input and at most MaxChunkOut bytes of
+// output (twice that while they are markers).
 func DefaultConfig() Config {
-	return Config{ChunkSize: 1 << 20, Procs: runtime.GOMAXPROCS(0), MaxChunkOut: 64 << 20}
+	return Config{ChunkSize: 4 << 20, Procs: runtime.GOMAXPROCS(0), MaxChunkOut: 64 << 20}
 }
 
 // Reader returns the output of the deflate stream that starts at byte
