@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -20,12 +21,13 @@ import (
 // cores: two of pinflate's default chunks.
 var parallelGzipMin int64 = 8 << 20
 
-// parallelGzipProcs is the fewest cores (GOMAXPROCS) on which gzip is
-// inflated on several: the profile decoder and its linker keep two
-// busy already, and on two cores parallel inflate measured no faster
-// than klauspost's reader beside the decoder, with 100-170 MB more
-// peak RSS (docs/performance.md).
-var parallelGzipProcs = 4
+// parallelGzipProcs is the fewest cores (GOMAXPROCS) on which Parse
+// inflates gzip on several. It is out of reach, so Parse does not: on
+// two cores the profile decoder and its linker keep both busy, and
+// parallel inflate made the first screen no faster with 100-170 MB more
+// peak RSS (docs/performance.md); on more cores it is not measured yet.
+// Tests lower it to reach the path.
+var parallelGzipProcs = math.MaxInt
 
 // inflateConfig sizes the parallel inflate (tests make its chunks tiny).
 var inflateConfig = pinflate.DefaultConfig

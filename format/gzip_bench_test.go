@@ -19,8 +19,9 @@ import (
 // (synth.BenchShapes; PPROF_TUI_SHAPES=distinct,wide,zipf) round by
 // round, alternating: klauspost's gzip.Reader on one core, pinflate on
 // one core and on GOMAXPROCS cores, and `gunzip -c FILE >/dev/null`
-// when gunzip is installed. It reports each one's median MB/s of output
-// and the median ratio of its time over klauspost's in the same round:
+// when gunzip is installed. It reports each one's median MB/s of output,
+// the median ratio of its time over klauspost's in the same round, and
+// for pinflate its CPU time (all threads) over klauspost's:
 //
 //	PPROF_TUI_SHAPES=distinct,wide,zipf go test ./format -run XXX -bench Inflate -benchtime 5x
 func BenchmarkInflate(b *testing.B) {
@@ -45,6 +46,7 @@ func benchInflate(b *testing.B, path string) {
 		run  func() time.Duration
 		mbs  []float64
 		rel  []float64
+		cpu  time.Duration
 	}
 	sides := []*side{
 		{name: "klauspost", run: func() time.Duration { return timeInflate(b, path, size, nil) }},
@@ -65,7 +67,9 @@ func benchInflate(b *testing.B, path string) {
 		var base time.Duration
 		for k := range sides {
 			s := sides[(i+k)%len(sides)] // alternate who goes first
+			c0 := cpuTime()
 			d := s.run()
+			s.cpu += cpuTime() - c0
 			s.mbs = append(s.mbs, float64(size)/1e6/d.Seconds())
 			s.rel = append(s.rel, d.Seconds())
 		}
@@ -83,6 +87,9 @@ func benchInflate(b *testing.B, path string) {
 		b.ReportMetric(median(s.mbs), s.name+"-MB/s")
 		if s != sides[0] {
 			b.ReportMetric(median(s.rel), s.name+"/klauspost")
+		}
+		if s != sides[0] && s.name != "gunzip" {
+			b.ReportMetric(float64(s.cpu)/float64(sides[0].cpu), s.name+"-cpu/klauspost")
 		}
 	}
 	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "procs")
