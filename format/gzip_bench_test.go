@@ -12,7 +12,6 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/pprof-tui/pprof-tui/format/internal/pinflate"
-	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 // BenchmarkInflate inflates the 1M-sample profile of each shape
@@ -24,17 +23,7 @@ import (
 // for pinflate its CPU time (all threads) over klauspost's:
 //
 //	PPROF_TUI_SHAPES=distinct,wide,zipf go test ./format -run XXX -bench Inflate -benchtime 5x
-func BenchmarkInflate(b *testing.B) {
-	for _, shape := range synth.BenchShapes() {
-		b.Run(string(shape), func(b *testing.B) {
-			path, err := synth.BenchmarkShape(shape)
-			if err != nil {
-				b.Fatal(err)
-			}
-			benchInflate(b, path)
-		})
-	}
-}
+func BenchmarkInflate(b *testing.B) { forEachShape(b, benchInflate) }
 
 func benchInflate(b *testing.B, path string) {
 	size := uncompressedSize(b, path)

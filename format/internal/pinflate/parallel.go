@@ -102,7 +102,7 @@ func NewReader(ra io.ReaderAt, start, size int64, cfg Config) *Reader {
 	cfg.Procs = max(cfg.Procs, 1)
 	r := &Reader{ra: ra, start: start, size: size, cfg: cfg, next: start, pos: start * 8,
 		sem: make(chan struct{}, cfg.Procs)}
-	r.pools = pools{bytes: make(chan []byte, cfg.Procs+4), syms: make(chan []uint16, cfg.Procs+2)}
+	r.pools = pools{bytes: make(pool[byte], cfg.Procs+4), syms: make(pool[uint16], cfg.Procs+2)}
 	r.launch()
 	return r
 }
@@ -172,7 +172,7 @@ func (r *Reader) Read(b []byte) (int, error) {
 	n := copy(b, p.data)
 	p.data = p.data[n:]
 	if len(p.data) == 0 {
-		r.pools.putBytes(p.buf)
+		r.pools.bytes.put(p.buf)
 		r.pending = r.pending[1:]
 	}
 	return n, nil
@@ -199,8 +199,8 @@ func (r *Reader) advance() error {
 		r.stats.Chunks++
 		r.stats.Marked += int64(len(res.prefix))
 		if len(res.prefix) > 0 {
-			out, err := resolve(r.pools.getBytes(len(res.prefix)), res.prefix, r.window)
-			r.pools.putSyms(res.prefix)
+			out, err := resolve(r.pools.bytes.get(len(res.prefix)), res.prefix, r.window)
+			r.pools.syms.put(res.prefix)
 			if err != nil {
 				return ErrFallback
 			}
@@ -219,8 +219,8 @@ func (r *Reader) advance() error {
 		stopAt = -1
 	}
 	if res.ok {
-		r.pools.putSyms(res.prefix)
-		r.pools.putBytes(res.buf)
+		r.pools.syms.put(res.prefix)
+		r.pools.bytes.put(res.buf)
 	}
 	res, err := r.decode(r.pos, r.window, stopAt)
 	if err != nil {
@@ -238,44 +238,29 @@ type piece struct{ data, buf []byte }
 // pools recycles the output buffers of chunks: allocating (and so
 // zeroing) megabytes for each chunk costs about as much as decoding it.
 type pools struct {
-	bytes chan []byte
-	syms  chan []uint16
+	bytes pool[byte]
+	syms  pool[uint16]
 }
 
-func (p *pools) getBytes(n int) []byte {
+// pool holds a few buffers; get returns one emptied (or a new one of
+// capacity n), put keeps b if there is room.
+type pool[T any] chan []T
+
+func (p pool[T]) get(n int) []T {
 	select {
-	case b := <-p.bytes:
+	case b := <-p:
 		return b[:0]
 	default:
-		return make([]byte, 0, n)
+		return make([]T, 0, n)
 	}
 }
 
-func (p *pools) putBytes(b []byte) {
+func (p pool[T]) put(b []T) {
 	if cap(b) == 0 {
 		return
 	}
 	select {
-	case p.bytes <- b:
-	default:
-	}
-}
-
-func (p *pools) getSyms(n int) []uint16 {
-	select {
-	case b := <-p.syms:
-		return b[:0]
-	default:
-		return make([]uint16, 0, n)
-	}
-}
-
-func (p *pools) putSyms(b []uint16) {
-	if cap(b) == 0 {
-		return
-	}
-	select {
-	case p.syms <- b[:0]:
+	case p <- b:
 	default:
 	}
 }
@@ -284,7 +269,7 @@ func (p *pools) putSyms(b []uint16) {
 // buffer, recycled once the output is read.
 func (r *Reader) emit(out, buf []byte) {
 	if len(out) == 0 {
-		r.pools.putBytes(buf)
+		r.pools.bytes.put(buf)
 		return
 	}
 	r.pending = append(r.pending, piece{out, buf})
@@ -349,7 +334,7 @@ func (r *Reader) decode(pos int64, window []byte, stopAt int64) (result, error) 
 			return result{}, err
 		}
 		d := &decoder[byte]{bitReader: newBitReader(in, pos-from*8), limit: len(window) + r.cfg.MaxChunkOut}
-		d.out = append(r.pools.getBytes(len(window)+2*len(in)), window...)
+		d.out = append(r.pools.bytes.get(len(window)+2*len(in)), window...)
 		local := int64(-1)
 		if stopAt >= 0 {
 			local = stopAt - from*8
@@ -360,7 +345,7 @@ func (r *Reader) decode(pos int64, window []byte, stopAt int64) (result, error) 
 			continue
 		}
 		if err != nil {
-			r.pools.putBytes(d.out)
+			r.pools.bytes.put(d.out)
 			return result{}, err
 		}
 		return result{ok: true, startBit: pos, endBit: from*8 + d.offset(), final: d.final, bytes: d.out[len(window):], buf: d.out}, nil
@@ -415,7 +400,7 @@ func (r *Reader) work(j *job) result {
 // block at or after stopAt.
 func (r *Reader) decodeMarked(in []byte, bit, stopAt, base int64) (result, error) {
 	d := &decoder[uint16]{bitReader: newBitReader(in, bit), markers: true, limit: windowSize + r.cfg.MaxChunkOut}
-	d.out = r.pools.getSyms(windowSize + 2*len(in))
+	d.out = r.pools.syms.get(windowSize + 2*len(in))
 	for i := range windowSize {
 		d.out = append(d.out, uint16(windowMarker+i))
 	}
@@ -425,7 +410,7 @@ func (r *Reader) decodeMarked(in []byte, bit, stopAt, base int64) (result, error
 	if err == errBytes {
 		// The window holds bytes only now: go on with bytes.
 		db := &decoder[byte]{bitReader: d.bitReader, final: d.final, limit: windowSize + r.cfg.MaxChunkOut - len(res.prefix)}
-		db.out = r.pools.getBytes(windowSize + 2*max(0, len(in)-d.pos))
+		db.out = r.pools.bytes.get(windowSize + 2*max(0, len(in)-d.pos))
 		for _, v := range d.out[len(d.out)-windowSize:] {
 			db.out = append(db.out, byte(v))
 		}
@@ -434,8 +419,8 @@ func (r *Reader) decodeMarked(in []byte, bit, stopAt, base int64) (result, error
 		d.bitReader, d.final = db.bitReader, db.final
 	}
 	if err != nil {
-		r.pools.putSyms(d.out)
-		r.pools.putBytes(res.buf)
+		r.pools.syms.put(d.out)
+		r.pools.bytes.put(res.buf)
 		return result{}, err
 	}
 	res.endBit, res.final = base*8+d.offset(), d.final

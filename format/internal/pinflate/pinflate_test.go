@@ -58,45 +58,38 @@ type compressor struct {
 
 func compressors() []compressor {
 	var cs []compressor
-	for level := -2; level <= 9; level++ {
-		if level == 0 {
-			continue
-		}
-		cs = append(cs, compressor{fmt.Sprintf("stdlib%d", level), func(data []byte) []byte {
+	add := func(name string, newWriter func(io.Writer) (io.WriteCloser, error), chunked bool) {
+		cs = append(cs, compressor{name, func(data []byte) []byte {
 			var b bytes.Buffer
-			w, _ := stdflate.NewWriter(&b, level)
-			w.Write(data)
-			w.Close()
-			return b.Bytes()
-		}})
-		cs = append(cs, compressor{fmt.Sprintf("klauspost%d", level), func(data []byte) []byte {
-			var b bytes.Buffer
-			w, _ := flate.NewWriter(&b, level)
-			w.Write(data)
+			w, err := newWriter(&b)
+			if err != nil {
+				panic(err)
+			}
+			for len(data) > 0 {
+				k := len(data)
+				if chunked {
+					// Sync flushes make empty stored blocks and short fixed ones.
+					k = min(len(data), 1+len(data)/7)
+				}
+				w.Write(data[:k])
+				if chunked {
+					w.(interface{ Flush() error }).Flush()
+				}
+				data = data[k:]
+			}
 			w.Close()
 			return b.Bytes()
 		}})
 	}
-	cs = append(cs, compressor{"stored", func(data []byte) []byte {
-		var b bytes.Buffer
-		w, _ := stdflate.NewWriter(&b, stdflate.NoCompression)
-		w.Write(data)
-		w.Close()
-		return b.Bytes()
-	}})
-	cs = append(cs, compressor{"flushes", func(data []byte) []byte {
-		// Sync flushes make empty stored blocks and short fixed ones.
-		var b bytes.Buffer
-		w, _ := stdflate.NewWriter(&b, 6)
-		for len(data) > 0 {
-			k := min(len(data), 1+len(data)/7)
-			w.Write(data[:k])
-			w.Flush()
-			data = data[k:]
+	for level := -2; level <= 9; level++ {
+		if level == 0 {
+			continue
 		}
-		w.Close()
-		return b.Bytes()
-	}})
+		add(fmt.Sprintf("stdlib%d", level), func(w io.Writer) (io.WriteCloser, error) { return stdflate.NewWriter(w, level) }, false)
+		add(fmt.Sprintf("klauspost%d", level), func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, level) }, false)
+	}
+	add("stored", func(w io.Writer) (io.WriteCloser, error) { return stdflate.NewWriter(w, stdflate.NoCompression) }, false)
+	add("flushes", func(w io.Writer) (io.WriteCloser, error) { return stdflate.NewWriter(w, 6) }, true)
 	return cs
 }
 
