@@ -212,15 +212,19 @@ func (r *Reader) advance() error {
 		return nil
 	}
 	stopAt := j.end * 8
-	if res.ok && res.startBit > r.pos {
+	switch {
+	case res.ok && res.startBit > r.pos:
+		// Decode up to the worker's start: its result may fit there,
+		// so it stays as it is.
 		stopAt = res.startBit
+	case res.ok:
+		// A start before the verified offset was a false one.
+		r.pools.syms.put(res.prefix)
+		r.pools.bytes.put(res.buf)
+		j.res = result{}
 	}
 	if j.end == r.size {
 		stopAt = -1
-	}
-	if res.ok {
-		r.pools.syms.put(res.prefix)
-		r.pools.bytes.put(res.buf)
 	}
 	res, err := r.decode(r.pos, r.window, stopAt)
 	if err != nil {

@@ -155,3 +155,56 @@ func TestNextCandidateFindsBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestGuessAfterStoredBlock: a chunk that starts with a stored block
+// (which the search does not look for) is guessed at the dynamic block
+// after it; the reader decodes the stored block from the verified
+// offset and then uses the guess, output buffers and all.
+func TestGuessAfterStoredBlock(t *testing.T) {
+	// After the flush's empty stored block, random bytes (stored too),
+	// then data that refers to none before it, so that the guess's
+	// output soon holds no marker and continues as bytes.
+	noise := make([]byte, 20<<10)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	data := append(append(sample(200<<10, 11), noise...), sample(400<<10, 12)...)
+	var b bytes.Buffer
+	w, _ := stdflate.NewWriter(&b, 6)
+	w.Write(data[:200<<10])
+	w.Flush()
+	w.Write(data[200<<10:])
+	w.Close()
+	comp := b.Bytes()
+	d := &decoder[byte]{bitReader: newBitReader(comp, 0), limit: 1 << 30}
+	stored := int64(-1)
+	for !d.final && stored < 0 {
+		at := d.offset()
+		if d.nb < 3 {
+			d.refill()
+		}
+		if d.b>>1&3 == 0 {
+			stored = at
+		}
+		if err := d.block(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if stored < 0 {
+		t.Fatal("no stored block")
+	}
+	// The second chunk starts ten bytes before the stored block (the
+	// first chunk is an eighth of the others).
+	size := int((stored/8 - 10) * 8 / 9)
+	cfg := Config{ChunkSize: size, Procs: 1, MaxChunkOut: 1 << 24}
+	r := NewReader(bytes.NewReader(comp), 0, int64(len(comp)), cfg)
+	defer r.Close()
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("%d bytes, %v; want %d", len(got), err, len(data))
+	}
+	if st := r.Stats(); st.Decoded == 0 || st.Chunks < 2 {
+		t.Errorf("%+v: want the stored block decoded, then the guess after it used", st)
+	}
+}
