@@ -24,7 +24,7 @@ var parallelGzipMin int64 = 8 << 20
 // parallelGzipProcs is the fewest cores (GOMAXPROCS) on which Parse
 // inflates gzip on several. It is out of reach, so Parse does not: on
 // two cores the profile decoder and its linker keep both busy, and
-// parallel inflate made the first screen no faster with 100-170 MB more
+// parallel inflate made the first screen slower, with 60-250 MB more
 // peak RSS (docs/performance.md); on more cores it is not measured yet.
 // Tests lower it to reach the path.
 var parallelGzipProcs = math.MaxInt
