@@ -196,7 +196,7 @@ func TestParallelGzipMatches(t *testing.T) {
 // core would prove nothing), and a stream of stored blocks, where no
 // chunk has a block start to find, is decoded from the verified offset.
 func TestParallelGzipSplits(t *testing.T) {
-	data := profileBytes(t, 6000, 3)
+	data := profileBytes(t, 1000, 3)
 	st := checkGunzip(t, goGzip(data, 6), smallChunks(4<<10))
 	if st.Chunks < 3 || st.Marked == 0 || st.Out != int64(len(data)) {
 		t.Errorf("level 6: %+v: want guesses used, markers resolved, all bytes out", st)
