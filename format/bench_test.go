@@ -214,14 +214,18 @@ func benchDecodeRatio(b *testing.B, path string) {
 // of every shape (synth.BenchShapes):
 //
 //	go test ./format -run XXX -bench DecodeShapes1M -benchtime 5x
-func BenchmarkDecodeShapes1M(b *testing.B) {
+func BenchmarkDecodeShapes1M(b *testing.B) { forEachShape(b, benchDecodeRatio) }
+
+// forEachShape runs bench on the 1M-sample profile of every shape
+// (synth.BenchShapes), one sub-benchmark each.
+func forEachShape(b *testing.B, bench func(b *testing.B, path string)) {
 	for _, shape := range synth.BenchShapes() {
 		b.Run(string(shape), func(b *testing.B) {
 			path, err := synth.BenchmarkShape(shape)
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchDecodeRatio(b, path)
+			bench(b, path)
 		})
 	}
 }

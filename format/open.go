@@ -116,6 +116,12 @@ func Parse(r io.Reader, opt Options) (*Profile, error) {
 
 func parse(r io.Reader, opt Options, m *meter) (*Profile, error) {
 	sizeHint := decompressedSize(r)
+	if pgz, ok := parallelGzipSource(r, opt.Progress); ok {
+		// The pipe's goroutine closes pgz when it is done with it.
+		pipe := newPipeReader(pgz, opt.maxBytes())
+		defer pipe.Close()
+		return parseStream(newByteStream(pipe), opt, m, sizeHint)
+	}
 	if opt.Progress != nil {
 		r = &progressReader{r: r, fn: opt.Progress}
 	}
@@ -134,7 +140,11 @@ func parse(r io.Reader, opt Options, m *meter) (*Profile, error) {
 	} else {
 		src = &limitReader{r: br, max: opt.maxBytes()}
 	}
-	s := newByteStream(src)
+	return parseStream(newByteStream(src), opt, m, sizeHint)
+}
+
+// parseStream decodes the (decompressed) input.
+func parseStream(s *byteStream, opt Options, m *meter, sizeHint int64) (*Profile, error) {
 	head := s.peek(4096)
 	if len(head) == 0 {
 		if s.err != nil && s.err != io.EOF {
@@ -264,50 +274,6 @@ func firstBytes(b []byte) string {
 		b = b[:16]
 	}
 	return string(b)
-}
-
-// gzipErrReader reads the members of a gzip stream, each checked against
-// its CRC-32 and length, and names decompression errors. As gzip -t and
-// go tool pprof do, it refuses bytes after the last member that do not
-// start another one.
-type gzipErrReader struct {
-	gz  *gzip.Reader
-	src *bufio.Reader
-}
-
-func (g *gzipErrReader) Read(b []byte) (int, error) {
-	n, err := g.gz.Read(b)
-	if err == io.EOF {
-		err = g.nextMember()
-	}
-	if err != nil && err != io.EOF {
-		switch {
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			err = errors.New("gzip: unexpected end of compressed data (truncated file?)")
-		case errors.Is(err, gzip.ErrChecksum):
-			err = errors.New("gzip: the data does not match its CRC-32 or length (corrupt file?)")
-		case !strings.HasPrefix(err.Error(), "gzip: "):
-			err = fmt.Errorf("gzip: %w", err)
-		}
-	}
-	return n, err
-}
-
-// nextMember starts the next member after one ended (concatenated gzip
-// files make one stream), or returns io.EOF at the end of the input.
-func (g *gzipErrReader) nextMember() error {
-	magic, err := g.src.Peek(2)
-	if len(magic) == 0 && err == io.EOF {
-		return io.EOF
-	}
-	if len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
-		return errors.New("gzip: trailing garbage after the compressed data")
-	}
-	if err := g.gz.Reset(g.src); err != nil {
-		return err
-	}
-	g.gz.Multistream(false)
-	return nil
 }
 
 type progressReader struct {

@@ -60,6 +60,9 @@ func newPipeReader(src io.Reader, maxBytes int64) *pipeReader {
 
 func (p *pipeReader) run(src io.Reader, maxBytes int64) {
 	defer close(p.ch)
+	if c, ok := src.(io.Closer); ok {
+		defer c.Close()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			p.idle.Store(nil) // no more help from here

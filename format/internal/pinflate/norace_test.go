@@ -1,0 +1,5 @@
+//go:build !race
+
+package pinflate
+
+const raceEnabled = false
