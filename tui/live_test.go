@@ -676,34 +676,40 @@ func TestLiveInterval(t *testing.T) {
 	const every = 1500 * time.Millisecond
 	cfg := testConfig(ts.URL + "/debug/pprof/heap")
 	cfg.Refresh = every
-	h := start(t, cfg)
-	h.waitFor("four fetches", func(m *Model) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return len(starts) >= 4
-	})
-	mu.Lock()
-	defer mu.Unlock()
 	// The server sees a request some time after the explorer starts it:
 	// under the race detector on a busy machine, up to a few hundred
 	// milliseconds. A delay only ever lengthens an interval, so no
 	// interval may be short, and the shortest must be the interval
 	// itself: that tells 1.5 s from the whole seconds however busy the
-	// machine is.
+	// machine is. A machine so busy that every interval so far was late
+	// gets more fetches (up to maxFetches) to show one on time.
 	early, late := 50*time.Millisecond, 300*time.Millisecond
 	if raceEnabled {
 		early, late = 400*time.Millisecond, 400*time.Millisecond
 	}
-	shortest := time.Duration(1 << 62)
-	for i := 2; i < len(starts); i++ { // the first refresh after the opening fetch on
-		d := starts[i].Sub(starts[i-1])
-		if d < every-early {
+	const maxFetches = 7
+	shortestOf := func(starts []time.Time) time.Duration {
+		shortest := time.Duration(1 << 62)
+		for i := 2; i < len(starts); i++ { // the first refresh after the opening fetch on
+			shortest = min(shortest, starts[i].Sub(starts[i-1]))
+		}
+		return shortest
+	}
+	h := start(t, cfg)
+	h.waitFor("four fetches, one on time", func(m *Model) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(starts) >= 4 && (shortestOf(starts) <= every+late || len(starts) >= maxFetches)
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	for i := 2; i < len(starts); i++ {
+		if d := starts[i].Sub(starts[i-1]); d < every-early {
 			t.Errorf("fetch %d started %v after the one before; the interval is %v", i, d, every)
 		}
-		shortest = min(shortest, d)
 	}
-	if shortest > every+late {
-		t.Errorf("the fetches started at least %v apart; the interval is %v", shortest, every)
+	if shortest := shortestOf(starts); shortest > every+late {
+		t.Errorf("the fetches started at least %v apart in %d fetches; the interval is %v", shortest, len(starts), every)
 	}
 }
 
