@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -886,12 +885,6 @@ func (g *ggraph) selectTop(maxNodes int, visual bool) int {
 	return min(maxNodes, len(g.nodes))
 }
 
-// pprofInfo is a node's identity as pprof prints its NodeInfo with %v,
-// its last tie-breaker between nodes.
-func pprofInfo(ni *NodeInfo) string {
-	return fmt.Sprintf("{%s %s %d %s %d %d %d %s}", ni.Name, "", ni.Address, ni.File, ni.StartLine, ni.Line, ni.Column, ni.Objfile)
-}
-
 // sortNodes orders the nodes as pprof's SortNodes: by entropy score
 // (visual), cum or flat, then by name.
 func (g *ggraph) sortNodes(t *nodeTable, byCum, visual bool) {
@@ -936,10 +929,10 @@ func (g *ggraph) sortNodes(t *nodeTable, byCum, visual bool) {
 		if eq, less := nameLess(l, r); !eq {
 			return less
 		}
-		if x, y := abs64(second(l)), abs64(second(r)); x != y {
-			return x > y
-		}
-		return pprofInfo(&infos[l]) < pprofInfo(&infos[r])
+		// pprof's last tie-breaker, its NodeInfos printed with %v, is
+		// reached here only by equal infos (nameLess), which print alike.
+		x, y := abs64(second(l)), abs64(second(r))
+		return x > y
 	})
 	order := make([]int32, n)
 	for i, j := range perm {

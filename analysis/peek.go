@@ -105,7 +105,7 @@ func (e *Engine) keptTopForPeek(opt Options) *Top {
 
 // inlineMarker is a node's inline marker from the call edges into it
 // (inlineIn).
-func inlineMarker(in map[int32]*Edge, cutoff int64) Marker {
+func inlineMarker(in []Edge, cutoff int64) Marker {
 	var m inlineIn
 	for _, e := range in {
 		m.add(e.Weight, e.Inline, cutoff)
@@ -129,71 +129,53 @@ func (q *query) locsWith(want []bool) []bool {
 	return locs
 }
 
-// once adds k to the edges seen in the current stack, reporting whether
-// it is new: pprof counts an edge once per sample, however often the
-// stack repeats it. Stacks hold few edges, so a slice beats a map.
-func once(seen []edgeKey, k edgeKey) ([]edgeKey, bool) {
-	for _, x := range seen {
-		if x == k {
-			return seen, false
-		}
-	}
-	return append(seen, k), true
-}
-
 // edges collects the call edges touching the nodes want flags: in[n] are
 // the callers of n, out[n] its callees; and the wanted nodes' cum. Only
 // the stacks through a location with a wanted frame are walked.
-func (q *query) edges(want []bool) (in, out map[int32]map[int32]*Edge, cum map[int32]int64) {
+func (q *query) edges(want []bool) (in, out map[int32][]Edge, cum map[int32]int64) {
 	locWanted := q.locsWith(want)
 	w, dw, _, _ := q.stackWeights()
 	// On two goroutines, as the aggregation.
-	var in2, out2 map[int32]map[int32]*Edge
+	var sums, sums2 *edgeSums
 	var cum2 map[int32]int64
 	inTwo(q.e.p.Stacks.Len(), func(r *runs, part int) {
 		if part == 0 {
-			in, out, cum = q.edgeRange(r, want, locWanted, w, dw)
+			sums, cum = q.edgeRange(r, want, locWanted, w, dw)
 		} else {
-			in2, out2, cum2 = q.edgeRange(r, want, locWanted, w, dw)
+			sums2, cum2 = q.edgeRange(r, want, locWanted, w, dw)
 		}
 	})
-	mergeEdges(in, in2)
-	mergeEdges(out, out2)
+	if sums2 != nil {
+		sums.merge(sums2)
+	}
 	for n, c := range cum2 {
 		cum[n] += c
 	}
+	in, out = edgeLists(sums, want)
 	return in, out, cum
 }
 
-// addEdge adds w to the edge from at to other in m.
-func addEdge(m map[int32]map[int32]*Edge, at, other int32, w int64, inlined bool) {
-	es := m[at]
-	if es == nil {
-		es = map[int32]*Edge{}
-		m[at] = es
-	}
-	if e := es[other]; e != nil {
-		e.Weight += w
-		e.Inline = e.Inline && inlined
-		return
-	}
-	es[other] = &Edge{Node: other, Weight: w, Inline: inlined}
-}
-
-// mergeEdges adds src's edges into dst.
-func mergeEdges(dst, src map[int32]map[int32]*Edge) {
-	for at, es := range src {
-		for other, e := range es {
-			addEdge(dst, at, other, e.Weight, e.Inline)
+// edgeLists are the edges of sums by the wanted node they touch: in[n]
+// the callers of n, out[n] its callees.
+func edgeLists(sums *edgeSums, want []bool) (in, out map[int32][]Edge) {
+	in, out = map[int32][]Edge{}, map[int32][]Edge{}
+	for id, e := range sums.keys {
+		w, inline := sums.weight[id], sums.allInline[id]
+		if want[e.to] {
+			in[e.to] = append(in[e.to], Edge{Node: e.from, Weight: w, Inline: inline})
+		}
+		if want[e.from] {
+			out[e.from] = append(out[e.from], Edge{Node: e.to, Weight: w, Inline: inline})
 		}
 	}
+	return in, out
 }
 
-// edgeRange is edges over stacks [from, to).
-func (q *query) edgeRange(r *runs, want, locWanted []bool, w, dw []int64) (in, out map[int32]map[int32]*Edge, cum map[int32]int64) {
+// edgeRange sums the edges touching a wanted node, and the wanted nodes'
+// cum, over the stacks r hands out.
+func (q *query) edgeRange(r *runs, want, locWanted []bool, w, dw []int64) (sums *edgeSums, cum map[int32]int64) {
 	p := q.e.p
-	in, out, cum = map[int32]map[int32]*Edge{}, map[int32]map[int32]*Edge{}, map[int32]int64{}
-	var seen []edgeKey
+	sums, cum = newEdgeSums(0), map[int32]int64{}
 	var counted []int32 // the wanted nodes of the stack, for cum once per stack
 	var path []int32
 	fold := q.folder()
@@ -215,7 +197,6 @@ func (q *query) edgeRange(r *runs, want, locWanted []bool, w, dw []int64) (in, o
 		if !through {
 			continue
 		}
-		seen = seen[:0]
 		parent := int32(-1)
 		inl = inl[:0]
 		path, ok = q.appendPath(fold, path[:0], &inl, locs)
@@ -229,28 +210,22 @@ func (q *query) edgeRange(r *runs, want, locWanted []bool, w, dw []int64) (in, o
 				cum[n] += sw
 			}
 			if parent >= 0 && parent != n && (want[n] || want[parent]) {
-				var first bool
-				if seen, first = once(seen, edgeKey{parent, n}); first {
-					if want[n] {
-						addEdge(in, n, parent, sw, inl[k])
-					}
-					if want[parent] {
-						addEdge(out, parent, n, sw, inl[k])
-					}
-				}
+				// Once per stack (pprof counts an edge once per sample),
+				// with its first occurrence's inline flag.
+				sums.add(sums.id(edgeKey{parent, n}), int32(s)+1, sw, inl[k])
 			}
 			parent = n
 		}
 	}
-	return in, out, cum
+	return sums, cum
 }
 
 // sortEdges orders one node's edges as pprof: by |weight|, then by the
 // other end's name.
-func sortEdges(m map[int32]*Edge, nodes *nodeTable) []Edge {
-	out := make([]Edge, 0, len(m))
-	for _, e := range m {
-		out = append(out, *e)
+func sortEdges(es []Edge, nodes *nodeTable) []Edge {
+	out := slices.Clone(es)
+	if out == nil {
+		out = []Edge{}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]

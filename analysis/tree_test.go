@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -216,16 +217,91 @@ func TestTreeNodeFraction(t *testing.T) {
 	}
 }
 
-// refNode is a node of the reference trie TestTreeMatchesPaths builds.
-type refNode struct {
-	self, total, weight int64
-	kids                map[int32]*refNode
+// refTrie is the reference trie TestTreeMatchesPaths builds, in
+// arrays: node 0 is the root, and a node's children are kids[first[i]:
+// first[i+1]], ordered by their tree node.
+type refTrie struct {
+	node                []int32 // the tree node
+	self, total, weight []int64
+	first, kids         []int32
+}
+
+// newRefTrie is the trie of the weighted paths: their sorted order puts
+// each node's paths together, and a node is made where a path leaves
+// the one before.
+func newRefTrie(paths [][]int32, ws []int64) *refTrie {
+	order := make([]int, len(paths))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return slices.Compare(paths[a], paths[b]) })
+	r := &refTrie{node: []int32{-1}, self: []int64{0}, total: []int64{0}, weight: []int64{0}}
+	parent := []int32{-1}
+	stack := []int32{0} // the nodes of the path before, root first
+	var prev []int32
+	for _, i := range order {
+		p, w := paths[i], ws[i]
+		common := 0
+		for common < len(p) && common < len(prev) && p[common] == prev[common] {
+			common++
+		}
+		stack = stack[:common+1]
+		for _, n := range p[common:] {
+			parent = append(parent, stack[len(stack)-1])
+			r.node = append(r.node, n)
+			r.self, r.total, r.weight = append(r.self, 0), append(r.total, 0), append(r.weight, 0)
+			stack = append(stack, int32(len(r.node)-1))
+		}
+		for _, k := range stack[1:] {
+			r.total[k] += w
+			r.weight[k] += abs64(w)
+		}
+		r.self[stack[len(stack)-1]] += w
+		prev = p
+	}
+	// Children in the order made, which is their tree nodes' order.
+	r.first = make([]int32, len(r.node)+1)
+	for _, p := range parent[1:] {
+		r.first[p+1]++
+	}
+	for i := 1; i < len(r.first); i++ {
+		r.first[i] += r.first[i-1]
+	}
+	r.kids = make([]int32, len(r.node)-1)
+	at := slices.Clone(r.first[:len(r.node)])
+	for k, p := range parent[1:] {
+		r.kids[at[p]] = int32(k + 1)
+		at[p]++
+	}
+	return r
+}
+
+// children returns at's children.
+func (r *refTrie) children(at int32) []int32 { return r.kids[r.first[at]:r.first[at+1]] }
+
+// child returns at's child for tree node n, or -1.
+func (r *refTrie) child(at, n int32) int32 {
+	kids := r.children(at)
+	i, ok := slices.BinarySearchFunc(kids, n, func(k, n int32) int { return int(r.node[k]) - int(n) })
+	if !ok {
+		return -1
+	}
+	return kids[i]
+}
+
+// refTries are the reference tries of one profile, option set and
+// recursion mode, one per tree shape, made once for both thresholds.
+type refTries struct {
+	once  sync.Once
+	tos   []TreeOptions
+	tries []*refTrie
 }
 
 // TestTreeMatchesPaths checks the tree, read in place through its path
 // cursors, against a trie built the plain way: every surviving stack's
 // node path materialised (appendPath), reversed when inverted, direct
-// recursion folded, inserted frame by frame. Every node of the fully
+// recursion folded, the paths sorted and a node made wherever a path
+// leaves the one before it (newRefTrie). Every node of the fully
 // expanded tree, in every profile, option set and tree shape, has the
 // reference's children with the reference's values, heaviest first.
 func TestTreeMatchesPaths(t *testing.T) {
@@ -246,7 +322,9 @@ func TestTreeMatchesPaths(t *testing.T) {
 		{"pprof/large.cpu", map[string]string{"granularity": "addresses", "focus": "main"}},
 	}
 	// The cases run in parallel, at the engine's thresholds and then at
-	// the lowest: the thresholds change only between the two runs.
+	// the lowest: the thresholds change only between the two runs, and
+	// both runs compare with the same reference tries.
+	refs := map[string]*refTries{}
 	for _, at := range [][2]int{{parallelGroup, sweepRow}, {2, 2}} {
 		func() {
 			defer func(old, oldSweep int) { parallelGroup, sweepRow = old, oldSweep }(parallelGroup, sweepRow)
@@ -261,9 +339,15 @@ func TestTreeMatchesPaths(t *testing.T) {
 						if rec != "" && c.profile == "pprof/large.cpu" {
 							continue // the others fold enough, and quicker
 						}
-						t.Run(fmt.Sprint(c.profile, c.set, rec), func(t *testing.T) {
+						name := fmt.Sprint(c.profile, c.set, rec)
+						r := refs[name]
+						if r == nil {
+							r = &refTries{}
+							refs[name] = r
+						}
+						t.Run(name, func(t *testing.T) {
 							t.Parallel()
-							checkPaths(t, e, c.profile, c.set, rec, at[0], at[1])
+							checkPaths(t, e, c.profile, c.set, rec, r, at[0], at[1])
 						})
 					}
 				}
@@ -273,53 +357,73 @@ func TestTreeMatchesPaths(t *testing.T) {
 }
 
 // checkPaths is TestTreeMatchesPaths for one profile, option set and
-// recursion mode, in every tree shape, at the thresholds set.
-func checkPaths(t *testing.T, e *Engine, profile string, set map[string]string, rec string, groupAt, sweepAt int) {
+// recursion mode, in every tree shape, at the thresholds set; the
+// reference tries are made in r on first use.
+func checkPaths(t *testing.T, e *Engine, profile string, set map[string]string, rec string, r *refTries, groupAt, sweepAt int) {
 	opt := testOptions(t, set)
-	q, err := e.newQuery(opt)
-	if err != nil {
-		t.Fatal(err)
+	r.once.Do(func() { r.tos, r.tries = refTriesFor(e, opt, rec) })
+	if r.tries == nil {
+		t.Fatalf("%s %v recursion=%s: no reference tries", profile, set, rec)
 	}
 	opt.Recursion = rec
+	for i, to := range r.tos {
+		checkTree(t, e, opt, to, r.tries[i], groupAt, sweepAt, fmt.Sprint(profile, " ", set, " recursion=", rec))
+	}
+}
+
+// refTriesFor builds the reference trie of every tree shape for opt and
+// recursion mode rec, or nil if opt makes no query.
+func refTriesFor(e *Engine, opt Options, rec string) ([]TreeOptions, []*refTrie) {
+	q, err := e.newQuery(opt)
+	if err != nil {
+		return nil, nil
+	}
 	w, _, _, _ := q.stackWeights()
 	tos := []TreeOptions{{}, {Inverted: true}, {FoldRecursion: true}, {Inverted: true, FoldRecursion: true}}
 	if rec != "" {
 		tos = tos[:2]
 	}
-	for _, to := range tos {
-		ref := &refNode{kids: map[int32]*refNode{}}
-		var path []int32
-		for s := range w {
-			if w[s] == 0 {
-				continue
-			}
-			var ok bool
-			path, ok = q.appendPath(nil, path[:0], nil, e.p.Stacks.At(int32(s)))
-			if !ok || len(path) == 0 {
-				continue
-			}
-			path = refFold(path, rec)
-			if to.Inverted {
-				slices.Reverse(path)
-			}
-			at := ref
-			for i, n := range path {
-				if to.FoldRecursion && i > 0 && n == path[i-1] {
-					continue
-				}
-				k := at.kids[n]
-				if k == nil {
-					k = &refNode{kids: map[int32]*refNode{}}
-					at.kids[n] = k
-				}
-				k.total += w[s]
-				k.weight += abs64(w[s])
-				at = k
-			}
-			at.self += w[s]
+	// The paths, each as it is and reversed.
+	var paths, reversed [][]int32
+	var ws []int64
+	recursive := false
+	for s := range w {
+		if w[s] == 0 {
+			continue
 		}
-		checkTree(t, e, opt, to, ref, groupAt, sweepAt, fmt.Sprint(profile, " ", set, " recursion=", rec))
+		path, ok := q.appendPath(nil, nil, nil, e.p.Stacks.At(int32(s)))
+		if !ok || len(path) == 0 {
+			continue
+		}
+		path = refFold(path, rec)
+		for j := 1; j < len(path) && !recursive; j++ {
+			recursive = path[j] == path[j-1]
+		}
+		paths, ws = append(paths, path), append(ws, w[s])
+		rev := slices.Clone(path)
+		slices.Reverse(rev)
+		reversed = append(reversed, rev)
 	}
+	tries := make([]*refTrie, len(tos))
+	for i, to := range tos {
+		if to.FoldRecursion && !recursive {
+			// Paths without direct recursion fold to themselves.
+			tries[i] = tries[slices.IndexFunc(tos, func(o TreeOptions) bool { return o.Inverted == to.Inverted && !o.FoldRecursion })]
+			continue
+		}
+		ps := paths
+		if to.Inverted {
+			ps = reversed
+		}
+		if to.FoldRecursion {
+			ps = slices.Clone(ps)
+			for j, p := range ps {
+				ps[j] = refFold(p, RecursionDirect)
+			}
+		}
+		tries[i] = newRefTrie(ps, ws)
+	}
+	return tos, tries
 }
 
 // refFold is recursion folding written another way than the engine's:
@@ -356,7 +460,7 @@ func refFold(path []int32, mode string) []int32 {
 // Tree.Expand, which expands each node's children together), and
 // sweeping the rows of sweepAt paths or more in stack order (Tree.sweep).
 // The caller sets parallelGroup and sweepRow to groupAt and sweepAt.
-func checkTree(t *testing.T, e *Engine, opt Options, to TreeOptions, ref *refNode, groupAt, sweepAt int, what string) {
+func checkTree(t *testing.T, e *Engine, opt Options, to TreeOptions, ref *refTrie, groupAt, sweepAt int, what string) {
 	t.Helper()
 	what = fmt.Sprintf("%s %+v groupAt=%d sweepAt=%d", what, to, groupAt, sweepAt)
 	tr, err := e.Tree(opt, to)
@@ -373,30 +477,33 @@ func checkTree(t *testing.T, e *Engine, opt Options, to TreeOptions, ref *refNod
 		}
 		return b.String()
 	}
-	var check func(ns []*TreeNode, r *refNode, path []int32)
-	check = func(ns []*TreeNode, r *refNode, path []int32) {
-		if len(ns) != len(r.kids) {
-			t.Fatalf("%s: %d children under %s, want %d", what, len(ns), where(path), len(r.kids))
+	var check func(ns []*TreeNode, r int32, path []int32)
+	check = func(ns []*TreeNode, r int32, path []int32) {
+		if len(ns) != len(ref.children(r)) {
+			t.Fatalf("%s: %d children under %s, want %d", what, len(ns), where(path), len(ref.children(r)))
 		}
 		// Siblings' children at once, as a flame graph's layout asks.
 		tr.Expand(ns)
 		for i, n := range ns {
-			k := r.kids[n.Node]
+			k := ref.child(r, n.Node)
 			path := append(path, n.Node)
-			if k == nil || k.self != n.self || k.total != n.total || k.weight != n.weight {
-				t.Fatalf("%s: %s is %d/%d/%d, want %+v", what, where(path), n.self, n.total, n.weight, k)
+			if k < 0 {
+				t.Fatalf("%s: %s is not in the reference", what, where(path))
+			}
+			if ref.self[k] != n.self || ref.total[k] != n.total || ref.weight[k] != n.weight {
+				t.Fatalf("%s: %s is %d/%d/%d, want %d/%d/%d", what, where(path), n.self, n.total, n.weight, ref.self[k], ref.total[k], ref.weight[k])
 			}
 			if i > 0 && abs64(ns[i-1].total) < abs64(n.total) {
 				t.Fatalf("%s: %s heavier than the child before it", what, where(path))
 			}
-			if tr.Leaf(n) != (len(k.kids) == 0) {
+			if tr.Leaf(n) != (len(ref.children(k)) == 0) {
 				t.Fatalf("%s: Leaf(%s) = %v", what, where(path), tr.Leaf(n))
 			}
 			nodes++
 			check(tr.Children(n), k, path)
 		}
 	}
-	check(tr.Roots(), ref, nil)
+	check(tr.Roots(), 0, nil)
 	if nodes == 0 {
 		t.Fatalf("%s: empty tree", what)
 	}

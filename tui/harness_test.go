@@ -32,19 +32,42 @@ func updating() bool {
 const testW, testH = 100, 30
 
 // probe wraps the root model so a test can run code on the UI goroutine.
-type probe struct{ m *Model }
+// The program draws a frame after every message; after a probe that
+// only looks (waitFor's polls, screen), nothing changed, and the frame
+// drawn before is given again instead of drawing the model anew.
+type probe struct {
+	m     *Model
+	frame *probeFrame
+}
+
+type probeFrame struct {
+	last  string
+	again bool // the next View gives last
+}
+
+func newProbe(m *Model) probe { return probe{m, &probeFrame{}} }
 
 type probeMsg struct {
 	f    func(*Model)
 	done chan struct{}
+	look bool // f only reads the model
 }
 
 func (p probe) Init() tea.Cmd { return p.m.Init() }
-func (p probe) View() string  { return p.m.View() }
+func (p probe) View() string {
+	if p.frame.again {
+		p.frame.again = false
+		return p.frame.last
+	}
+	p.frame.last = p.m.View()
+	return p.frame.last
+}
 func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	p.frame.again = false
 	if pm, ok := msg.(probeMsg); ok {
 		pm.f(p.m)
 		close(pm.done)
+		p.frame.again = pm.look
 		return p, nil
 	}
 	_, cmd := p.m.Update(msg)
@@ -75,7 +98,7 @@ func testConfig(sources ...string) Config {
 func start(t testing.TB, cfg Config) *harness {
 	t.Helper()
 	m := NewModel(context.Background(), cfg)
-	tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(cfg.Width, cfg.Height))
+	tm := teatest.NewTestModel(t, newProbe(m), teatest.WithInitialTermSize(cfg.Width, cfg.Height))
 	h := &harness{t, tm}
 	t.Cleanup(func() { tm.Quit() })
 	if len(cfg.Sources.Sources) > 0 {
@@ -85,9 +108,14 @@ func start(t testing.TB, cfg Config) *harness {
 }
 
 // do runs f on the UI goroutine.
-func (h *harness) do(f func(*Model)) {
+func (h *harness) do(f func(*Model)) { h.probe(f, false) }
+
+// look runs f, which only reads the model, on the UI goroutine.
+func (h *harness) look(f func(*Model)) { h.probe(f, true) }
+
+func (h *harness) probe(f func(*Model), look bool) {
 	done := make(chan struct{})
-	h.tm.Send(probeMsg{f, done})
+	h.tm.Send(probeMsg{f, done, look})
 	select {
 	case <-done:
 	case <-time.After(patience * 10 * time.Second):
@@ -98,7 +126,7 @@ func (h *harness) do(f func(*Model)) {
 // screen returns the current screen.
 func (h *harness) screen() string {
 	var s string
-	h.do(func(m *Model) { s = m.View() })
+	h.look(func(m *Model) { s = m.View() })
 	return s
 }
 
@@ -109,7 +137,7 @@ func (h *harness) waitFor(what string, cond func(m *Model) bool) {
 	deadline := time.Now().Add(patience * 15 * time.Second)
 	for {
 		ok := false
-		h.do(func(m *Model) {
+		h.look(func(m *Model) {
 			ok = !m.jobs.busy() && !viewsBusy(m) && (m.live == nil || m.live.shown == m.live.seq) && cond(m)
 		})
 		if ok {
@@ -234,7 +262,7 @@ func testdata(name string) string { return filepath.Join("..", "testdata", "go",
 // newFinished runs m until it ends by itself.
 func newFinished(t *testing.T, m *Model) *teatest.TestModel {
 	t.Helper()
-	tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(testW, testH))
+	tm := teatest.NewTestModel(t, newProbe(m), teatest.WithInitialTermSize(testW, testH))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 	return tm
 }
