@@ -273,6 +273,9 @@ type graphBuild struct {
 	w, dw   []int64
 	total   int64
 	nodeLoc []int32 // per node: a location it is a frame of (for its mapping)
+	// noted: nodeLoc has every node of the walked stacks (a build has
+	// walked them).
+	noted bool
 }
 
 // locs returns nodeLoc, made when first asked for.
@@ -363,15 +366,19 @@ type ggraph struct {
 func (b *graphBuild) build(kept []bool) *ggraph {
 	q := b.q
 	n := q.e.p.Stacks.Len()
+	note := !b.noted // every later build walks the same stacks
 	b.locs()
+	lk := b.keptLocs(kept)
 	var parts [2]*ggraph
 	var locs [2][]int32
 	inHalves(n, parallelStacks, func(part, lo, hi int) {
-		locs[part] = make([]int32, q.nodes.len())
-		for i := range locs[part] {
-			locs[part][i] = -1
+		if note {
+			locs[part] = make([]int32, q.nodes.len())
+			for i := range locs[part] {
+				locs[part][i] = -1
+			}
 		}
-		parts[part] = b.walk(kept, lo, hi, locs[part])
+		parts[part] = b.walk(kept, lk, lo, hi, locs[part])
 	})
 	g := parts[0]
 	if parts[1] != nil {
@@ -384,78 +391,8 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 			}
 		}
 	}
+	b.noted = true
 	g.dropValueless(q.opt.DropNegative)
-	return g
-}
-
-// walk walks stacks [lo, hi) into a graph of the nodes kept flags (see
-// build), noting in nodeLoc each node's first location.
-func (b *graphBuild) walk(kept []bool, lo, hi int, nodeLoc []int32) *ggraph {
-	q := b.q
-	p := q.e.p
-	nn := q.nodes.len()
-	g := &ggraph{where: make([]int32, nn)}
-	for i := range g.where {
-		g.where[i] = -1
-	}
-	stamp := make([]int32, nn)
-	edges := newEdgeIndex(0)
-	var path []int32
-	var inl []bool
-	for s := lo; s < hi; s++ {
-		w, dw, ok := stackWeight(b.w, b.dw, s)
-		if !ok {
-			continue
-		}
-		locs := p.Stacks.At(int32(s))
-		lo, hi, ok := q.pathRange(locs)
-		if !ok {
-			continue
-		}
-		inl = inl[:0]
-		path = q.appendLocs(path[:0], &inl, locs[lo:hi])
-		noteLocs(q, nodeLoc, locs[lo:hi])
-		mark := int32(s + 1)
-		parent := int32(-1)
-		residual := false
-		for k, n := range path {
-			if kept != nil && !kept[n] {
-				residual = true
-				continue
-			}
-			gi := g.node(n)
-			gn := &g.nodes[gi]
-			if stamp[n] != mark {
-				stamp[n] = mark
-				gn.cum += w
-				gn.cumDiv += dw
-			}
-			if parent >= 0 && parent != n {
-				id, added := edges.number(edgeKey{parent, n})
-				if added {
-					pi := g.where[parent]
-					g.edges = append(g.edges, gedge{from: pi, to: gi, inline: inl[k], fromNode: parent, toNode: n})
-					g.nodes[pi].out = append(g.nodes[pi].out, id)
-					g.nodes[gi].in = append(g.nodes[gi].in, id)
-				}
-				if e := &g.edges[id]; e.stamp != mark {
-					e.stamp = mark
-					e.w += w
-					e.dw += dw
-					e.residual = e.residual || residual
-					e.inline = e.inline && inl[k]
-				}
-			}
-			parent = n
-			residual = false
-		}
-		if parent >= 0 && !residual {
-			gn := &g.nodes[g.where[parent]]
-			gn.flat += w
-			gn.flatDiv += dw
-		}
-	}
-	g.index = edges
 	return g
 }
 
@@ -596,7 +533,8 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 	stamp := make([]int32, nn)
 	fold := q.folder()
 	var path []int32
-	pathOf, pathOK := int32(-1), false // the stack path holds
+	pathOf, pathOK := int32(-1), false // the stack path (or leaf) holds
+	leaf := int32(-1)
 	bytesUnit := units["bytes"]
 	var nums []int64 // the sample's "bytes" values
 	for i, s := range p.Samples.Stack {
@@ -623,12 +561,18 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		if ni < 0 && len(nums) == 0 {
 			continue
 		}
+		// Samples of one stack often follow each other. A graph's flat
+		// tags need only the stack's leaf, whose node folding keeps.
+		leafOnly := flatOnly && g.child == nil
 		if s != pathOf {
-			// Samples of one stack often follow each other.
 			pathOf = s
-			path, pathOK = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
+			if leafOnly {
+				leaf = q.stackLeaf(p.Stacks.At(s))
+			} else {
+				path, pathOK = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
+			}
 		}
-		if !pathOK || len(path) == 0 {
+		if leafOnly && leaf < 0 || !leafOnly && (!pathOK || len(path) == 0) {
 			continue
 		}
 		mark := int32(i + 1)
@@ -645,8 +589,8 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		}
 		if flatOnly {
 			gi := int32(-1)
-			if g.child == nil {
-				gi = g.where[path[len(path)-1]]
+			if leafOnly {
+				gi = g.where[leaf]
 			} else {
 				parent := int32(-1)
 				for _, n := range path {
