@@ -463,6 +463,7 @@ func (g *ggraph) permute(order []int32) {
 		nodes[i] = g.nodes[old]
 	}
 	g.nodes = nodes
+	dropped := false
 	for id := range g.edges {
 		e := &g.edges[id]
 		if e.removed {
@@ -471,6 +472,7 @@ func (g *ggraph) permute(order []int32) {
 		e.from, e.to = newIdx[e.from], newIdx[e.to]
 		if e.from < 0 || e.to < 0 {
 			e.removed = true
+			dropped = true
 		}
 	}
 	for i := range g.where {
@@ -479,7 +481,12 @@ func (g *ggraph) permute(order []int32) {
 	for i := range g.nodes {
 		g.where[g.nodes[i].orig] = int32(i)
 	}
-	g.dropRemoved()
+	if dropped {
+		// A kept node's lists have removed edges only where a dropped
+		// node was at their other end: on 1.4M edges, checking them all
+		// after every sort was a tenth of the view's time.
+		g.dropRemoved()
+	}
 }
 
 // tags sums the label tags of g's nodes over the samples, as pprof's
@@ -781,7 +788,9 @@ func (g *ggraph) trimEdges(cutoff int64) int {
 			dropped++
 		}
 	}
-	g.dropRemoved()
+	if dropped > 0 {
+		g.dropRemoved()
+	}
 	return dropped
 }
 
