@@ -541,6 +541,27 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 	fold := q.folder()
 	var path []int32
 	pathOf, pathOK := int32(-1), false // the stack path (or leaf) holds
+	// A graph's tags count only its first limit nodes: its flat tags
+	// need only the stack's leaf, whose node folding keeps (leafOnly);
+	// without folding, its tags need only the frames of the locations
+	// with one of those nodes (limited), which on a million distinct
+	// stacks are a few of each stack's (byLoc).
+	leafOnly := flatOnly && g.child == nil
+	byLoc := !flatOnly && g.child == nil && fold == nil
+	off, nodes := q.locOff, q.locNodes
+	var limited []bool
+	if byLoc {
+		limited = make([]bool, len(off)-1)
+		for l := range limited {
+			for j := off[l]; j < off[l+1]; j++ {
+				if gi := g.where[nodes[j]]; gi >= 0 && int(gi) < limit {
+					limited[l] = true
+					break
+				}
+			}
+		}
+	}
+	var locs []int32 // the stack's locations under the filters
 	leaf := int32(-1)
 	bytesUnit := units["bytes"]
 	var nums []int64 // the sample's "bytes" values
@@ -568,18 +589,16 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		if ni < 0 && len(nums) == 0 {
 			continue
 		}
-		// Samples of one stack often follow each other. A graph's flat
-		// tags need only the stack's leaf, whose node folding keeps.
-		leafOnly := flatOnly && g.child == nil
+		// Samples of one stack often follow each other.
 		if s != pathOf {
 			pathOf = s
-			if leafOnly {
-				leaf = q.stackLeaf(p.Stacks.At(s))
+			if leafOnly || byLoc {
+				locs, leaf = q.stackLeaf(p.Stacks.At(s))
 			} else {
 				path, pathOK = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
 			}
 		}
-		if leafOnly && leaf < 0 || !leafOnly && (!pathOK || len(path) == 0) {
+		if (leafOnly || byLoc) && leaf < 0 || !leafOnly && !byLoc && (!pathOK || len(path) == 0) {
 			continue
 		}
 		mark := int32(i + 1)
@@ -626,6 +645,21 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 				parent = orig
 			}
 			add(gi, true)
+			continue
+		}
+		if byLoc {
+			for _, l := range locs {
+				if !limited[l] {
+					continue
+				}
+				for j := off[l]; j < off[l+1]; j++ {
+					if n := nodes[j]; stamp[n] != mark {
+						stamp[n] = mark
+						add(g.where[n], false)
+					}
+				}
+			}
+			add(g.where[leaf], true)
 			continue
 		}
 		for _, n := range path {

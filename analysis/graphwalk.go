@@ -19,10 +19,11 @@ type graphWalk struct {
 	// another.
 	last []slotEdge
 	// locs sums the plain stacks walked per location (see keptLocs),
-	// whose nodes and edges within locations finish adds; kept is
+	// whose nodes and edges within locations finish adds; locHas is
 	// whether a location has a kept frame, and else any frame (keptSome,
 	// keptNone, noFrames): a graph of few nodes skips most locations
-	// without reading their records.
+	// without reading their records or frames. Both nil when every
+	// stack is walked frame by frame.
 	locs   []keptLoc
 	locHas []uint8
 }
@@ -37,7 +38,9 @@ const (
 	keptSome
 )
 
-// plainWalk is what keptLocs makes for the walks of one build.
+// plainWalk is what keptLocs makes for the walks of one build: a
+// keptLoc per location with no sums (each walk sums into a copy), and
+// its locHas value.
 type plainWalk struct {
 	locs []keptLoc
 	has  []uint8
@@ -122,8 +125,8 @@ func (b *graphBuild) keptLocs(kept []bool) *plainWalk {
 // With lk (keptLocs) the plain stacks are walked per location: a
 // location's weight, and the call edge into it; the nodes and edges
 // within locations are summed per location at the end. On a million
-// distinct stacks that is a third fewer steps than frames, with less
-// to look up in each.
+// distinct stacks that is a third fewer steps than frames, each reading
+// one location's record.
 func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int, nodeLoc []int32) *ggraph {
 	q := b.q
 	p := q.e.p
