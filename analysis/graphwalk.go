@@ -18,32 +18,31 @@ type graphWalk struct {
 	// location), so that the edge index is asked only when it calls
 	// another.
 	last []slotEdge
-	// locs sums the plain stacks walked per location (see keptLocs),
-	// whose nodes and edges within locations finish adds; locHas is
-	// whether a location has a kept frame, and else any frame (keptSome,
-	// keptNone, noFrames): a graph of few nodes skips most locations
-	// without reading their records or frames. Both nil when every
-	// stack is walked frame by frame.
-	locs   []keptLoc
-	locHas []uint8
+	// locs sums the plain stacks walked per location with a kept frame
+	// (see keptLocs), whose nodes and edges within locations finish
+	// adds; locAt is, per location, the index of its record in locs, or
+	// keptNone or noFrames: a graph of few nodes skips most locations
+	// without reading their frames, and has few records. Both nil when
+	// every stack is walked frame by frame.
+	locs  []keptLoc
+	locAt []int32
 }
 
 // slotEdge is an edge's id+1 (0: none) and its callee.
 type slotEdge struct{ id, to int32 }
 
-// locHas values.
+// locAt values of locations with no record.
 const (
-	noFrames uint8 = iota
-	keptNone
-	keptSome
+	keptNone int32 = -1 - iota // frames, none kept
+	noFrames
 )
 
 // plainWalk is what keptLocs makes for the walks of one build: a
-// keptLoc per location with no sums (each walk sums into a copy), and
-// its locHas value.
+// keptLoc per location with a kept frame, with no sums (each walk sums
+// into a copy), and each location's locAt.
 type plainWalk struct {
 	locs []keptLoc
-	has  []uint8
+	at   []int32
 }
 
 // keptLoc is a location's frames as a plain stack's walk needs them for
@@ -87,9 +86,9 @@ func (b *graphBuild) keptLocs(kept []bool) *plainWalk {
 		}
 	}
 	off, nodes := q.locOff, q.locNodes
-	lk := make([]keptLoc, len(off)-1)
-	has := make([]uint8, len(lk))
-	for l := range lk {
+	var lk []keptLoc
+	at := make([]int32, len(off)-1)
+	for l := range at {
 		k := keptLoc{entry: -1, exit: -1, to: -1}
 		for j := off[l]; j < off[l+1]; j++ {
 			n := nodes[j]
@@ -109,15 +108,17 @@ func (b *graphBuild) keptLocs(kept []bool) *plainWalk {
 			k.exit = n
 			k.flags &^= trail
 		}
-		lk[l] = k
 		switch {
 		case k.entry >= 0:
-			has[l] = keptSome
+			at[l] = int32(len(lk))
+			lk = append(lk, k)
 		case k.flags&lead != 0:
-			has[l] = keptNone
+			at[l] = keptNone
+		default:
+			at[l] = noFrames
 		}
 	}
-	return &plainWalk{locs: lk, has: has}
+	return &plainWalk{locs: lk, at: at}
 }
 
 // walk walks stacks [lo, hi) into a graph of the nodes kept flags (see
@@ -152,7 +153,7 @@ func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int, nodeLoc []int3
 	var plain []uint8
 	if lk != nil {
 		plain = q.e.plainStacks(q.nodes)
-		w.locs, w.locHas = slices.Clone(lk.locs), lk.has
+		w.locs, w.locAt = slices.Clone(lk.locs), lk.at
 	}
 	var noted []bool // per location: its nodes are in nodeLoc
 	if nodeLoc != nil {
@@ -214,8 +215,8 @@ func (w *graphWalk) frames(locs []int32, mark int32, sw, sdw int64) {
 	residual := false
 	for i := len(locs) - 1; i >= 0; i-- {
 		l := locs[i]
-		if w.locHas != nil && w.locHas[l] != keptSome {
-			residual = residual || w.locHas[l] == keptNone
+		if w.locAt != nil && w.locAt[l] < 0 {
+			residual = residual || w.locAt[l] == keptNone
 			continue
 		}
 		for j := off[l]; j < off[l+1]; j++ {
@@ -262,14 +263,12 @@ func (w *graphWalk) plainLocs(locs []int32, sw int64) {
 	residual := false
 	for i := len(locs) - 1; i >= 0; i-- {
 		l := locs[i]
-		switch w.locHas[l] {
-		case noFrames:
-			continue
-		case keptNone:
-			residual = true
+		x := w.locAt[l]
+		if x < 0 {
+			residual = residual || x == keptNone
 			continue
 		}
-		k := &w.locs[l]
+		k := &w.locs[x]
 		k.w += sw
 		if prev != nil {
 			if prev.to != k.entry {
@@ -312,8 +311,11 @@ func (w *graphWalk) flushOut(k *keptLoc) {
 // a node for each node met (in id order), each edge in its nodes' lists.
 func (w *graphWalk) finish() *ggraph {
 	off, nodes, kept := w.q.locOff, w.q.locNodes, w.kept
-	for l := range w.locs {
-		k := &w.locs[l]
+	for l, x := range w.locAt {
+		if x < 0 {
+			continue
+		}
+		k := &w.locs[x]
 		w.flushOut(k)
 		if k.w == 0 {
 			continue
