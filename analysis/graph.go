@@ -348,7 +348,7 @@ type ggraph struct {
 	nodes []gnode
 	edges []gedge
 	where []int32   // orig → index into nodes, or -1
-	index edgeIndex // a walked graph's edges by caller and callee, until it is trimmed
+	index edgeIndex // a half's edges by caller and callee, until build adds it
 	// child is, in a tree, each node's orig by its parent's orig (-1 for
 	// a root) and its node id.
 	child map[[2]int32]int32
@@ -360,9 +360,10 @@ type ggraph struct {
 // stack whose leaf is dropped adds no flat value.
 //
 // Many stacks are walked in two halves on two goroutines, each into a
-// graph of its own; the second's is then added to the first's, which
-// leaves nodes, edges and each node's edges in the order one walk
-// would have met them.
+// graph of its own; the second's is then added to the first's. The
+// order of the nodes and edges is not one walk's: the graph is sorted
+// after, and a node's edges are summed in any order (pprof keeps them
+// in a map).
 func (b *graphBuild) build(kept []bool) *ggraph {
 	q := b.q
 	n := q.e.p.Stacks.Len()
@@ -384,6 +385,8 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 	if parts[1] != nil {
 		g.add(parts[1])
 	}
+	// Only adding a half needs the index (1.4M edges on wide).
+	g.index = edgeIndex{}
 	for _, part := range locs { // the first half's locations first
 		for i, l := range part {
 			if b.nodeLoc[i] < 0 {

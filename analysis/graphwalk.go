@@ -13,7 +13,7 @@ type graphWalk struct {
 	stamp                      []int32 // per node: the mark of the last stack that counted its cum
 	cum, flat, cumDiv, flatDiv []int64 // per node
 	// last is, per frame slot, the last edge whose caller was the
-	// slot's frame: a call site calls one function in most stacks (and
+	// slot's frame (made for the first stack walked frame by frame): a call site calls one function in most stacks (and
 	// an inlined frame's caller is always the next-outer line of its
 	// location), so that the edge index is asked only when it calls
 	// another.
@@ -146,7 +146,7 @@ func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int, nodeLoc []int3
 	}
 	hint := min(len(nodes)/2, nk*nk)
 	w := &graphWalk{q: q, kept: kept, g: &ggraph{where: make([]int32, nn), edges: make([]gedge, 0, hint)}, edges: newEdgeIndex(hint),
-		stamp: make([]int32, nn), cum: make([]int64, nn), flat: make([]int64, nn), last: make([]slotEdge, len(nodes))}
+		stamp: make([]int32, nn), cum: make([]int64, nn), flat: make([]int64, nn)}
 	if b.dw != nil {
 		w.cumDiv, w.flatDiv = make([]int64, nn), make([]int64, nn)
 	}
@@ -194,15 +194,25 @@ func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int, nodeLoc []int3
 // edge returns the id of the edge from node parent, the frame at slot
 // pslot, to node n, adding it (inline if inl).
 func (w *graphWalk) edge(parent, pslot, n int32, inl bool) int32 {
+	if w.last == nil {
+		w.last = make([]slotEdge, len(w.q.locNodes))
+	}
 	c := &w.last[pslot]
 	if c.id > 0 && c.to == n {
 		return c.id - 1
 	}
+	id := w.edgeOf(parent, n, inl)
+	*c = slotEdge{id + 1, n}
+	return id
+}
+
+// edgeOf returns the id of the edge from node parent to node n, adding
+// it (inline if inl).
+func (w *graphWalk) edgeOf(parent, n int32, inl bool) int32 {
 	id, added := w.edges.number(edgeKey{parent, n})
 	if added {
 		w.g.edges = append(w.g.edges, gedge{inline: inl, fromNode: parent, toNode: n})
 	}
-	*c = slotEdge{id + 1, n}
 	return id
 }
 
@@ -295,11 +305,7 @@ func (w *graphWalk) flushOut(k *keptLoc) {
 	if k.to < 0 {
 		return
 	}
-	id, added := w.edges.number(edgeKey{k.exit, k.to})
-	if added {
-		w.g.edges = append(w.g.edges, gedge{inline: true, fromNode: k.exit, toNode: k.to})
-	}
-	e := &w.g.edges[id]
+	e := &w.g.edges[w.edgeOf(k.exit, k.to, true)]
 	e.w += k.out
 	e.residual = e.residual || k.flags&outResidual != 0
 	e.inline = e.inline && k.flags&outInline != 0
@@ -320,7 +326,7 @@ func (w *graphWalk) finish() *ggraph {
 		if k.w == 0 {
 			continue
 		}
-		parent, pslot := int32(-1), int32(-1)
+		parent := int32(-1)
 		residual := false
 		for j := off[l]; j < off[l+1]; j++ {
 			n := nodes[j]
@@ -330,11 +336,11 @@ func (w *graphWalk) finish() *ggraph {
 			}
 			w.cum[n] += k.w
 			if parent >= 0 && parent != n {
-				e := &w.g.edges[w.edge(parent, pslot, n, true)]
+				e := &w.g.edges[w.edgeOf(parent, n, true)]
 				e.w += k.w
 				e.residual = e.residual || residual
 			}
-			parent, pslot = n, j
+			parent = n
 			residual = false
 		}
 	}
