@@ -369,7 +369,12 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 	n := q.e.p.Stacks.Len()
 	note := !b.noted // every later build walks the same stacks
 	b.locs()
-	lk := b.keptLocs(kept)
+	// The first half sums into keptLocs' records, the second into a
+	// copy made before either starts.
+	var lks [2]*plainWalk
+	if lks[0] = b.keptLocs(kept); lks[0] != nil && half(n, parallelStacks) < n {
+		lks[1] = &plainWalk{locs: slices.Clone(lks[0].locs), at: lks[0].at}
+	}
 	var parts [2]*ggraph
 	var locs [2][]int32
 	inHalves(n, parallelStacks, func(part, lo, hi int) {
@@ -379,7 +384,7 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 				locs[part][i] = -1
 			}
 		}
-		parts[part] = b.walk(kept, lk, lo, hi, locs[part])
+		parts[part] = b.walk(kept, lks[part], lo, hi, locs[part])
 	})
 	g := parts[0]
 	if parts[1] != nil {

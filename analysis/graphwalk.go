@@ -1,7 +1,5 @@
 package analysis
 
-import "slices"
-
 // graphWalk is one goroutine's walk of stacks into a graph (see
 // graphBuild.walk): the nodes' values by node id, the edges in the
 // order met.
@@ -38,8 +36,8 @@ const (
 )
 
 // plainWalk is what keptLocs makes for the walks of one build: a
-// keptLoc per location with a kept frame, with no sums (each walk sums
-// into a copy), and each location's locAt.
+// keptLoc per location with a kept frame, with no sums (a walk sums
+// into them: a second walk, into a copy), and each location's locAt.
 type plainWalk struct {
 	locs []keptLoc
 	at   []int32
@@ -123,7 +121,8 @@ func (b *graphBuild) keptLocs(kept []bool) *plainWalk {
 
 // walk walks stacks [lo, hi) into a graph of the nodes kept flags (see
 // build), noting in nodeLoc (unless nil) each node's first location.
-// With lk (keptLocs) the plain stacks are walked per location: a
+// With lk (keptLocs, its records this walk's own) the plain stacks are
+// walked per location: a
 // location's weight, and the call edge into it; the nodes and edges
 // within locations are summed per location at the end. On a million
 // distinct stacks that is a third fewer steps than frames, each reading
@@ -153,7 +152,7 @@ func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int, nodeLoc []int3
 	var plain []uint8
 	if lk != nil {
 		plain = q.e.plainStacks(q.nodes)
-		w.locs, w.locAt = slices.Clone(lk.locs), lk.at
+		w.locs, w.locAt = lk.locs, lk.at
 	}
 	var noted []bool // per location: its nodes are in nodeLoc
 	if nodeLoc != nil {
