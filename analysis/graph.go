@@ -272,6 +272,9 @@ type graphBuild struct {
 	w, dw   []int64
 	total   int64
 	nodeLoc []int32 // per node: a location it is a frame of (for its mapping)
+	// noted: nodeLoc has every node of the walked stacks (a build has
+	// walked them).
+	noted bool
 }
 
 // locs returns nodeLoc, made when first asked for.
@@ -344,7 +347,7 @@ type ggraph struct {
 	nodes []gnode
 	edges []gedge
 	where []int32   // orig → index into nodes, or -1
-	index edgeIndex // a walked graph's edges by caller and callee, until it is trimmed
+	index edgeIndex // a half's edges by caller and callee, until build adds it
 	// child is, in a tree, each node's orig by its parent's orig (-1 for
 	// a root) and its node id.
 	child map[[2]int32]int32
@@ -356,26 +359,38 @@ type ggraph struct {
 // stack whose leaf is dropped adds no flat value.
 //
 // Many stacks are walked in two halves on two goroutines, each into a
-// graph of its own; the second's is then added to the first's, which
-// leaves nodes, edges and each node's edges in the order one walk
-// would have met them.
+// graph of its own; the second's is then added to the first's. The
+// order of the nodes and edges is not one walk's: the graph is sorted
+// after, and a node's edges are summed in any order (pprof keeps them
+// in a map).
 func (b *graphBuild) build(kept []bool) *ggraph {
 	q := b.q
 	n := q.e.p.Stacks.Len()
+	note := !b.noted // every later build walks the same stacks
 	b.locs()
+	// The first half sums into keptLocs' records, the second into a
+	// copy made before either starts.
+	var lks [2]*plainWalk
+	if lks[0] = b.keptLocs(kept); lks[0] != nil && half(n, parallelStacks) < n {
+		lks[1] = &plainWalk{locs: slices.Clone(lks[0].locs), at: lks[0].at}
+	}
 	var parts [2]*ggraph
 	var locs [2][]int32
 	inHalves(n, parallelStacks, func(part, lo, hi int) {
-		locs[part] = make([]int32, q.nodes.len())
-		for i := range locs[part] {
-			locs[part][i] = -1
+		if note {
+			locs[part] = make([]int32, q.nodes.len())
+			for i := range locs[part] {
+				locs[part][i] = -1
+			}
 		}
-		parts[part] = b.walk(kept, lo, hi, locs[part])
+		parts[part] = b.walk(kept, lks[part], lo, hi, locs[part])
 	})
 	g := parts[0]
 	if parts[1] != nil {
 		g.add(parts[1])
 	}
+	// Only adding a half needs the index (1.4M edges on wide).
+	g.index = edgeIndex{}
 	for _, part := range locs { // the first half's locations first
 		for i, l := range part {
 			if b.nodeLoc[i] < 0 {
@@ -383,78 +398,8 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 			}
 		}
 	}
+	b.noted = true
 	g.dropValueless(q.opt.DropNegative)
-	return g
-}
-
-// walk walks stacks [lo, hi) into a graph of the nodes kept flags (see
-// build), noting in nodeLoc each node's first location.
-func (b *graphBuild) walk(kept []bool, lo, hi int, nodeLoc []int32) *ggraph {
-	q := b.q
-	p := q.e.p
-	nn := q.nodes.len()
-	g := &ggraph{where: make([]int32, nn)}
-	for i := range g.where {
-		g.where[i] = -1
-	}
-	stamp := make([]int32, nn)
-	edges := newEdgeIndex(0)
-	var path []int32
-	var inl []bool
-	for s := lo; s < hi; s++ {
-		w, dw, ok := stackWeight(b.w, b.dw, s)
-		if !ok {
-			continue
-		}
-		locs := p.Stacks.At(int32(s))
-		lo, hi, ok := q.pathRange(locs)
-		if !ok {
-			continue
-		}
-		inl = inl[:0]
-		path = q.appendLocs(path[:0], &inl, locs[lo:hi])
-		noteLocs(q, nodeLoc, locs[lo:hi])
-		mark := int32(s + 1)
-		parent := int32(-1)
-		residual := false
-		for k, n := range path {
-			if kept != nil && !kept[n] {
-				residual = true
-				continue
-			}
-			gi := g.node(n)
-			gn := &g.nodes[gi]
-			if stamp[n] != mark {
-				stamp[n] = mark
-				gn.cum += w
-				gn.cumDiv += dw
-			}
-			if parent >= 0 && parent != n {
-				id, added := edges.number(edgeKey{parent, n})
-				if added {
-					pi := g.where[parent]
-					g.edges = append(g.edges, gedge{from: pi, to: gi, inline: inl[k], fromNode: parent, toNode: n})
-					g.nodes[pi].out = append(g.nodes[pi].out, id)
-					g.nodes[gi].in = append(g.nodes[gi].in, id)
-				}
-				if e := &g.edges[id]; e.stamp != mark {
-					e.stamp = mark
-					e.w += w
-					e.dw += dw
-					e.residual = e.residual || residual
-					e.inline = e.inline && inl[k]
-				}
-			}
-			parent = n
-			residual = false
-		}
-		if parent >= 0 && !residual {
-			gn := &g.nodes[g.where[parent]]
-			gn.flat += w
-			gn.flatDiv += dw
-		}
-	}
-	g.index = edges
 	return g
 }
 
@@ -525,6 +470,7 @@ func (g *ggraph) permute(order []int32) {
 		nodes[i] = g.nodes[old]
 	}
 	g.nodes = nodes
+	dropped := false
 	for id := range g.edges {
 		e := &g.edges[id]
 		if e.removed {
@@ -533,6 +479,7 @@ func (g *ggraph) permute(order []int32) {
 		e.from, e.to = newIdx[e.from], newIdx[e.to]
 		if e.from < 0 || e.to < 0 {
 			e.removed = true
+			dropped = true
 		}
 	}
 	for i := range g.where {
@@ -541,7 +488,12 @@ func (g *ggraph) permute(order []int32) {
 	for i := range g.nodes {
 		g.where[g.nodes[i].orig] = int32(i)
 	}
-	g.dropRemoved()
+	if dropped {
+		// A kept node's lists have removed edges only where a dropped
+		// node was at their other end: on 1.4M edges, checking them all
+		// after every sort was a tenth of the view's time.
+		g.dropRemoved()
+	}
 }
 
 // tags sums the label tags of g's nodes over the samples, as pprof's
@@ -595,7 +547,29 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 	stamp := make([]int32, nn)
 	fold := q.folder()
 	var path []int32
-	pathOf, pathOK := int32(-1), false // the stack path holds
+	pathOf, pathOK := int32(-1), false // the stack path (or leaf) holds
+	// A graph's tags count only its first limit nodes: its flat tags
+	// need only the stack's leaf, whose node folding keeps (leafOnly);
+	// without folding, its tags need only the frames of the locations
+	// with one of those nodes (limited), which on a million distinct
+	// stacks are a few of each stack's (byLoc).
+	leafOnly := flatOnly && g.child == nil
+	byLoc := !flatOnly && g.child == nil && fold == nil
+	off, nodes := q.locOff, q.locNodes
+	var limited []bool
+	if byLoc {
+		limited = make([]bool, len(off)-1)
+		for l := range limited {
+			for j := off[l]; j < off[l+1]; j++ {
+				if gi := g.where[nodes[j]]; gi >= 0 && int(gi) < limit {
+					limited[l] = true
+					break
+				}
+			}
+		}
+	}
+	var locs []int32 // the stack's locations under the filters
+	leaf := int32(-1)
 	bytesUnit := units["bytes"]
 	var nums []int64 // the sample's "bytes" values
 	for i, s := range p.Samples.Stack {
@@ -622,12 +596,16 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		if ni < 0 && len(nums) == 0 {
 			continue
 		}
+		// Samples of one stack often follow each other.
 		if s != pathOf {
-			// Samples of one stack often follow each other.
 			pathOf = s
-			path, pathOK = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
+			if leafOnly || byLoc {
+				locs, leaf = q.stackLeaf(p.Stacks.At(s))
+			} else {
+				path, pathOK = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
+			}
 		}
-		if !pathOK || len(path) == 0 {
+		if (leafOnly || byLoc) && leaf < 0 || !leafOnly && !byLoc && (!pathOK || len(path) == 0) {
 			continue
 		}
 		mark := int32(i + 1)
@@ -644,8 +622,8 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		}
 		if flatOnly {
 			gi := int32(-1)
-			if g.child == nil {
-				gi = g.where[path[len(path)-1]]
+			if leafOnly {
+				gi = g.where[leaf]
 			} else {
 				parent := int32(-1)
 				for _, n := range path {
@@ -674,6 +652,21 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 				parent = orig
 			}
 			add(gi, true)
+			continue
+		}
+		if byLoc {
+			for _, l := range locs {
+				if !limited[l] {
+					continue
+				}
+				for j := off[l]; j < off[l+1]; j++ {
+					if n := nodes[j]; stamp[n] != mark {
+						stamp[n] = mark
+						add(g.where[n], false)
+					}
+				}
+			}
+			add(g.where[leaf], true)
 			continue
 		}
 		for _, n := range path {
@@ -836,7 +829,9 @@ func (g *ggraph) trimEdges(cutoff int64) int {
 			dropped++
 		}
 	}
-	g.dropRemoved()
+	if dropped > 0 {
+		g.dropRemoved()
+	}
 	return dropped
 }
 

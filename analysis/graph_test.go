@@ -9,7 +9,8 @@ import (
 // (GraphVisual) nodes, values and edges, without its tags, whether the
 // tags are summed whole (a node fraction) or by their flat values only
 // (nodefraction=0), on profiles whose label sets and numeric labels
-// choose how many nodes nodecount keeps.
+// choose how many nodes nodecount keeps, with recursion folded or not
+// (the view takes a stack's leaf without folding it).
 func TestGraphNodes(t *testing.T) {
 	t.Parallel()
 	compared := 0
@@ -20,6 +21,7 @@ func TestGraphNodes(t *testing.T) {
 			{"nodefraction": "0", "nodecount": "12"},
 			{"nodefraction": "0.005", "nodecount": "80"},
 			{"nodefraction": "0", "nodecount": "30", "call_tree": "true"},
+			{"nodefraction": "0", "nodecount": "12", "recursion": "all"},
 		} {
 			opt := testOptions(t, set)
 			dot := must(e.Graph(opt, GraphVisual))(t)
@@ -33,7 +35,7 @@ func TestGraphNodes(t *testing.T) {
 			compared++
 		}
 	}
-	if compared < 16 {
+	if compared < 20 {
 		t.Errorf("compared %d graphs", compared)
 	}
 }

@@ -154,6 +154,20 @@ func (q *query) appendLocs(buf []int32, inl *[]bool, locs []int32) []int32 {
 	return buf
 }
 
+// stackLeaf is stack locs' locations under the filters, and the node of
+// its leaf frame: the last node appendPath gives, which folding keeps;
+// -1 when the stack does not survive or has no frame.
+func (q *query) stackLeaf(locs []int32) (kept []int32, leaf int32) {
+	lo, hi, ok := q.pathRange(locs)
+	if !ok {
+		return nil, -1
+	}
+	if l := q.leafLoc(locs[lo:hi]); l >= 0 {
+		return locs[lo:hi], q.locNodes[q.locOff[l+1]-1]
+	}
+	return nil, -1
+}
+
 // leafLoc is the leaf-most location of path (leaf first) with a frame in
 // the location view, or -1: its innermost frame is the path's leaf.
 func (q *query) leafLoc(path []int32) int32 {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
-	"github.com/pprof-tui/pprof-tui/format/internal/cputime"
+	"github.com/pprof-tui/pprof-tui/internal/cputime"
 	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 

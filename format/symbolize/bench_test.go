@@ -17,8 +17,8 @@ import (
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/format"
-	"github.com/pprof-tui/pprof-tui/format/internal/cputime"
 	"github.com/pprof-tui/pprof-tui/format/symbolize"
+	"github.com/pprof-tui/pprof-tui/internal/cputime"
 )
 
 // benchAddrs is how many distinct addresses a benchmark symbolizes.
