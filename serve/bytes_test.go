@@ -7,17 +7,21 @@ import (
 	"testing"
 )
 
-// TestBytesPerKey measures what the explorer writes to an SSH client per
-// key at 100×30 in 256 colours (the figures in docs/performance.md:
-// go test ./serve -run BytesPerKey -v): a cursor move inside the window,
-// a move that scrolls the list by a line, a page, on Top, Tree and the
-// flame graph.
-func TestBytesPerKey(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short")
+// BenchmarkBytesPerKey measures what the explorer writes to an SSH
+// client per key at 100×30 in 256 colours (the figures in
+// docs/performance.md: go test ./serve -run XXX -bench BytesPerKey
+// -benchtime 1x -v): a cursor move inside the window, a move that
+// scrolls the list by a line, a page, on Top, Tree and the flame graph.
+// A quiet screen (150 ms without output) ends each key's bytes, so a run
+// takes about 16 s of waiting.
+func BenchmarkBytesPerKey(b *testing.B) {
+	for range b.N {
+		bytesPerKey(b)
 	}
-	t.Parallel() // waits for quiet screens: it overlaps the other waits
-	ts := startServer(t, nil)
+}
+
+func bytesPerKey(b *testing.B) {
+	ts := startServer(b, nil)
 	tm := ts.open(termOpt{w: 100, h: 30})
 	tm.waitFor(0, "choose a profile")
 	tm.press("\r", "main.fib") // the embedded demo: the same profile, read from memory
@@ -35,9 +39,11 @@ func TestBytesPerKey(t *testing.T) {
 		return sizes
 	}
 	var report []string
+	medians := map[string]int{}
 	row := func(what string, sizes []int) {
 		s := append([]int(nil), sizes...)
 		sort.Ints(s)
+		medians[what] = s[len(s)/2]
 		report = append(report, fmt.Sprintf("%-36s median %5d B  min %5d  max %5d  (%d keys)", what, s[len(s)/2], s[0], s[len(s)-1], len(s)))
 	}
 	// The tree bottom-up (b): a row per function, as many as Top's.
@@ -53,5 +59,8 @@ func TestBytesPerKey(t *testing.T) {
 	row("Flame: next frame down (j)", measure("j", 5))
 	row("Flame: parent frame (k)", measure("k", 5))
 	row("view switch 1 → 2 → 4 → 1", append(append(measure("1", 1), measure("2", 1)...), append(measure("4", 1), measure("1", 1)...)...))
-	t.Logf("bytes written per key at 100×30, xterm-256color:\n%s", strings.Join(report, "\n"))
+	b.Logf("bytes written per key at 100×30, xterm-256color:\n%s", strings.Join(report, "\n"))
+	b.ReportMetric(float64(medians["Top: cursor down (j)"]), "B/j")
+	b.ReportMetric(float64(medians["Top: down past the bottom (scroll)"]), "B/scroll")
+	b.ReportMetric(float64(medians["view switch 1 → 2 → 4 → 1"]), "B/switch")
 }

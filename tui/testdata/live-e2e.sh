@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # live-e2e.sh: the real binary watching a real service. A small Go program
-# (livehot) serves net/http/pprof and burns CPU in hotAlpha, then after a
-# few seconds in hotBeta; pprof-tui -refresh=2s on its CPU profile URL
-# must show hotAlpha on top, then hotBeta, with no key pressed.
+# (livehot) serves net/http/pprof and burns CPU in hotAlpha, then, once
+# the script has seen it on top and sends SIGUSR1, in hotBeta; pprof-tui
+# -refresh=2s on its CPU profile URL must show hotAlpha on top, then
+# hotBeta, with no key pressed.
 #
 #   bash tui/testdata/live-e2e.sh          # from anywhere
 set -euo pipefail
@@ -25,7 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$OUT/livehot" -switch=10s -life=120s > "$OUT/addr" &
+"$OUT/livehot" -switch=120s -life=120s > "$OUT/addr" &
 HOT=$!
 for _ in $(seq 100); do [ -s "$OUT/addr" ] && break; sleep 0.05; done
 ADDR=$(head -1 "$OUT/addr")
@@ -45,6 +46,7 @@ top_is() {
 }
 top_is main.hotAlpha
 echo "live-e2e: main.hotAlpha on top"
+kill -USR1 "$HOT"
 top_is main.hotBeta
 echo "live-e2e: main.hotBeta on top, no key pressed"
 t capture-pane -p -t $S | grep -q "live " || { echo "live-e2e: FAIL: no live status" >&2; exit 1; }

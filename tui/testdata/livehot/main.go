@@ -1,7 +1,7 @@
 // Command livehot serves net/http/pprof on 127.0.0.1 and burns half a
-// core in one function for its first seconds (-switch), then in another: the
-// program live-e2e.sh watches with pprof-tui -refresh. It prints its
-// address on its first line.
+// core in one function until it gets SIGUSR1 (or -switch passes), then in
+// another: the program live-e2e.sh watches with pprof-tui -refresh. It
+// prints its address on its first line.
 package main
 
 import (
@@ -11,6 +11,9 @@ import (
 	"net/http"
 	_ "net/http/pprof"
 	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -31,7 +34,7 @@ func hotBeta() {
 }
 
 func main() {
-	after := flag.Duration("switch", 5*time.Second, "when the hot function changes")
+	after := flag.Duration("switch", 5*time.Second, "when the hot function changes, unless SIGUSR1 comes first")
 	life := flag.Duration("life", 2*time.Minute, "when to exit")
 	flag.Parse()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -44,10 +47,17 @@ func main() {
 	// Half the time on the CPU, half asleep: the profile's top row is
 	// the hot function all the same, and the tests that run beside this
 	// one keep a core.
+	var switched atomic.Bool
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	go func() {
+		<-usr1
+		switched.Store(true)
+	}()
 	start := time.Now()
 	for time.Since(start) < *life {
 		t := time.Now()
-		if t.Sub(start) < *after {
+		if t.Sub(start) < *after && !switched.Load() {
 			hotAlpha()
 		} else {
 			hotBeta()
