@@ -550,6 +550,13 @@ func (t *Tree) next(s, i, j int32) (int32, int32) {
 	}
 }
 
+// Bytes is about what the tree's per-stack arrays hold (its cursors,
+// its path list and the cut stacks' bounds): most of a tree on a large
+// profile, and what keeping it costs.
+func (t *Tree) Bytes() int64 {
+	return 4 * int64(len(t.curLoc)+len(t.curSlot)+cap(t.all)+len(t.lo)+len(t.hi))
+}
+
 // Flat returns the value of the paths whose leaf is node: pprof's flat
 // of the node among the tree's stacks, wherever in them it is.
 func (t *Tree) Flat(node int32) int64 {

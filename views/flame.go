@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
 )
 
 // Flame is the flame graph as pprof's web UI draws it: an icicle with a
@@ -292,9 +293,29 @@ func (f *Flame) Total() int64 {
 }
 
 // flameRecent is how many graphs recent keeps: the graph, its inverse,
-// a recursion setting and a pivot, say. Each holds its trees (about 30
-// bytes a stack).
+// a recursion setting and a pivot, say. Each holds its trees (12 to 20
+// bytes a stack each, a pivot two), so recent also keeps no more of them
+// than the profile's stacks take (keptBytes).
 const flameRecent = 4
+
+// keptBytes is how much of the trees recent keeps for profile p's
+// graphs: as much as p's stacks' locations, whatever the profile's size.
+func keptBytes(p *format.Profile) int64 { return 4 * int64(len(p.Stacks.Locs)) }
+
+// bytes is what keeping r costs: its trees' per-stack arrays.
+func (r *flameResult) bytes() int64 {
+	trees := []*analysis.Tree{r.tree, r.callers}
+	if r.diff != nil {
+		trees = append(trees, r.diff.other)
+	}
+	var n int64
+	for _, t := range trees {
+		if t != nil {
+			n += t.Bytes()
+		}
+	}
+	return n
+}
 
 // remember keeps the graph shown in recent, with its zoom.
 func (f *Flame) remember() {
@@ -306,8 +327,13 @@ func (f *Flame) remember() {
 	})
 	f.recent = append(f.recent, &flameResult{tree: f.tree, callers: f.callers, pivotFlat: f.pivotFlat,
 		zoom: f.zoom, history: f.history, diff: f.diff, e: f.e, opt: f.opt, state: f.shown, mu: f.mu})
-	if len(f.recent) > flameRecent {
-		f.recent = slices.Delete(f.recent, 0, len(f.recent)-flameRecent)
+	budget, kept := keptBytes(f.e.Profile()), int64(0)
+	for _, o := range f.recent {
+		kept += o.bytes()
+	}
+	for len(f.recent) > 0 && (len(f.recent) > flameRecent || kept > budget) {
+		kept -= f.recent[0].bytes()
+		f.recent = slices.Delete(f.recent, 0, 1)
 	}
 }
 

@@ -225,3 +225,40 @@ func TestPivotTrail(t *testing.T) {
 		}
 	}
 }
+
+// TestFlameRecentBytes: the graphs recent keeps hold no more tree bytes
+// than the profile's stacks take, however few of them that is.
+func TestFlameRecentBytes(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	f := NewFlame(testCommon())
+	f.SetSize(100, 30)
+	budget := keptBytes(e.Profile())
+	shown := 0
+	show := func(rec string) {
+		t.Helper()
+		opt := analysis.DefaultOptions()
+		opt.Recursion = rec
+		showQuery(t, f, e, opt)
+		shown++
+		var kept int64
+		for _, o := range f.recent {
+			kept += o.bytes()
+		}
+		if kept > budget {
+			t.Fatalf("after %d graphs, %d kept hold %d bytes of trees, more than the stacks' %d", shown, len(f.recent), kept, budget)
+		}
+	}
+	show("")
+	f.inverted = true
+	show("")
+	f.inverted = false
+	f.Pivot("main.fib")
+	show("")
+	f.stepOut()
+	show(analysis.RecursionAll)
+	show(analysis.RecursionDirect)
+	show("")
+	if len(f.recent) >= flameRecent {
+		t.Errorf("%d graphs kept: the bytes bound never applied on this profile (stacks %d bytes)", len(f.recent), budget)
+	}
+}
