@@ -50,6 +50,14 @@ func TestFlamePivotHistory(t *testing.T) {
 			t.Fatalf("%s: %+v, want %+v\n%s", what, got, want, h.screen())
 		}
 	}
+	// expectGraph is expect, with the graph's lines those of lines.
+	expectGraph := func(what string, want flameState, lines string) {
+		t.Helper()
+		expect(what, want)
+		if got := graphLines(h.screen()); got != lines {
+			t.Errorf("%s: not the graph expected:\n%s\nwant:\n%s", what, got, lines)
+		}
+	}
 	h.keys("4", "/")
 	h.typeText("^main.cpuPhase.func1.1$")
 	h.keys("<enter>", "<esc>", "<enter>", "/")
@@ -66,15 +74,9 @@ func TestFlamePivotHistory(t *testing.T) {
 	shows(h, "root · inverted")
 	expect("S b", flameState{})
 	h.keys("<backspace>")
-	expect("S b ⌫", flameState{pivot: "main.fib"})
-	if got := graphLines(h.screen()); got != pivot {
-		t.Errorf("S b ⌫: not the pivot:\n%s\nwant:\n%s", got, pivot)
-	}
+	expectGraph("S b ⌫ (the pivot)", flameState{pivot: "main.fib"}, pivot)
 	h.keys("<backspace>")
-	expect("S b ⌫ ⌫", flameState{zoom: "main.cpuPhase.func1.1"})
-	if got := graphLines(h.screen()); got != zoomed {
-		t.Errorf("S b ⌫ ⌫: not the graph the pivot was entered from:\n%s\nwant:\n%s", got, zoomed)
-	}
+	expectGraph("S b ⌫ ⌫ (the graph the pivot was entered from)", flameState{zoom: "main.cpuPhase.func1.1"}, zoomed)
 
 	// R: the pivot stays, on the folded stacks: as pivoting on the
 	// folded profile shows it.
@@ -102,10 +104,7 @@ func TestFlamePivotHistory(t *testing.T) {
 	// root's options), then the pivot (the view's trail), back to the
 	// zoom it was entered from; then the zoom.
 	h.keys("<backspace>")
-	expect("S R ⌫", flameState{pivot: "main.fib"})
-	if got := graphLines(h.screen()); got != pivot {
-		t.Errorf("S R ⌫: not the pivot before R:\n%s\nwant:\n%s", got, pivot)
-	}
+	expectGraph("S R ⌫ (the pivot before R)", flameState{pivot: "main.fib"}, pivot)
 	h.keys("<backspace>")
 	expect("S R ⌫ ⌫", flameState{zoom: "main.cpuPhase.func1.1"})
 	// A zoom, then R: R is undone first, the zoom stays.
