@@ -82,8 +82,6 @@ type optionState struct {
 	target  analysis.Options // opts, or the newest requested change
 	history []earlier        // earlier opts, for back
 	streak  streak           // a run of s presses, one step of history
-	// steps stamps the history's steps among the views' (views.Steps).
-	steps *views.Steps
 }
 
 // earlier is a step of the options' history: the options before a
@@ -93,9 +91,17 @@ type earlier struct {
 	stamp uint64
 }
 
-func newOptionState(opts analysis.Options, steps *views.Steps) optionState {
-	steps.Options = 0
-	return optionState{opts: opts, target: opts, steps: steps}
+func newOptionState(opts analysis.Options) optionState {
+	return optionState{opts: opts, target: opts}
+}
+
+// newest is the stamp of the history's newest step (views.Steps), 0 for
+// none.
+func (o *optionState) newest() uint64 {
+	if n := len(o.history); n > 0 {
+		return o.history[n-1].stamp
+	}
+	return 0
 }
 
 // commit makes the options a computation asked for (req.commit) current
@@ -104,7 +110,6 @@ func newOptionState(opts analysis.Options, steps *views.Steps) optionState {
 func (o *optionState) commit(req request) {
 	if req.push && (req.streak == 0 || req.streak != o.streak.pushed) {
 		o.history = append(o.history, earlier{o.opts, req.stamp})
-		o.steps.Options = req.stamp
 	}
 	if req.streak != 0 {
 		o.streak.pushed = req.streak
@@ -122,10 +127,6 @@ func (o *optionState) pop() (analysis.Options, bool) {
 	}
 	prev := o.history[len(o.history)-1]
 	o.history = o.history[:len(o.history)-1]
-	o.steps.Options = 0
-	if n := len(o.history); n > 0 {
-		o.steps.Options = o.history[n-1].stamp
-	}
 	return prev.opts, true
 }
 
@@ -178,10 +179,11 @@ func NewModel(ctx context.Context, cfg Config) *Model {
 	opts := openingOptions(cfg)
 	m := &Model{
 		ctx: ctx, cfg: cfg, c: c, width: cfg.Width, height: cfg.Height,
-		optionState: newOptionState(opts, c.Steps),
+		optionState: newOptionState(opts),
 		views:       newViewSet(c), keys: rootKeys(c.Keys),
 		jobs: newJobs(),
 	}
+	c.Steps.Options = m.optionState.newest
 	st := c.Styles
 	m.spin.Model = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Prompt))
 	m.line = newCmdline(st)
@@ -243,7 +245,7 @@ func (m *Model) closeProfile() tea.Cmd {
 	m.views = newViewSet(m.c)
 	m.jobs = newJobs()
 	m.jobs.seq, m.jobs.epoch = seq, epoch+1
-	m.optionState = newOptionState(openingOptions(m.cfg), m.c.Steps)
+	m.optionState = newOptionState(openingOptions(m.cfg))
 	m.selected, m.search = "", nil
 	m.baseFacts = baseFacts{}
 	m.c.Sides = nil

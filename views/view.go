@@ -49,9 +49,9 @@ type Common struct {
 // a setting, then pressing backspace twice undoes the setting first.
 type Steps struct {
 	n uint64
-	// Options is the stamp of the newest step on the root's history (0:
-	// none), which the root keeps up to date.
-	Options uint64
+	// Options returns the stamp of the newest step on the root's history
+	// (0: none); nil: none.
+	Options func() uint64
 }
 
 // Take returns the stamp of a step being taken (0 without Steps).
@@ -65,7 +65,7 @@ func (s *Steps) Take() uint64 {
 
 // Newest reports whether a view's step stamped v is newer than the
 // root's newest, so that backspace is the view's.
-func (s *Steps) Newest(v uint64) bool { return s == nil || v > s.Options }
+func (s *Steps) Newest(v uint64) bool { return s == nil || s.Options == nil || v > s.Options() }
 
 // View is one tab of the explorer. The root program routes keys and
 // mouse events (with Y relative to the view's first line) to the focused
