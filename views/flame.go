@@ -941,14 +941,14 @@ func (f *Flame) detail() string {
 			self = f.pivotFlat // the function's own row: its flat, pprof's
 		}
 	}
-	// zoom says where the graph is; short, in a narrow window, says it
-	// still, as the numbers give way.
 	// The key back: esc when backspace undoes a change of the options
 	// made since.
 	back := "⌫"
 	if !f.backIsOurs(len(f.history)) {
 		back = "esc"
 	}
+	// zoom says where the graph is; short, in a narrow window, says it
+	// still, as the numbers give way.
 	zoom, short := "", ""
 	switch {
 	case f.pending != 0:
