@@ -179,11 +179,16 @@ func BenchmarkDecode1M(b *testing.B) {
 
 // benchDecodeRatio alternates gunzip and parse of path, so that a busy
 // spell on the machine weighs on both alike, and reports parse time over
-// gunzip time: over all rounds, and the median and worst round.
+// gunzip time: over all rounds, and the median and worst round; and the
+// decoded profile's live heap, in MB and over the uncompressed size.
 func benchDecodeRatio(b *testing.B, path string) {
 	var ratios []float64
 	var tg, tp time.Duration
+	var live uint64
 	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		base := liveHeap()
+		b.StartTimer()
 		t0 := time.Now()
 		uncompressedSize(b, path)
 		t1 := time.Now()
@@ -192,12 +197,16 @@ func benchDecodeRatio(b *testing.B, path string) {
 			b.Fatal(err)
 		}
 		t2 := time.Now()
-		_, err = Parse(f, Options{})
+		p, err := Parse(f, Options{})
 		t3 := time.Now()
 		f.Close()
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.StopTimer()
+		live = max(live, liveHeap()-base)
+		runtime.KeepAlive(p)
+		b.StartTimer()
 		tg += t1.Sub(t0)
 		tp += t3.Sub(t2)
 		ratios = append(ratios, float64(t3.Sub(t2))/float64(t1.Sub(t0)))
@@ -208,6 +217,8 @@ func benchDecodeRatio(b *testing.B, path string) {
 	b.ReportMetric(float64(tg.Milliseconds())/float64(b.N), "gunzip-ms")
 	b.ReportMetric(ratios[len(ratios)/2], "median-ratio")
 	b.ReportMetric(ratios[len(ratios)-1], "worst-ratio")
+	b.ReportMetric(float64(live)/1e6, "live-heap-MB")
+	b.ReportMetric(float64(live)/float64(uncompressedSize(b, path)), "live-heap/uncompressed")
 }
 
 // BenchmarkDecodeShapes1M is Decode1M's ratio on the 1M-sample profile
