@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"strings"
 
@@ -37,8 +36,11 @@ var inflateConfig = pinflate.DefaultConfig
 // read from its start, large enough, on a machine with cores to spare
 // beside the profile decoder's two.
 func parallelGzipSource(r io.Reader, progress func(int64)) (io.ReadCloser, bool) {
+	if runtime.GOMAXPROCS(0) < parallelGzipProcs {
+		return nil, false // before any I/O: the default path does none
+	}
 	ra, size, ok := readerAtSize(r)
-	if !ok || size < parallelGzipMin || runtime.GOMAXPROCS(0) < parallelGzipProcs {
+	if !ok || size < parallelGzipMin {
 		return nil, false
 	}
 	if s, ok := r.(io.Seeker); !ok {
@@ -47,26 +49,6 @@ func parallelGzipSource(r io.Reader, progress func(int64)) (io.ReadCloser, bool)
 		return nil, false
 	}
 	return newParallelGzip(ra, size, inflateConfig(), progress)
-}
-
-// readerAtSize returns r as an io.ReaderAt and its size, for regular
-// files and in-memory readers.
-func readerAtSize(r io.Reader) (io.ReaderAt, int64, bool) {
-	ra, ok := r.(io.ReaderAt)
-	if !ok {
-		return nil, 0, false
-	}
-	switch f := r.(type) {
-	case interface{ Stat() (os.FileInfo, error) }:
-		st, err := f.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			return nil, 0, false
-		}
-		return ra, st.Size(), true
-	case interface{ Size() int64 }:
-		return ra, f.Size(), true
-	}
-	return nil, 0, false
 }
 
 // parallelGzip reads a gzip file's first member with pinflate, checking
