@@ -172,13 +172,10 @@ func (g *parallelGzip) section(off int64) io.Reader {
 // fallback reads the file again from its start as parse does without
 // pinflate, past the bytes already returned.
 func (g *parallelGzip) fallback() io.Reader {
-	br := bufio.NewReaderSize(g.section(0), 64<<10)
-	gz, err := gzip.NewReader(br)
+	r, err := newGzipErrReader(bufio.NewReaderSize(g.section(0), 64<<10))
 	if err != nil {
-		return errReader{fmt.Errorf("gzip: %w", err)}
+		return errReader{err}
 	}
-	gz.Multistream(false)
-	r := &gzipErrReader{gz: gz, src: br}
 	if _, err := io.CopyN(io.Discard, r, g.n); err != nil {
 		return errReader{err}
 	}
@@ -206,6 +203,17 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 type gzipErrReader struct {
 	gz  *gzip.Reader
 	src *bufio.Reader
+}
+
+// newGzipErrReader starts reading the gzip stream in src at its first
+// member's header; a header gzip.Reader refuses is the error.
+func newGzipErrReader(src *bufio.Reader) (*gzipErrReader, error) {
+	gz, err := gzip.NewReader(src)
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	gz.Multistream(false)
+	return &gzipErrReader{gz: gz, src: src}, nil
 }
 
 func (g *gzipErrReader) Read(b []byte) (int, error) {

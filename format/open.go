@@ -12,7 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/pprof-tui/pprof-tui/format/symbolize"
 )
 
@@ -129,12 +128,11 @@ func parse(r io.Reader, opt Options, m *meter) (*Profile, error) {
 	magic, _ := br.Peek(2)
 	var src io.Reader
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
+		gz, err := newGzipErrReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
+			return nil, err
 		}
-		gz.Multistream(false)
-		pipe := newPipeReader(&gzipErrReader{gz: gz, src: br}, opt.maxBytes())
+		pipe := newPipeReader(gz, opt.maxBytes())
 		defer pipe.Close()
 		src = pipe
 	} else {
