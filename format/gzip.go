@@ -80,41 +80,14 @@ func newParallelGzip(ra io.ReaderAt, size int64, cfg pinflate.Config, progress f
 }
 
 // gzipHeaderLen returns the length of the gzip member header that
-// starts head, or -1 if the header is not there whole or is one
-// gzip.Reader refuses, or carries a header CRC (rare; the sequential
-// reader checks it).
+// starts head, as gzip.Reader reads it, or -1 if the header is not there
+// whole or is one gzip.Reader refuses.
 func gzipHeaderLen(head []byte) int {
-	if len(head) < 10 || head[0] != 0x1f || head[1] != 0x8b || head[2] != 8 {
+	br := bytes.NewReader(head)
+	if _, err := gzip.NewReader(br); err != nil {
 		return -1
 	}
-	flg := head[3]
-	if flg&0xe2 != 0 {
-		return -1
-	}
-	i := 10
-	if flg&4 != 0 {
-		if i+2 > len(head) {
-			return -1
-		}
-		i += 2 + (int(head[i]) | int(head[i+1])<<8)
-	}
-	for _, f := range []byte{8, 16} { // the name, the comment
-		if flg&f == 0 || i > len(head) {
-			continue
-		}
-		z := bytes.IndexByte(head[i:], 0)
-		if z < 0 {
-			return -1
-		}
-		i += z + 1
-	}
-	if i > len(head) {
-		return -1
-	}
-	if _, err := gzip.NewReader(bytes.NewReader(head[:i])); err != nil {
-		return -1
-	}
-	return i
+	return len(head) - br.Len()
 }
 
 func (g *parallelGzip) Read(b []byte) (int, error) {
