@@ -286,7 +286,7 @@ func TestParallelGzipParse(t *testing.T) {
 // gzipped at a level the input picks, with chunks of 64 bytes to 16 KiB
 // so that small inputs are split:
 //
-//	go test ./format -run XXX -fuzz FuzzInflate -fuzztime 5m
+//	go test ./format -run XXX -fuzz FuzzInflate -fuzztime 5m -fuzzminimizetime 5s
 //
 // Crashers land in testdata/fuzz/FuzzInflate and stay as regression cases.
 func FuzzInflate(f *testing.F) {
