@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"strings"
 
@@ -37,8 +36,11 @@ var inflateConfig = pinflate.DefaultConfig
 // read from its start, large enough, on a machine with cores to spare
 // beside the profile decoder's two.
 func parallelGzipSource(r io.Reader, progress func(int64)) (io.ReadCloser, bool) {
+	if runtime.GOMAXPROCS(0) < parallelGzipProcs {
+		return nil, false // before any I/O: the default path does none
+	}
 	ra, size, ok := readerAtSize(r)
-	if !ok || size < parallelGzipMin || runtime.GOMAXPROCS(0) < parallelGzipProcs {
+	if !ok || size < parallelGzipMin {
 		return nil, false
 	}
 	if s, ok := r.(io.Seeker); !ok {
@@ -47,26 +49,6 @@ func parallelGzipSource(r io.Reader, progress func(int64)) (io.ReadCloser, bool)
 		return nil, false
 	}
 	return newParallelGzip(ra, size, inflateConfig(), progress)
-}
-
-// readerAtSize returns r as an io.ReaderAt and its size, for regular
-// files and in-memory readers.
-func readerAtSize(r io.Reader) (io.ReaderAt, int64, bool) {
-	ra, ok := r.(io.ReaderAt)
-	if !ok {
-		return nil, 0, false
-	}
-	switch f := r.(type) {
-	case interface{ Stat() (os.FileInfo, error) }:
-		st, err := f.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			return nil, 0, false
-		}
-		return ra, st.Size(), true
-	case interface{ Size() int64 }:
-		return ra, f.Size(), true
-	}
-	return nil, 0, false
 }
 
 // parallelGzip reads a gzip file's first member with pinflate, checking
@@ -98,41 +80,14 @@ func newParallelGzip(ra io.ReaderAt, size int64, cfg pinflate.Config, progress f
 }
 
 // gzipHeaderLen returns the length of the gzip member header that
-// starts head, or -1 if the header is not there whole or is one
-// gzip.Reader refuses, or carries a header CRC (rare; the sequential
-// reader checks it).
+// starts head, as gzip.Reader reads it, or -1 if the header is not there
+// whole or is one gzip.Reader refuses.
 func gzipHeaderLen(head []byte) int {
-	if len(head) < 10 || head[0] != 0x1f || head[1] != 0x8b || head[2] != 8 {
+	br := bytes.NewReader(head)
+	if _, err := gzip.NewReader(br); err != nil {
 		return -1
 	}
-	flg := head[3]
-	if flg&0xe2 != 0 {
-		return -1
-	}
-	i := 10
-	if flg&4 != 0 {
-		if i+2 > len(head) {
-			return -1
-		}
-		i += 2 + (int(head[i]) | int(head[i+1])<<8)
-	}
-	for _, f := range []byte{8, 16} { // the name, the comment
-		if flg&f == 0 || i > len(head) {
-			continue
-		}
-		z := bytes.IndexByte(head[i:], 0)
-		if z < 0 {
-			return -1
-		}
-		i += z + 1
-	}
-	if i > len(head) {
-		return -1
-	}
-	if _, err := gzip.NewReader(bytes.NewReader(head[:i])); err != nil {
-		return -1
-	}
-	return i
+	return len(head) - br.Len()
 }
 
 func (g *parallelGzip) Read(b []byte) (int, error) {
@@ -190,13 +145,10 @@ func (g *parallelGzip) section(off int64) io.Reader {
 // fallback reads the file again from its start as parse does without
 // pinflate, past the bytes already returned.
 func (g *parallelGzip) fallback() io.Reader {
-	br := bufio.NewReaderSize(g.section(0), 64<<10)
-	gz, err := gzip.NewReader(br)
+	r, err := newGzipErrReader(bufio.NewReaderSize(g.section(0), 64<<10))
 	if err != nil {
-		return errReader{fmt.Errorf("gzip: %w", err)}
+		return errReader{err}
 	}
-	gz.Multistream(false)
-	r := &gzipErrReader{gz: gz, src: br}
 	if _, err := io.CopyN(io.Discard, r, g.n); err != nil {
 		return errReader{err}
 	}
@@ -224,6 +176,17 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 type gzipErrReader struct {
 	gz  *gzip.Reader
 	src *bufio.Reader
+}
+
+// newGzipErrReader starts reading the gzip stream in src at its first
+// member's header; a header gzip.Reader refuses is the error.
+func newGzipErrReader(src *bufio.Reader) (*gzipErrReader, error) {
+	gz, err := gzip.NewReader(src)
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	gz.Multistream(false)
+	return &gzipErrReader{gz: gz, src: src}, nil
 }
 
 func (g *gzipErrReader) Read(b []byte) (int, error) {

@@ -20,9 +20,10 @@ import (
 // one core and on GOMAXPROCS cores, and `gunzip -c FILE >/dev/null`
 // when gunzip is installed. It reports each one's median MB/s of output,
 // the median ratio of its time over klauspost's in the same round, and
-// for pinflate its CPU time (all threads) over klauspost's:
+// for pinflate its CPU time (all threads) over klauspost's and the MB of
+// output it decoded as markers (pinflate.Stats.Marked):
 //
-//	PPROF_TUI_SHAPES=distinct,wide,zipf go test ./format -run XXX -bench Inflate -benchtime 5x
+//	PPROF_TUI_SHAPES=distinct,wide,zipf go test ./format -run XXX -bench Inflate -benchtime 6x
 func BenchmarkInflate(b *testing.B) { forEachShape(b, benchInflate) }
 
 func benchInflate(b *testing.B, path string) {
@@ -33,14 +34,24 @@ func benchInflate(b *testing.B, path string) {
 	type side struct {
 		name string
 		run  func() time.Duration
+		cfg  *pinflate.Config // pinflate's, nil for the others
 		mbs  []float64
 		rel  []float64
 		cpu  time.Duration
+		// marked is pinflate's output decoded as markers, last round.
+		marked int64
 	}
 	sides := []*side{
-		{name: "klauspost", run: func() time.Duration { return timeInflate(b, path, size, nil) }},
-		{name: "pinflate-1", run: func() time.Duration { return timeInflate(b, path, size, &one) }},
-		{name: "pinflate", run: func() time.Duration { return timeInflate(b, path, size, &all) }},
+		{name: "klauspost"},
+		{name: "pinflate-1", cfg: &one},
+		{name: "pinflate", cfg: &all},
+	}
+	for _, s := range sides {
+		s.run = func() time.Duration {
+			d, st := timeInflate(b, path, size, s.cfg)
+			s.marked = st.Marked
+			return d
+		}
 	}
 	if gunzip, err := exec.LookPath("gunzip"); err == nil {
 		sides = append(sides, &side{name: "gunzip", run: func() time.Duration {
@@ -79,14 +90,15 @@ func benchInflate(b *testing.B, path string) {
 		}
 		if s != sides[0] && s.name != "gunzip" {
 			b.ReportMetric(float64(s.cpu)/float64(sides[0].cpu), s.name+"-cpu/klauspost")
+			b.ReportMetric(float64(s.marked)/1e6, s.name+"-marked-MB")
 		}
 	}
 	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "procs")
 }
 
 // timeInflate inflates the file at path to io.Discard: with klauspost's
-// reader (cfg nil) or with parallelGzip.
-func timeInflate(b *testing.B, path string, want int64, cfg *pinflate.Config) time.Duration {
+// reader (cfg nil) or with parallelGzip, whose pinflate.Stats it returns.
+func timeInflate(b *testing.B, path string, want int64, cfg *pinflate.Config) (time.Duration, pinflate.Stats) {
 	f, err := os.Open(path)
 	if err != nil {
 		b.Fatal(err)
@@ -94,6 +106,7 @@ func timeInflate(b *testing.B, path string, want int64, cfg *pinflate.Config) ti
 	defer f.Close()
 	t0 := time.Now()
 	var r io.Reader
+	var stats func() pinflate.Stats
 	if cfg == nil {
 		zr, err := gzip.NewReader(f)
 		if err != nil {
@@ -107,12 +120,16 @@ func timeInflate(b *testing.B, path string, want int64, cfg *pinflate.Config) ti
 			b.Fatal("not a gzip file pinflate takes")
 		}
 		defer g.Close()
-		r = g
+		r, stats = g, g.z.Stats
 	}
 	n, err := io.Copy(io.Discard, r)
 	d := time.Since(t0)
 	if err != nil || n != want {
 		b.Fatalf("%d bytes, %v", n, err)
 	}
-	return d
+	var st pinflate.Stats
+	if stats != nil {
+		st = stats()
+	}
+	return d, st
 }

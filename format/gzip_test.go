@@ -29,13 +29,11 @@ func smallChunks(size int) pinflate.Config {
 // referenceGunzip reads data as parse does without pinflate (at most
 // limit bytes of output).
 func referenceGunzip(data []byte, limit int64) ([]byte, error) {
-	br := bufio.NewReaderSize(bytes.NewReader(data), 64<<10)
-	gz, err := gzip.NewReader(br)
+	gz, err := newGzipErrReader(bufio.NewReaderSize(bytes.NewReader(data), 64<<10))
 	if err != nil {
-		return nil, fmt.Errorf("gzip: %w", err)
+		return nil, err
 	}
-	gz.Multistream(false)
-	return io.ReadAll(io.LimitReader(&gzipErrReader{gz: gz, src: br}, limit))
+	return io.ReadAll(io.LimitReader(gz, limit))
 }
 
 // parallelGunzip reads data with parallelGzip; ok is false if it does
@@ -288,7 +286,7 @@ func TestParallelGzipParse(t *testing.T) {
 // gzipped at a level the input picks, with chunks of 64 bytes to 16 KiB
 // so that small inputs are split:
 //
-//	go test ./format -run XXX -fuzz FuzzInflate -fuzztime 5m
+//	go test ./format -run XXX -fuzz FuzzInflate -fuzztime 5m -fuzzminimizetime 5s
 //
 // Crashers land in testdata/fuzz/FuzzInflate and stay as regression cases.
 func FuzzInflate(f *testing.F) {

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/pprof-tui/pprof-tui/format/symbolize"
 )
 
@@ -129,12 +128,11 @@ func parse(r io.Reader, opt Options, m *meter) (*Profile, error) {
 	magic, _ := br.Peek(2)
 	var src io.Reader
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
+		gz, err := newGzipErrReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
+			return nil, err
 		}
-		gz.Multistream(false)
-		pipe := newPipeReader(&gzipErrReader{gz: gz, src: br}, opt.maxBytes())
+		pipe := newPipeReader(gz, opt.maxBytes())
 		defer pipe.Close()
 		src = pipe
 	} else {
@@ -189,29 +187,33 @@ func parseStream(s *byteStream, opt Options, m *meter, sizeHint int64) (*Profile
 	return p, nil
 }
 
+// readerAtSize returns r as an io.ReaderAt and its size, for regular
+// files and in-memory readers.
+func readerAtSize(r io.Reader) (io.ReaderAt, int64, bool) {
+	ra, ok := r.(io.ReaderAt)
+	if !ok {
+		return nil, 0, false
+	}
+	switch f := r.(type) {
+	case interface{ Stat() (os.FileInfo, error) }:
+		st, err := f.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return nil, 0, false
+		}
+		return ra, st.Size(), true
+	case interface{ Size() int64 }:
+		return ra, f.Size(), true
+	}
+	return nil, 0, false
+}
+
 // decompressedSize guesses the decompressed size of a file or an
 // in-memory reader (bytes.Reader, io.SectionReader): its size, or for gzip
 // the trailer's ISIZE (the size mod 2³²). It returns 0 for other readers
 // or when the guess is implausible. Only used to size buffers.
 func decompressedSize(r io.Reader) int64 {
-	ra, ok := r.(io.ReaderAt)
-	if !ok {
-		return 0
-	}
-	var size int64
-	switch f := r.(type) {
-	case interface{ Stat() (os.FileInfo, error) }:
-		st, err := f.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			return 0
-		}
-		size = st.Size()
-	case interface{ Size() int64 }:
-		size = f.Size()
-	default:
-		return 0
-	}
-	if size < 20 {
+	ra, size, ok := readerAtSize(r)
+	if !ok || size < 20 {
 		return 0
 	}
 	var b [4]byte

@@ -47,7 +47,6 @@ type Reader struct {
 
 	jobs   []*job // launched, not yet used, in order
 	next   int64  // the start of the next chunk to launch
-	index  int
 	sem    chan struct{}
 	cancel atomic.Bool
 	wg     sync.WaitGroup
