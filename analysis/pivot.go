@@ -98,7 +98,7 @@ func Unnamed(key string) bool {
 // two cores: every stack whose path has such a frame, after the filters
 // and any fold, which only take frames away.
 func stacksThrough(q *query, from []bool) []int32 {
-	at := locsWith(q.locOff, q.locNodes, from)
+	at := q.locsWith(from)
 	st := &q.e.p.Stacks
 	n := st.Len()
 	var parts [2][]int32
@@ -115,20 +115,4 @@ func stacksThrough(q *query, from []bool) []int32 {
 		parts[part] = out
 	})
 	return append(parts[0], parts[1]...)
-}
-
-// locsWith flags, per location of a location view (its frames' nodes
-// locNodes[locOff[l]:locOff[l+1]]), whether it has a frame of a node
-// that nodes flags.
-func locsWith(locOff, locNodes []int32, nodes []bool) []bool {
-	at := make([]bool, len(locOff)-1)
-	for l := range at {
-		for _, n := range locNodes[locOff[l]:locOff[l+1]] {
-			if nodes[n] {
-				at[l] = true
-				break
-			}
-		}
-	}
-	return at
 }
