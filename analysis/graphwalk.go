@@ -171,11 +171,7 @@ func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int, nodeLoc []int3
 			for i := len(locs) - 1; i >= 0; i-- {
 				if l := locs[i]; !noted[l] {
 					noted[l] = true
-					for j := off[l]; j < off[l+1]; j++ {
-						if n := nodes[j]; nodeLoc[n] < 0 {
-							nodeLoc[n] = l
-						}
-					}
+					noteLoc(q, nodeLoc, l)
 				}
 			}
 		}
