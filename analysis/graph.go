@@ -293,11 +293,15 @@ func (b *graphBuild) locs() []int32 {
 // root.
 func noteLocs(q *query, nodeLoc []int32, locs []int32) {
 	for i := len(locs) - 1; i >= 0; i-- {
-		l := locs[i]
-		for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
-			if n := q.locNodes[j]; nodeLoc[n] < 0 {
-				nodeLoc[n] = l
-			}
+		noteLoc(q, nodeLoc, locs[i])
+	}
+}
+
+// noteLoc records location l in nodeLoc for its nodes without one.
+func noteLoc(q *query, nodeLoc []int32, l int32) {
+	for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
+		if nodeLoc[n] < 0 {
+			nodeLoc[n] = l
 		}
 	}
 }

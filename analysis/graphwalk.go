@@ -59,9 +59,10 @@ type keptLoc struct {
 
 // keptLoc flags.
 const (
-	entryInline uint8 = 1 << iota // the outermost kept frame is an inlined one
-	lead                          // frames dropped before the outermost kept one (or any, none kept)
-	trail                         // frames dropped after the innermost kept one
+	// lead: frames dropped before the outermost kept one (or any, none
+	// kept), which is then an inlined frame, its call edge inline.
+	lead  uint8 = 1 << iota
+	trail       // frames dropped after the innermost kept one
 	outInline
 	outResidual
 )
@@ -99,9 +100,6 @@ func (b *graphBuild) keptLocs(kept []bool) *plainWalk {
 			}
 			if k.entry < 0 {
 				k.entry = n
-				if j > off[l] {
-					k.flags |= entryInline
-				}
 			}
 			k.exit = n
 			k.flags &^= trail
@@ -173,11 +171,7 @@ func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int, nodeLoc []int3
 			for i := len(locs) - 1; i >= 0; i-- {
 				if l := locs[i]; !noted[l] {
 					noted[l] = true
-					for j := off[l]; j < off[l+1]; j++ {
-						if n := nodes[j]; nodeLoc[n] < 0 {
-							nodeLoc[n] = l
-						}
-					}
+					noteLoc(q, nodeLoc, l)
 				}
 			}
 		}
@@ -288,7 +282,7 @@ func (w *graphWalk) plainLocs(locs []int32, sw int64) {
 			if residual || k.flags&lead != 0 {
 				prev.flags |= outResidual
 			}
-			if k.flags&entryInline == 0 {
+			if k.flags&lead == 0 {
 				prev.flags &^= outInline
 			}
 		}

@@ -115,11 +115,19 @@ func inlineMarker(in []Edge, cutoff int64) Marker {
 
 type edgeKey struct{ from, to int32 }
 
-// locsWith flags the locations with a frame of a node want flags.
+// locsWith flags the locations of q's location view with a frame of a
+// node want flags.
 func (q *query) locsWith(want []bool) []bool {
-	locs := make([]bool, len(q.locOff)-1)
+	return locsWith(q.locOff, q.locNodes, want)
+}
+
+// locsWith flags, per location of a location view (its frames' nodes
+// locNodes[locOff[l]:locOff[l+1]]), whether it has a frame of a node
+// want flags.
+func locsWith(locOff, locNodes []int32, want []bool) []bool {
+	locs := make([]bool, len(locOff)-1)
 	for l := range locs {
-		for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
+		for _, n := range locNodes[locOff[l]:locOff[l+1]] {
 			if want[n] {
 				locs[l] = true
 				break

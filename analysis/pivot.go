@@ -98,15 +98,7 @@ func Unnamed(key string) bool {
 // two cores: every stack whose path has such a frame, after the filters
 // and any fold, which only take frames away.
 func stacksThrough(q *query, from []bool) []int32 {
-	at := make([]bool, len(q.locOff)-1)
-	for l := range at {
-		for j := q.locOff[l]; j < q.locOff[l+1]; j++ {
-			if from[q.locNodes[j]] {
-				at[l] = true
-				break
-			}
-		}
-	}
+	at := q.locsWith(from)
 	st := &q.e.p.Stacks
 	n := st.Len()
 	var parts [2][]int32

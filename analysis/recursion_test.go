@@ -241,20 +241,20 @@ func TestFoldBackground(t *testing.T) {
 	}()
 	<-started
 	type built struct {
-		lines []string
-		err   error
+		tr  *Tree
+		err error
 	}
 	tree := make(chan built, 1)
 	go func() {
-		lines, err := wholeTree(busy, opt)
-		tree <- built{lines, err}
+		tr, err := busy.Tree(opt, TreeOptions{})
+		tree <- built{tr, err}
 	}()
 	select {
 	case got := <-tree:
 		if got.err != nil {
 			t.Fatal(got.err)
 		}
-		if want := treeLines(t, fresh, opt); !slices.Equal(got.lines, want) {
+		if want := treeLines(t, fresh, opt); !slices.Equal(allLines(got.tr), want) {
 			t.Errorf("the tree made while the background fold gave way differs")
 		}
 	case <-time.After(20 * time.Second):
@@ -269,35 +269,20 @@ func TestFoldBackground(t *testing.T) {
 // self and total.
 func treeLines(t *testing.T, e *Engine, opt Options) []string {
 	t.Helper()
-	out, err := wholeTree(e, opt)
+	tr, err := e.Tree(opt, TreeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
-}
-
-// wholeTree is treeLines without a test to fail: for a goroutine of the
-// test's own.
-func wholeTree(e *Engine, opt Options) ([]string, error) {
-	tr, err := e.Tree(opt, TreeOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return allLines(tr), nil
+	return allLines(tr)
 }
 
 // allLines is every node of tr, expanded depth first: depth, name,
 // self and total.
 func allLines(tr *Tree) []string {
 	var out []string
-	var walk func(ns []*TreeNode)
-	walk = func(ns []*TreeNode) {
-		for _, n := range ns {
-			out = append(out, fmt.Sprint(n.Depth, tr.Nodes.Name(n.Node), n.Self, n.Total))
-			walk(tr.Children(n))
-		}
-	}
-	walk(tr.Roots())
+	walk(tr, tr.Roots(), func(n *TreeNode) {
+		out = append(out, fmt.Sprint(n.Depth, tr.Nodes.Name(n.Node), n.Self, n.Total))
+	})
 	return out
 }
 

@@ -134,15 +134,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	// their locations, without stepping a cursor over their frames.
 	var fromLoc []bool
 	if to.From != nil {
-		fromLoc = make([]bool, len(t.locOff)-1)
-		for l := range fromLoc {
-			for j := t.locOff[l]; j < t.locOff[l+1]; j++ {
-				if to.From[t.locNodes[j]] {
-					fromLoc[l] = true
-					break
-				}
-			}
-		}
+		fromLoc = locsWith(t.locOff, t.locNodes, to.From)
 	}
 	// The paths' first frames, in two halves of the stacks on two cores:
 	// each reads every stack's last location, a cache miss apiece. With
