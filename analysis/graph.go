@@ -494,8 +494,8 @@ func (g *ggraph) permute(order []int32) {
 	}
 	if dropped {
 		// A kept node's lists have removed edges only where a dropped
-		// node was at their other end: on 1.4M edges, checking them all
-		// after every sort was a tenth of the view's time.
+		// node was at their other end, so the lists are checked only
+		// when a node was dropped (there can be 1.4M edges).
 		g.dropRemoved()
 	}
 }

@@ -154,8 +154,9 @@ func (q *query) buildLocNodes() {
 // -1 where the caller is the same node, -2 where lines between them are
 // hidden (the edge is looked up per walk). Only walks that sum stacks per
 // location (once the plain stacks are known) read them: numbering the
-// static edges took a fifth of the first table on the wide shape, which
-// does not need them, so they are made by the first walk that does.
+// static edges is a large part of the first table's work on a profile of
+// many locations, which does not need them, so they are made by the
+// first walk that does.
 // Shared by the queries whose location views have the same lines.
 type locEdges struct {
 	once sync.Once
