@@ -97,32 +97,44 @@ func TestTracesFolded(t *testing.T) {
 	}
 }
 
-// TestRepeats compares repeats, which reads most locations' nodes packed
-// in one word, with a set of the nodes met, on random stacks over
-// locations of every kind: no frame (hidden), one to three frames, four,
-// a node twice in one location, a node too large to pack.
-func TestRepeats(t *testing.T) {
+// packedFixture is locations of every kind (no frame, as hidden; one to
+// three frames; four; a node twice in one location; a node too large to
+// pack) as a query's node lists, and their packed table.
+func packedFixture() (q *query, lists [][]int32, packed []uint64, nodes int) {
 	big := int32(packedMask + 5)
-	lists := [][]int32{{}, {1}, {2}, {3, 4}, {5, 6, 7}, {8, 9, 10, 11}, {12, 12}, {13, 14, 13}, {big}, {15, big}, {1, 16}, {17, 18, 2}}
-	q := &query{locOff: []int32{0}}
+	lists = [][]int32{{}, {1}, {2}, {3, 4}, {5, 6, 7}, {8, 9, 10, 11}, {12, 12}, {13, 14, 13}, {big}, {15, big}, {1, 16}, {17, 18, 2}}
+	q = &query{locOff: []int32{0}}
 	for _, ns := range lists {
 		q.locNodes = append(q.locNodes, ns...)
 		q.locOff = append(q.locOff, int32(len(q.locNodes)))
 	}
-	packed := packNodes(q.locOff, q.locNodes)
+	return q, lists, packNodes(q.locOff, q.locNodes), int(big) + 1
+}
+
+// randomStack is a stack (leaf first) of up to max locations of lists.
+func randomStack(rng *rand.Rand, lists [][]int32, max int) []int32 {
+	locs := make([]int32, 1+rng.IntN(max))
+	for i := range locs {
+		locs[i] = int32(rng.IntN(len(lists)))
+	}
+	return locs
+}
+
+// TestRepeats compares repeats, which reads most locations' nodes packed
+// in one word, with a set of the nodes met, on random stacks over
+// locations of every kind.
+func TestRepeats(t *testing.T) {
+	q, lists, packed, nodes := packedFixture()
 	for l, ns := range lists {
 		if slow := packed[l] == packedSlow; slow != (len(ns) == 0 || len(ns) > 3 || l >= 6 && l <= 9) {
 			t.Errorf("location %v: packed slow %v", ns, slow)
 		}
 	}
-	stamp := make([]int32, big+1)
+	stamp := make([]int32, nodes)
 	rng := rand.New(rand.NewPCG(1, 2))
 	seen := map[bool]int{}
 	for mark := int32(1); mark <= 2000; mark++ {
-		locs := make([]int32, 1+rng.IntN(5))
-		for i := range locs {
-			locs[i] = int32(rng.IntN(len(lists)))
-		}
+		locs := randomStack(rng, lists, 5)
 		met := map[int32]bool{}
 		want := false
 		for _, l := range locs {
@@ -138,6 +150,73 @@ func TestRepeats(t *testing.T) {
 	}
 	if seen[true] < 100 || seen[false] < 100 {
 		t.Errorf("too few of a kind: %v", seen)
+	}
+}
+
+// TestFoldPacked compares foldPacked, which reads the packed table and
+// folds as it goes, with the nodes of each location appended root first
+// and folded by the folder, on random stacks over locations of every
+// kind; its scratch is left zero.
+func TestFoldPacked(t *testing.T) {
+	q, lists, packed, nodes := packedFixture()
+	at := make([]int32, nodes)
+	f := &folder{mode: RecursionAll}
+	rng := rand.New(rand.NewPCG(3, 4))
+	changed := 0
+	for range 3000 {
+		locs := randomStack(rng, lists, 12)
+		var want []int32
+		for i := len(locs) - 1; i >= 0; i-- {
+			want = append(want, lists[locs[i]]...)
+		}
+		before := len(want)
+		want, _ = f.fold(want, nil, nodes)
+		if len(want) < before {
+			changed++
+		}
+		if got := foldPacked(q, packed, at, nil, locs); !slices.Equal(got, want) {
+			t.Fatalf("stack %v: folded %v, want %v", locs, got, want)
+		}
+		for _, l := range locs {
+			for _, n := range lists[l] {
+				if at[n] != 0 {
+					t.Fatalf("stack %v: scratch left set at node %d", locs, n)
+				}
+			}
+		}
+	}
+	if changed < 500 {
+		t.Errorf("only %d stacks had recursion to fold", changed)
+	}
+}
+
+// TestFoldChunks: the folded tree is the same when the fold writes its
+// paths out in many small chunks (shorter than some paths) in two
+// halves as when it writes one chunk.
+func TestFoldChunks(t *testing.T) {
+	for _, profile := range []string{"go/recursive.pb.gz", "synthetic/bigprof_10k.pb.gz"} {
+		if skipUnderRace(profile) {
+			continue
+		}
+		opt := DefaultOptions()
+		opt.Recursion = RecursionAll
+		fresh := func() *Engine { return NewEngine(engineFor(t, "../testdata/"+profile).p) }
+		want := treeLines(t, fresh(), opt)
+		func() {
+			defer func(chunk, group int) { foldChunk, parallelGroup = chunk, group }(foldChunk, parallelGroup)
+			foldChunk, parallelGroup = 3, 2
+			e := fresh()
+			if got := treeLines(t, e, opt); !slices.Equal(got, want) {
+				t.Errorf("%s: the tree from small chunks differs", profile)
+			}
+			q, err := e.newQuery(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fp := q.paths.folded.Load(); len(fp.stacks) < 3 {
+				t.Errorf("%s: %d stacks folded", profile, len(fp.stacks))
+			}
+		}()
 	}
 }
 

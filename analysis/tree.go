@@ -293,11 +293,13 @@ func foldAll(q *query) *foldedPaths {
 	h := half(n, parallelGroup)
 	var halves [2]foldHalf
 	var claim func(i int)
-	// scan folds the paths of stacks [from, to).
-	scan := func(from, to int) (stacks, off, folded []int32) {
+	// scan folds the paths of stacks [from, to), written out in chunks
+	// (copied once, into fp.folded, when both halves are done).
+	scan := func(from, to int) (stacks, off []int32, chunks [][]int32) {
 		stamp := make([]int32, nodes) // node → the stack+1 it was last seen in
-		f := q.folder()
-		var path []int32
+		at := make([]int32, nodes)    // node → its index+1 in the path being folded
+		var path, folded []int32
+		size := int32(0) // of the chunks before folded
 		for s := from; s < to; s++ {
 			if q.pause != nil && s&pauseEvery == 0 {
 				q.pause()
@@ -326,14 +328,17 @@ func foldAll(q *query) *foldedPaths {
 			if !rep {
 				continue
 			}
-			path = appendPacked(q, packed, path[:0], locs[lo:hi])
-			path, _ = f.fold(path, nil, nodes)
-			stacks, off = append(stacks, int32(s)), append(off, int32(len(folded)))
+			path = foldPacked(q, packed, at, path[:0], locs[lo:hi])
+			if len(folded)+len(path) > cap(folded) {
+				chunks, size = append(chunks, folded), size+int32(len(folded))
+				folded = make([]int32, 0, max(foldChunk, len(path)))
+			}
+			stacks, off = append(stacks, int32(s)), append(off, size+int32(len(folded)))
 			for i := len(path) - 1; i >= 0; i-- {
 				folded = append(folded, int32(nl)+path[i])
 			}
 		}
-		return stacks, off, folded
+		return stacks, off, append(chunks, folded)
 	}
 	bounds := [3]int{0, h, n}
 	for i := range halves {
@@ -346,7 +351,7 @@ func foldAll(q *query) *foldedPaths {
 		}
 		defer close(hf.done)
 		defer func() { hf.crash = recover() }()
-		hf.stacks, hf.off, hf.folded = scan(bounds[i], bounds[i+1])
+		hf.stacks, hf.off, hf.chunks = scan(bounds[i], bounds[i+1])
 	}
 	if h < n && q.pause == nil {
 		both(func() { claim(0) }, func() { claim(1) })
@@ -354,16 +359,27 @@ func foldAll(q *query) *foldedPaths {
 		claim(0)
 		claim(1)
 	}
+	size := 0
 	for i := range halves {
 		hf := &halves[i]
 		<-hf.done
 		if hf.crash != nil {
 			panic(hf.crash)
 		}
+		for _, c := range hf.chunks {
+			size += len(c)
+		}
+	}
+	fp.folded = make([]int32, 0, size)
+	for i := range halves {
+		hf := &halves[i]
 		for _, o := range hf.off {
 			fp.off = append(fp.off, o+int32(len(fp.folded)))
 		}
-		fp.stacks, fp.folded = append(fp.stacks, hf.stacks...), append(fp.folded, hf.folded...)
+		fp.stacks = append(fp.stacks, hf.stacks...)
+		for _, c := range hf.chunks {
+			fp.folded = append(fp.folded, c...)
+		}
 	}
 	fp.off = append(fp.off, int32(len(fp.folded)))
 	if seen != nil {
@@ -373,13 +389,20 @@ func foldAll(q *query) *foldedPaths {
 }
 
 // foldHalf is one half of foldAll's stacks: who claimed it, its folded
-// paths once done, and a panic of the goroutine that folded it.
+// paths once done (off counts from the start of its chunks), and a panic
+// of the goroutine that folded it.
 type foldHalf struct {
-	claimed             atomic.Bool
-	done                chan struct{}
-	stacks, off, folded []int32
-	crash               any
+	claimed     atomic.Bool
+	done        chan struct{}
+	stacks, off []int32
+	chunks      [][]int32
+	crash       any
 }
+
+// foldChunk is how many nodes foldAll writes out before it starts a new
+// chunk: chunks are copied once, where a growing slice is copied (and
+// its new room cleared) at every doubling.
+var foldChunk = 1 << 18
 
 // Packed nodes: per location, its frames' nodes (up to three, each
 // below 1<<21) in one word, the first repeated in the slots left over,
@@ -412,28 +435,47 @@ func packNodes(locOff, locNodes []int32) []uint64 {
 	return packed
 }
 
-// appendPacked appends the nodes of locations locs (leaf first) to buf,
-// root first, as appendLocs does, reading packed (packNodes' table).
-func appendPacked(q *query, packed []uint64, buf, locs []int32) []int32 {
+// foldPacked appends the nodes of locations locs (leaf first) to path,
+// root first and folded under recursion=all as folder.fold folds them,
+// in one pass reading packed (packNodes' table). at maps a node to its
+// index+1 in path; it is zero on entry and on return.
+func foldPacked(q *query, packed []uint64, at, path, locs []int32) []int32 {
 	for i := len(locs) - 1; i >= 0; i-- {
 		l := locs[i]
 		x := packed[l]
 		if x == packedSlow {
-			buf = append(buf, q.locNodes[q.locOff[l]:q.locOff[l+1]]...)
+			for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
+				path = foldStep(at, path, n)
+			}
 			continue
 		}
-		// The slots a location does not fill repeat its first node.
 		n0, n1, n2 := int32(x&packedMask), int32(x>>packedBits&packedMask), int32(x>>(2*packedBits)&packedMask)
-		switch {
-		case n1 == n0:
-			buf = append(buf, n0)
-		case n2 == n0:
-			buf = append(buf, n0, n1)
-		default:
-			buf = append(buf, n0, n1, n2)
+		path = foldStep(at, path, n0)
+		if n1 != n0 {
+			path = foldStep(at, path, n1)
+			if n2 != n0 {
+				path = foldStep(at, path, n2)
+			}
 		}
 	}
-	return buf
+	for _, n := range path {
+		at[n] = 0
+	}
+	return path
+}
+
+// foldStep appends node n to path folded under recursion=all: a node
+// already on it takes the path back to it (at as in foldPacked).
+func foldStep(at, path []int32, n int32) []int32 {
+	if i := at[n]; i > 0 {
+		for _, m := range path[i:] {
+			at[m] = 0
+		}
+		return path[:i]
+	}
+	path = append(path, n)
+	at[n] = int32(len(path))
+	return path
 }
 
 // repeats reports whether a node is on the path of locations locs twice,
