@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -36,11 +37,14 @@ func (e *Engine) Pivot(opt Options, name string) (*Pivot, error) {
 	for i := range from {
 		from[i] = ns.FuncName(int32(i)) == name
 	}
-	through := stacksThrough(q, from)
+	through, inner, outer := stacksThrough(q, from)
 	p := &Pivot{}
 	var err2 error
-	both(func() { p.Callers, err2 = e.Tree(opt, TreeOptions{Inverted: true, From: from, through: through}) },
-		func() { p.Callees, err = e.Tree(opt, TreeOptions{From: from, through: through}) })
+	both(func() {
+		p.Callers, err2 = e.Tree(opt, TreeOptions{Inverted: true, From: from, through: through, throughAt: inner})
+	}, func() {
+		p.Callees, err = e.Tree(opt, TreeOptions{From: from, through: through, throughAt: outer})
+	})
 	if err == nil {
 		err = err2
 	}
@@ -96,23 +100,35 @@ func Unnamed(key string) bool {
 // stacksThrough returns the stacks with a location that has a frame of
 // a from node in q's location view, ascending, scanned in two halves on
 // two cores: every stack whose path has such a frame, after the filters
-// and any fold, which only take frames away.
-func stacksThrough(q *query, from []bool) []int32 {
+// and any fold, which only take frames away. inner and outer are, per
+// stack returned, the index in Stacks.Locs of its innermost and its
+// outermost such location: where the pivot's callers and callees start.
+func stacksThrough(q *query, from []bool) (stacks, inner, outer []int32) {
 	at := q.locsWith(from)
 	st := &q.e.p.Stacks
 	n := st.Len()
-	var parts [2][]int32
-	inHalves(n, parallelGroup, func(part, lo, hi int) {
-		var out []int32
+	type part struct{ stacks, inner, outer []int32 }
+	var parts [2]part
+	inHalves(n, parallelGroup, func(k, lo, hi int) {
+		var p part
 		for s := lo; s < hi; s++ {
-			for _, l := range st.At(int32(s)) {
-				if at[l] {
-					out = append(out, int32(s))
-					break
-				}
+			locs := st.At(int32(s))
+			in := slices.IndexFunc(locs, func(l int32) bool { return at[l] })
+			if in < 0 {
+				continue
 			}
+			out := len(locs) - 1
+			for !at[locs[out]] {
+				out--
+			}
+			base := st.Off[s]
+			p.stacks = append(p.stacks, int32(s))
+			p.inner = append(p.inner, base+int32(in))
+			p.outer = append(p.outer, base+int32(out))
 		}
-		parts[part] = out
+		parts[k] = p
 	})
-	return append(parts[0], parts[1]...)
+	return append(parts[0].stacks, parts[1].stacks...),
+		append(parts[0].inner, parts[1].inner...),
+		append(parts[0].outer, parts[1].outer...)
 }

@@ -102,8 +102,11 @@ type TreeOptions struct {
 	From []bool
 	// through, when set with From, is the stacks that may have a frame
 	// of a From node (ascending; a superset), so that the others are not
-	// read: the pivot's two trees share one scan.
-	through []int32
+	// read: the pivot's two trees share one scan. throughAt, when set,
+	// is where in the profile's Stacks.Locs each of them has the first
+	// location with a From frame in the tree's direction, so
+	// that the tree starts its path there instead of walking to it.
+	through, throughAt []int32
 }
 
 // Tree builds the call tree for opt.
@@ -176,10 +179,15 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 			case t.lo != nil:
 				t.lo[s], t.hi[s] = t.stackOff[s], t.stackOff[s+1]
 			}
-			if fromLoc != nil && !t.passes(int32(s), fromLoc) {
-				continue
+			var i, j int32
+			if at := t.hint(to.throughAt, x, int32(s)); at >= 0 {
+				i, j = t.start(int32(s), at)
+			} else {
+				if fromLoc != nil && !t.passes(int32(s), fromLoc) {
+					continue
+				}
+				i, j = t.first(int32(s))
 			}
-			i, j := t.first(int32(s))
 			for to.From != nil && j >= 0 && !to.From[t.locNodes[j]] {
 				i, j = t.next(int32(s), i, j)
 			}
@@ -541,6 +549,29 @@ func (t *Tree) first(s int32) (i, j int32) {
 		return t.settle(s, i, t.locOff[t.loc(i)+1]-1)
 	}
 	i = hi - 1
+	return t.settle(s, i, t.locOff[t.loc(i)])
+}
+
+// hint is throughAt[x], the location stack s's path starts at (see
+// TreeOptions.throughAt), when that location is on the path: not cut by
+// a filter, nor read from the folded paths (-1: walk from the first).
+func (t *Tree) hint(throughAt []int32, x int, s int32) int32 {
+	if throughAt == nil {
+		return -1
+	}
+	at := throughAt[x]
+	if lo, hi := t.bounds(s); at < lo || at >= hi {
+		return -1
+	}
+	return at
+}
+
+// start returns the cursor of path s's first frame in location index
+// i, which has frames, in the tree's direction.
+func (t *Tree) start(s, i int32) (int32, int32) {
+	if t.Inverted {
+		return t.settle(s, i, t.locOff[t.loc(i)+1]-1)
+	}
 	return t.settle(s, i, t.locOff[t.loc(i)])
 }
 
