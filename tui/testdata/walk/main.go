@@ -127,7 +127,9 @@ func steps(tag string) []step {
 		key("Flame: invert (b)", "root · inverted", "b"),
 		key("Flame: invert back (b)", "root", "b"),
 		{name: "Flame: pivot (S)", pattern: "callers ↑|" + noPivot, keys: "S", refused: noPivot},
-		pivoted(key("Flame: pivot: key k", "▶", "k")),
+		// Down to a callee: the function pivoted on may have no caller (on
+		// the zipf shape it is runtime.goexit, a root).
+		pivoted(key("Flame: pivot: key j", "▶", "j")),
 		pivoted(key("Flame: re-pivot (enter)", "callers ↑", "Enter")),
 		pivoted(key("Flame: pivot back (⌫)", "callers ↑", "BSpace")),
 		pivoted(key("Flame: out of the pivot (⌫)", "root", "BSpace")),
