@@ -303,9 +303,9 @@ func TestFoldBackground(t *testing.T) {
 		t.Errorf("the stacks were folded again")
 	}
 
-	// Busy for ever: the background fold waits at its first stack until
-	// a tree asks for the fold, which then takes the second half of the
-	// stacks to another goroutine (the stacks are halved from two on).
+	// Busy for ever: the background fold's two halves (the stacks are
+	// halved from two on) wait at their first stacks until a tree asks
+	// for the fold, which they then finish without waiting for idle.
 	defer func(old int) { parallelGroup = old }(parallelGroup)
 	parallelGroup = 2
 	busy := load()

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/pprof-tui/pprof-tui/format"
@@ -250,7 +249,8 @@ func (e *Engine) FoldKept(opt Options) bool {
 
 // FoldBackground makes the paths of opt's location view folded under
 // recursion=all ahead of the first tree that folds them (the explorer's
-// R), on one core, giving way while busy reports true.
+// R), on two cores, giving way while busy reports true (until a tree
+// waits for the fold).
 func (e *Engine) FoldBackground(opt Options, busy func() bool) error {
 	opt.Recursion = RecursionAll
 	q, err := e.newQuery(opt)
@@ -294,13 +294,11 @@ func foldAll(q *query) *foldedPaths {
 	if plain == nil && !q.filtering {
 		seen = make([]uint8, n)
 	}
-	// The stacks are folded in two halves, each taken by the first to
-	// claim it: on two cores, or in the background on one (leaving the
-	// other to the explorer's keys) until a tree waits for the fold,
-	// which then takes the second half to the other core.
+	// The stacks are folded in two halves on two cores, in the
+	// background too: a background fold gives way while the explorer is
+	// busy, so it takes every gap between keys on both cores.
 	h := half(n, parallelGroup)
 	var halves [2]foldHalf
-	var claim func(i int)
 	// scan folds the paths of stacks [from, to), written out in chunks
 	// (copied once, into fp.folded, when both halves are done).
 	scan := func(from, to int) (stacks, off []int32, chunks [][]int32) {
@@ -311,9 +309,6 @@ func foldAll(q *query) *foldedPaths {
 		for s := from; s < to; s++ {
 			if q.pause != nil && s&pauseEvery == 0 {
 				q.pause()
-				if h < n && q.paths.foldWaiters.Load() > 0 && !halves[1].claimed.Load() {
-					go claim(1)
-				}
 			}
 			if plain != nil && plain[s] == plainStack {
 				continue
@@ -349,38 +344,23 @@ func foldAll(q *query) *foldedPaths {
 		return stacks, off, append(chunks, folded)
 	}
 	bounds := [3]int{0, h, n}
-	for i := range halves {
-		halves[i].done = make(chan struct{})
-	}
-	claim = func(i int) {
+	fold := func(i int) {
 		hf := &halves[i]
-		if !hf.claimed.CompareAndSwap(false, true) {
-			return
-		}
-		defer close(hf.done)
-		defer func() { hf.crash = recover() }()
 		hf.stacks, hf.off, hf.chunks = scan(bounds[i], bounds[i+1])
 	}
-	if h < n && q.pause == nil {
-		both(func() { claim(0) }, func() { claim(1) })
+	if h < n {
+		both(func() { fold(0) }, func() { fold(1) })
 	} else {
-		claim(0)
-		claim(1)
+		fold(0)
 	}
 	size := 0
-	for i := range halves {
-		hf := &halves[i]
-		<-hf.done
-		if hf.crash != nil {
-			panic(hf.crash)
-		}
+	for _, hf := range halves {
 		for _, c := range hf.chunks {
 			size += len(c)
 		}
 	}
 	fp.folded = make([]int32, 0, size)
-	for i := range halves {
-		hf := &halves[i]
+	for _, hf := range halves {
 		for _, o := range hf.off {
 			fp.off = append(fp.off, o+int32(len(fp.folded)))
 		}
@@ -396,15 +376,11 @@ func foldAll(q *query) *foldedPaths {
 	return fp
 }
 
-// foldHalf is one half of foldAll's stacks: who claimed it, its folded
-// paths once done (off counts from the start of its chunks), and a panic
-// of the goroutine that folded it.
+// foldHalf is one half of foldAll's stacks folded: off counts from the
+// start of its chunks.
 type foldHalf struct {
-	claimed     atomic.Bool
-	done        chan struct{}
 	stacks, off []int32
 	chunks      [][]int32
-	crash       any
 }
 
 // foldChunk is how many nodes foldAll writes out before it starts a new
