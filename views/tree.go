@@ -2,6 +2,7 @@ package views
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -303,6 +304,14 @@ func (t *Tree) expand(i int) bool {
 	if r.open || tr.Leaf(r.n) {
 		return false
 	}
+	t.rows = slices.Insert(t.rows, i+1, childRows(r, tr)...)
+	t.l.setLen(len(t.rows))
+	return true
+}
+
+// childRows opens row r of tree tr: the rows of its children, which go
+// right after it.
+func childRows(r *treeRow, tr *analysis.Tree) []treeRow {
 	kids := tr.Children(r.n)
 	guide := ""
 	if r.n.Depth > 0 {
@@ -316,9 +325,7 @@ func (t *Tree) expand(i int) bool {
 		add[k] = treeRow{n: c, guide: guide, last: k == len(kids)-1, up: r.up}
 	}
 	r.open = true
-	t.rows = append(t.rows[:i+1], append(add, t.rows[i+1:]...)...)
-	t.l.setLen(len(t.rows))
-	return true
+	return add
 }
 
 // collapse closes row i.
@@ -339,15 +346,38 @@ func (t *Tree) collapse(i int) {
 // expandHeaviest opens the heaviest path below row i; with move, the
 // cursor follows it to its end.
 func (t *Tree) expandHeaviest(i int, move bool) {
-	for {
-		t.expand(i)
-		if !t.rows[i].open || i+1 >= len(t.rows) || t.rows[i+1].n.Depth <= t.rows[i].n.Depth {
-			break
-		}
+	// Down the rows already open, then the levels to open, whose rows go
+	// in as one block after row i: the rows after it (a hundred thousand
+	// roots of an inverted tree) are moved once, not once per level.
+	for t.rows[i].open && i+1 < len(t.rows) && t.rows[i+1].n.Depth > t.rows[i].n.Depth {
 		i++ // the heaviest child comes first
 	}
+	tr := t.treeOf(i)
+	var levels [][]treeRow
+	for r := &t.rows[i]; !r.open && !tr.Leaf(r.n); {
+		add := childRows(r, tr)
+		if len(add) == 0 {
+			break // its children are all cut (Options.NodeFraction)
+		}
+		levels = append(levels, add)
+		r = &add[0]
+	}
+	last := i + len(levels)
+	if len(levels) > 0 {
+		// Each level's heaviest row, then the level below it, then the
+		// level's other rows.
+		var block []treeRow
+		for _, add := range levels {
+			block = append(block, add[0])
+		}
+		for k := len(levels) - 1; k >= 0; k-- {
+			block = append(block, levels[k][1:]...)
+		}
+		t.rows = slices.Insert(t.rows, i+1, block...)
+		t.l.setLen(len(t.rows))
+	}
 	if move {
-		t.l.moveTo(i)
+		t.l.moveTo(last)
 	}
 }
 
