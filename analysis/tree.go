@@ -148,7 +148,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 			t.curSlot[s] = -1
 		}
 	}
-	all := make([]int32, m)
+	all, heads := make([]int32, m), make([]int32, m)
 	var kept [2]int
 	inHalves(m, parallelGroup, func(part, from, end int) {
 		k := 0 // fold.stacks[k] is the first folded stack from s on
@@ -193,7 +193,11 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 			if j < 0 {
 				continue // nothing left of the stack
 			}
-			t.curLoc[s], t.curSlot[s] = i, j
+			// The root's node, and the cursor stepped past it while its
+			// location's lines are in the cache: grouping the roots then
+			// reads heads in order instead of each stack's frame again.
+			heads[out] = t.locNodes[j]
+			t.curLoc[s], t.curSlot[s] = t.next(int32(s), i, j)
 			all[out] = int32(s)
 			out++
 		}
@@ -201,6 +205,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	})
 	h := half(m, parallelGroup)
 	t.all = append(all[:kept[0]], all[h:h+kept[1]]...)
+	heads = append(heads[:kept[0]], heads[h:h+kept[1]]...)
 	t.Total = total
 	if q.mean && totalDiv != 0 {
 		t.Total = total / totalDiv
@@ -208,7 +213,7 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	if f := q.opt.NodeFraction; f > 0 {
 		t.Cutoff = fractionOf(t.Total, f)
 	}
-	t.roots = t.group(&t.g, nil, t.all, 0)
+	t.roots = t.groupHeads(&t.g, nil, t.all, 0, heads)
 	return t, nil
 }
 
@@ -723,15 +728,21 @@ var parallelGroup = 1 << 15
 // path's values to its child, found through slot (node → index+1, left
 // set for the children found): group's first pass over paths, or over
 // part of them.
-func (t *Tree) step(paths, which, slot []int32) []child {
+// With heads (the roots' grouping), paths[i]'s frame is node heads[i]
+// and its cursor is past it already.
+func (t *Tree) step(paths, which, slot, heads []int32) []child {
 	var kids []child
 	for i, s := range paths {
-		j := t.curSlot[s]
-		if j < 0 {
-			which[i] = 0
-			continue // ends at the parent
+		var n, j int32
+		if heads != nil {
+			n = heads[i]
+		} else {
+			if j = t.curSlot[s]; j < 0 {
+				which[i] = 0
+				continue // ends at the parent
+			}
+			n = t.locNodes[j]
 		}
-		n := t.locNodes[j]
 		k := slot[n]
 		if k == 0 {
 			kids = append(kids, child{node: n})
@@ -739,7 +750,11 @@ func (t *Tree) step(paths, which, slot []int32) []child {
 			slot[n] = k
 		}
 		which[i] = k
-		t.take(&kids[k-1], s, j)
+		if heads != nil {
+			t.tally(&kids[k-1], s)
+		} else {
+			t.take(&kids[k-1], s, j)
+		}
 	}
 	return kids
 }
@@ -747,6 +762,12 @@ func (t *Tree) step(paths, which, slot []int32) []child {
 // take adds path s, whose next frame (slot j) is child c's node, to c
 // and steps its cursor.
 func (t *Tree) take(c *child, s, j int32) {
+	t.curLoc[s], t.curSlot[s] = t.next(s, t.curLoc[s], j)
+	t.tally(c, s)
+}
+
+// tally adds path s, stepped past child c's frame, to c.
+func (t *Tree) tally(c *child, s int32) {
 	c.paths++
 	w := t.w[s]
 	c.total += w
@@ -754,9 +775,7 @@ func (t *Tree) take(c *child, s, j int32) {
 	if t.dw != nil {
 		c.totalDiv += t.dw[s]
 	}
-	ni, nj := t.next(s, t.curLoc[s], j)
-	t.curLoc[s], t.curSlot[s] = ni, nj
-	if nj < 0 {
+	if t.curSlot[s] < 0 {
 		c.self += w
 		if t.dw != nil {
 			c.selfDiv += t.dw[s]
@@ -767,14 +786,18 @@ func (t *Tree) take(c *child, s, j int32) {
 // stepHalves is step over two halves of paths at once, each with its own
 // slots (the paths are distinct stacks, so are the cursors each half
 // steps), and the second half's children merged into the first's.
-func (t *Tree) stepHalves(g *grouper, paths, which []int32) []child {
+func (t *Tree) stepHalves(g *grouper, paths, which, heads []int32) []child {
 	if g.slot2 == nil {
 		g.slot2 = make([]int32, t.Nodes.Len())
 	}
 	h := len(paths) / 2
+	var ha, hb []int32
+	if heads != nil {
+		ha, hb = heads[:h], heads[h:]
+	}
 	var a, b []child
-	both(func() { a = t.step(paths[:h], which[:h], g.slot) },
-		func() { b = t.step(paths[h:], which[h:], g.slot2) })
+	both(func() { a = t.step(paths[:h], which[:h], g.slot, ha) },
+		func() { b = t.step(paths[h:], which[h:], g.slot2, hb) })
 	remap := make([]int32, len(b)+1) // b's index+1 → a's
 	for i := range b {
 		kb := &b[i]
@@ -802,6 +825,11 @@ func (t *Tree) stepHalves(g *grouper, paths, which []int32) []child {
 // samples the layout of a flame graph groups hundreds of thousands of
 // paths per row, with no allocation but the children.
 func (t *Tree) group(g *grouper, parent *TreeNode, paths []int32, depth int) []*TreeNode {
+	return t.groupHeads(g, parent, paths, depth, nil)
+}
+
+// groupHeads is group, with the paths' frames given (step's heads).
+func (t *Tree) groupHeads(g *grouper, parent *TreeNode, paths []int32, depth int, heads []int32) []*TreeNode {
 	// which[i] is the child of paths[i] (0 for none, else index+1).
 	which := g.buffer(&g.which, len(paths))
 	if g.slot == nil {
@@ -809,9 +837,9 @@ func (t *Tree) group(g *grouper, parent *TreeNode, paths []int32, depth int) []*
 	}
 	var kids []child
 	if len(paths) < parallelGroup {
-		kids = t.step(paths, which, g.slot)
+		kids = t.step(paths, which, g.slot, heads)
 	} else {
-		kids = t.stepHalves(g, paths, which)
+		kids = t.stepHalves(g, paths, which, heads)
 	}
 	for _, k := range kids {
 		g.slot[k.node] = 0
