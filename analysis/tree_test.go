@@ -142,7 +142,15 @@ func TestTreeWeight(t *testing.T) {
 // where its path first meets the function, and nil for one it lacks.
 func TestTreeLocate(t *testing.T) {
 	e := engineFor(t, filepath.Join("../testdata", "synthetic/bigprof_10k.pb.gz"))
-	opt := testOptions(t, nil)
+	for _, set := range []map[string]string{nil, {"recursion": RecursionAll}, {"recursion": RecursionDirect, "hide": "runtime"}, {"show_from": "main"}} {
+		locateEveryNode(t, e, testOptions(t, set))
+	}
+}
+
+// locateEveryNode checks Locate for every node of opt's trees, top-down
+// and inverted.
+func locateEveryNode(t *testing.T, e *Engine, opt Options) {
+	t.Helper()
 	for _, inverted := range []bool{false, true} {
 		full, err := e.Tree(opt, TreeOptions{Inverted: inverted})
 		if err != nil {
