@@ -44,25 +44,19 @@ func (f *folder) fold(path []int32, inl []bool, nodes int) ([]int32, []bool) {
 		if len(f.at) < nodes {
 			f.at = make([]int32, nodes)
 		}
-		at := f.at
+		// Folded in place: the folded path is never longer than the
+		// part of path read so far.
+		folded := path[:0]
 		for k, n := range path {
-			if i := at[n]; i > 0 {
-				for _, m := range path[i:out] {
-					at[m] = 0
-				}
-				out = int(i)
-				continue
+			before := len(folded)
+			if folded = foldStep(f.at, folded, n); len(folded) > before && inl != nil {
+				inl[before] = inl[k]
 			}
-			path[out] = n
-			if inl != nil {
-				inl[out] = inl[k]
-			}
-			out++
-			at[n] = int32(out)
 		}
-		for _, m := range path[:out] {
-			at[m] = 0
+		for _, m := range folded {
+			f.at[m] = 0
 		}
+		out = len(folded)
 	}
 	if inl != nil {
 		inl = inl[:out]

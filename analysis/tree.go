@@ -526,11 +526,9 @@ func (t *Tree) first(s int32) (i, j int32) {
 		return 0, -1
 	}
 	if t.Inverted {
-		i = lo
-		return t.settle(s, i, t.locOff[t.loc(i)+1]-1)
+		return t.start(s, lo)
 	}
-	i = hi - 1
-	return t.settle(s, i, t.locOff[t.loc(i)])
+	return t.start(s, hi-1)
 }
 
 // hint is throughAt[x], the location stack s's path starts at (see
@@ -547,8 +545,8 @@ func (t *Tree) hint(throughAt []int32, x int, s int32) int32 {
 	return at
 }
 
-// start returns the cursor of path s's first frame in location index
-// i, which has frames, in the tree's direction.
+// start returns the cursor of path s's first frame from location index
+// i on, in the tree's direction.
 func (t *Tree) start(s, i int32) (int32, int32) {
 	if t.Inverted {
 		return t.settle(s, i, t.locOff[t.loc(i)+1]-1)
