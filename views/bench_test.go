@@ -227,6 +227,21 @@ func benchFlame1M(b *testing.B, e *analysis.Engine) {
 			redraw(b, f, opt)
 		}
 	})
+	b.Run("pivot-root", func(b *testing.B) {
+		// The heaviest frame below the root: a function on most stacks
+		// (runtime.goexit on zipf), its callers' tree over nearly all.
+		f := newFlame()
+		f.Update(tea.KeyMsg{Type: tea.KeyDown})
+		sel, ok := f.Selection()
+		if !ok {
+			b.Skip("no frame below the root")
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			f.pivot = sel.Name
+			redraw(b, f, opt)
+		}
+	})
 	for _, rec := range []string{analysis.RecursionAll, analysis.RecursionDirect} {
 		b.Run("recursion="+rec, func(b *testing.B) {
 			f := newFlame()
