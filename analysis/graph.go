@@ -393,6 +393,7 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 	if parts[1] != nil {
 		g.add(parts[1])
 	}
+	g.link()
 	// Only adding a half needs the index (1.4M edges on wide).
 	g.index = edgeIndex{}
 	for _, part := range locs { // the first half's locations first
@@ -408,7 +409,8 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 }
 
 // add adds o, a graph of later stacks walked as g was, to g: its nodes'
-// values and its edges, new nodes and edges after g's.
+// values and its edges, new nodes and edges after g's. Neither is
+// linked (link lists the edges in their nodes after).
 func (g *ggraph) add(o *ggraph) {
 	for i := range o.nodes {
 		on := &o.nodes[i]
@@ -418,13 +420,12 @@ func (g *ggraph) add(o *ggraph) {
 		gn.cum += on.cum
 		gn.cumDiv += on.cumDiv
 	}
+	g.edges = slices.Grow(g.edges, len(o.edges)) // at most all new: grown once
 	for _, oe := range o.edges {
 		id, added := g.index.number(edgeKey{oe.fromNode, oe.toNode})
 		if added {
 			from, to := g.where[oe.fromNode], g.where[oe.toNode]
 			g.edges = append(g.edges, gedge{from: from, to: to, inline: oe.inline, fromNode: oe.fromNode, toNode: oe.toNode, residual: oe.residual, w: oe.w, dw: oe.dw})
-			g.nodes[from].out = append(g.nodes[from].out, id)
-			g.nodes[to].in = append(g.nodes[to].in, id)
 			continue
 		}
 		e := &g.edges[id]

@@ -85,8 +85,19 @@ func (b *graphBuild) keptLocs(kept []bool) *plainWalk {
 		}
 	}
 	off, nodes := q.locOff, q.locNodes
-	var lk []keptLoc
 	at := make([]int32, len(off)-1)
+	// The records are counted first: on a million locations, growing
+	// them allocated twice their size.
+	n := 0
+	for l := range at {
+		for j := off[l]; j < off[l+1]; j++ {
+			if kept == nil || kept[nodes[j]] {
+				n++
+				break
+			}
+		}
+	}
+	lk := make([]keptLoc, 0, n)
 	for l := range at {
 		k := keptLoc{entry: -1, exit: -1, to: -1}
 		for j := off[l]; j < off[l+1]; j++ {
@@ -307,7 +318,8 @@ func (w *graphWalk) flushOut(k *keptLoc) {
 
 // finish adds the plain stacks' sums per location to their kept nodes,
 // the edges within them and the edges out of them, and makes the graph:
-// a node for each node met (in id order), each edge in its nodes' lists.
+// a node for each node met (in id order), and its edges (listed in their
+// nodes by link, once the halves are added).
 func (w *graphWalk) finish() *ggraph {
 	off, nodes, kept := w.q.locOff, w.q.locNodes, w.kept
 	for l, x := range w.locAt {
@@ -351,14 +363,22 @@ func (w *graphWalk) finish() *ggraph {
 			gn.cumDiv, gn.flatDiv = w.cumDiv[n], w.flatDiv[n]
 		}
 	}
-	// The nodes' edge lists are cut from two arrays (each list's
-	// capacity its length, so that an append copies it), rather than
-	// grown edge by edge, which on 100,000 nodes and 1.4M edges costs
-	// an allocation per growth.
-	nIn, nOut := make([]int32, len(g.nodes)+1), make([]int32, len(g.nodes)+1)
 	for id := range g.edges {
 		e := &g.edges[id]
 		e.from, e.to = g.where[e.fromNode], g.where[e.toNode]
+	}
+	g.index = w.edges
+	return g
+}
+
+// link lists each edge in its nodes' in and out lists, in id order. The
+// lists are cut from two arrays (each list's capacity its length, so
+// that an append copies it), rather than grown edge by edge, which on
+// 100,000 nodes and 1.4M edges costs an allocation per growth.
+func (g *ggraph) link() {
+	nIn, nOut := make([]int32, len(g.nodes)+1), make([]int32, len(g.nodes)+1)
+	for id := range g.edges {
+		e := &g.edges[id]
 		nOut[e.from+1]++
 		nIn[e.to+1]++
 	}
@@ -376,6 +396,4 @@ func (w *graphWalk) finish() *ggraph {
 		g.nodes[e.from].out = append(g.nodes[e.from].out, int32(id))
 		g.nodes[e.to].in = append(g.nodes[e.to].in, int32(id))
 	}
-	g.index = w.edges
-	return g
 }
