@@ -58,6 +58,7 @@ func (h *harness) checkTop(what, unit, golden string) {
 // next is the one go tool pprof -top -diff_base gives (b twice: -base),
 // and the status bar names both.
 func TestPickerBase(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyTo(t, testdata("cpu_labels.pb.gz"), filepath.Join(dir, "new.pb.gz"))
 	copyTo(t, testdata("cpu_labels_no_w0.pb.gz"), filepath.Join(dir, "old.pb.gz"))
@@ -129,6 +130,7 @@ func (h *harness) moveTo(name string) {
 // :base alone goes back to the profile; tab completes the file names;
 // I shows both profiles' facts.
 func TestBaseVerb(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("focus=fib")
 	h.completes("base "+testdata("cpu_labels_no"), "base "+testdata("cpu_labels_no_w0.pb.gz"))
@@ -169,6 +171,7 @@ func TestBaseVerb(t *testing.T) {
 
 // TestBaseVerbMinus: :base -base FILE subtracts as -base.
 func TestBaseVerbMinus(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(filepath.Join("..", "testdata", "notes", "goroutine2.pb.gz")))
 	h.command("base -base " + filepath.Join("..", "testdata", "notes", "goroutine1.pb.gz"))
 	h.waitFor("the diff", func(m *Model) bool { return m.c.Diff })
@@ -183,6 +186,7 @@ func TestBaseVerbMinus(t *testing.T) {
 // gives the frame's before, after and change; w draws the base's widths
 // (main.runFib, new in this profile, is then gone).
 func TestDiffFlame(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(testdata("cpu_labels.pb.gz"))
 	cfg.Sources.DiffBase = []string{testdata("cpu_labels_no_w0.pb.gz")}
 	h := start(t, cfg)
@@ -220,6 +224,7 @@ func TestDiffFlame(t *testing.T) {
 // too, moving together;
 // narrower, the diff table.
 func TestSideBySide(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(testdata("cpu_labels.pb.gz"))
 	cfg.Sources.DiffBase = []string{testdata("cpu_labels_no_w0.pb.gz")}
 	cfg.Width, cfg.Height = 170, 14

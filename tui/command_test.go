@@ -15,6 +15,7 @@ import (
 )
 
 func TestTagFilter(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		sel  views.Selection
 		want string
@@ -46,6 +47,7 @@ func TestTagFilter(t *testing.T) {
 // filter keeps exactly that value's samples: the -tags report under
 // tagfocus=key=^value$ shows that value alone, with its full total.
 func TestTagFilterSelectsExactly(t *testing.T) {
+	t.Parallel()
 	for _, file := range []string{"cpu_labels.pb.gz", "heap.pb.gz"} {
 		p, err := format.Load(context.Background(), format.Sources{Sources: []string{testdata(file)}}, format.Options{})
 		if err != nil {
@@ -88,6 +90,7 @@ func TestTagFilterSelectsExactly(t *testing.T) {
 // TestURLSource loads from a net/http/pprof-like server (a spinner, no
 // progress bar: the size is unknown).
 func TestURLSource(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, testdata("heap.pb.gz"))
 	}))
@@ -103,6 +106,7 @@ func TestURLSource(t *testing.T) {
 // TestCompletionByValues: each kind of setting value completes from
 // what the settings table says it is drawn from.
 func TestCompletionByValues(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	for _, tc := range []struct {
 		word string

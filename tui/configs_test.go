@@ -32,6 +32,7 @@ func pprofSettings(t *testing.T) string {
 // completing its name; :config save adds ours to pprof's file, keeping
 // pprof's; :config delete removes it; :cmd gives pprof's web UI query.
 func TestConfigVerb(t *testing.T) {
+	t.Parallel()
 	path := pprofSettings(t)
 	cfg := testConfig(testdata("cpu_labels.pb.gz"))
 	cfg.SettingsFile = path

@@ -21,6 +21,7 @@ func statusLineOf(screen string) string {
 // Every view's status bar follows a filter set in it at once: what the
 // filters keep of the total, without visiting another view.
 func TestStatusFollowsFiltersInEveryView(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.keys("j") // a function for the views about one
 	for _, v := range []string{"1", "2", "3", "4", "5", "6", "7", "8"} {
@@ -44,6 +45,7 @@ func TestStatusFollowsFiltersInEveryView(t *testing.T) {
 // In Labels, enter on a value sets a tagfocus, and the status bar says
 // at once what it keeps (@datadog/pprof's wall profile).
 func TestStatusFollowsLabelsEnter(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(filepath.Join("..", "testdata", "producers", "ddnode", "wall.pb.gz")))
 	h.keys("3", "g", "j", "j", "<enter>")
 	s := h.screen()
@@ -59,6 +61,7 @@ func TestStatusFollowsLabelsEnter(t *testing.T) {
 // At 80 columns, filters that do not fit are counted, and the file name
 // and sample type stay.
 func TestStatusCountsFilters(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		cfg := testConfig(testdata("cpu_labels.pb.gz"))
 		cfg.Width, cfg.Height = size[0], size[1]
@@ -84,6 +87,7 @@ func TestStatusCountsFilters(t *testing.T) {
 // says the total without counting what it keeps; with a filter that
 // drops samples beside it, the count runs.
 func TestStatusFoldsOnly(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("recursion=all")
 	var counted string
@@ -107,6 +111,7 @@ func footerOf(screen string) string {
 // A search answers in every view that searches: "no match", or which
 // match of how many as it is typed and stepped through.
 func TestSearchCounts(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.keys("j")
 	count := regexp.MustCompile(`/main\.  ([0-9]+|-)/([0-9]+)\b`)
@@ -152,6 +157,7 @@ func TestSearchCounts(t *testing.T) {
 // go tool pprof -top -focus=RE keeps (the golden
 // analysis/testdata/top/cpu-focus.txt that pprof made).
 func TestSearchShareIsPprofFocus(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "analysis", "testdata", "top", "cpu-focus.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -188,6 +194,7 @@ func TestSearchShareIsPprofFocus(t *testing.T) {
 // enter on Peek's own function focuses on it, which leaves Peek as it
 // was).
 func TestFilterKeysSayWhatTheyDo(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(filepath.Join("..", "testdata", "legacy", "cpu.prof"))
 	cfg.Sources.Binary = filepath.Join("..", "testdata", "legacy", "cpubench")
 	h := start(t, cfg)

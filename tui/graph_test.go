@@ -46,6 +46,7 @@ func dotGraph(t *testing.T, golden string) (nodes, edges []string) {
 // 0.001, 80 nodes), node for node and edge for edge, with the values,
 // inline marks and residual edges -dot labels them with.
 func TestGraphMatchesDot(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		golden, profile, opts string
 		footer                bool // some centre's footer lists edges
@@ -175,6 +176,7 @@ func dotEnds(e string) (from, to string) {
 // neighbour and ↓ re-centres on the aimed callee, and every move is the
 // selection the other views share; f focuses on the centre.
 func TestGraphWalk(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.show(viewGraph)
 	h.waitFor("the graph", func(m *Model) bool { return m.ActiveView().HasResult() })
@@ -260,6 +262,7 @@ func TestSaveGraph(t *testing.T) {
 // TestGraphScreenSizes: at 80×24 the graph shows fewer hops, at 200×50
 // more and wider rows.
 func TestGraphScreenSizes(t *testing.T) {
+	t.Parallel()
 	for _, size := range []struct{ w, h int }{{80, 24}, {200, 50}} {
 		cfg := testConfig(testdata("cpu_labels.pb.gz"))
 		cfg.Width, cfg.Height = size.w, size.h

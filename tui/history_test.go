@@ -10,6 +10,7 @@ import (
 // through heap's four sample types left "⌫ back (4)"); backspace goes
 // back to before the cycle.
 func TestSampleCycleIsOneStep(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("heap.pb.gz")))
 	var before analysis.Options
 	h.do(func(m *Model) { before = m.Options() })

@@ -89,6 +89,7 @@ func pickerConfig(dir string) Config {
 // :cmd and the info panel draw the name, and no byte of it acts on the
 // terminal.
 func TestHostileFileNamePicked(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyProfile(t, "cpu_labels.pb.gz", dir, hostileName)
 	h := start(t, pickerConfig(dir))
@@ -108,6 +109,7 @@ func TestHostileFileNamePicked(t *testing.T) {
 
 // The same name on the command line.
 func TestHostileFileNameArgument(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(copyProfile(t, "cpu_labels.pb.gz", t.TempDir(), hostileName)))
 	h.command("cmd")
 	h.keys("<esc>", "I")
@@ -118,6 +120,7 @@ func TestHostileFileNameArgument(t *testing.T) {
 // A file under a hostile name that is cut short: the error, which names
 // it, is drawn safely.
 func TestHostileFileNameError(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := copyProfile(t, "cpu_labels.pb.gz", dir, hostileName)
 	if err := os.Truncate(path, 6000); err != nil {
@@ -132,6 +135,7 @@ func TestHostileFileNameError(t *testing.T) {
 // A profile whose function names, file names, labels and comments carry
 // escape sequences, through every view and the info panel.
 func TestHostileProfileStrings(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	h := start(t, testConfig(evilProfileAt(t, dir, hostileName)))
 	for _, k := range []string{"2", "3", "4", "5", "6", "7", "8", "1", "I"} {
@@ -146,6 +150,7 @@ func TestHostileProfileStrings(t *testing.T) {
 
 // A live source's fetch error, which names the source, on the status bar.
 func TestHostileLiveError(t *testing.T) {
+	t.Parallel()
 	m := NewModel(t.Context(), testConfig(hostileName))
 	m.live = &live{err: os.ErrNotExist}
 	m.live.err = &os.PathError{Op: "open", Path: hostileName, Err: os.ErrNotExist}
@@ -158,6 +163,7 @@ func TestHostileLiveError(t *testing.T) {
 // pprof's do) does not open: the explorer would show a negative total
 // for non-negative input.
 func TestWrappingSumsRefused(t *testing.T) {
+	t.Parallel()
 	p, err := format.Load(t.Context(), format.Sources{Sources: []string{testdata("cpu_labels.pb.gz")}}, format.Options{Symbolize: "none"})
 	if err != nil {
 		t.Fatal(err)
@@ -186,6 +192,7 @@ func TestWrappingSumsRefused(t *testing.T) {
 // saved configurations (settings.json) for :config, named with a
 // colour escape that the frame's last guard would let through.
 func TestHostileCompletion(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, name := range []string{"x\x1b[7mA.pb.gz", "x\x1b[7mB.pb.gz"} {
 		copyProfile(t, "cpu_labels.pb.gz", dir, name)
@@ -216,6 +223,7 @@ func TestHostileCompletion(t *testing.T) {
 // flame graph and Top side by side) are taken in as the loaded one is,
 // their strings made safe, and nothing reaches the terminal raw.
 func TestHostileBase(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := testConfig(evilProfileAt(t, dir, "new.pb.gz"))
 	cfg.Sources.DiffBase = []string{evilProfileAt(t, dir, hostileName)}

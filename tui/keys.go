@@ -229,8 +229,9 @@ func (m *Model) pivotSelected() tea.Cmd {
 		return p.Pivot(sel.Name)
 	}
 	// The flame graph's next result is the pivot: switching to it
-	// computes that, no recomputation is asked for.
+	// computes that, and the recomputation it asks for is dropped.
 	m.views.get(viewFlame).(views.Pivoter).Pivot(sel.Name)
+	m.c.TakeAsked()
 	return m.switchView(viewFlame)
 }
 

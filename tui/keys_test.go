@@ -12,6 +12,7 @@ import (
 // the order of its rows changes nothing, and the hint line's places are
 // each filled once.
 func TestRootKeysDistinct(t *testing.T) {
+	t.Parallel()
 	rows := rootKeys(views.DefaultKeyMap())
 	seen := map[string]string{}
 	for _, r := range rows {
@@ -45,6 +46,7 @@ func TestRootKeysDistinct(t *testing.T) {
 // the root, the filters while the selection has a name to match, the
 // graph's walks while the centre has callers or callees.
 func TestHintsOnlyWhatActs(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(testdata("cpu_labels.pb.gz"))
 	cfg.Width = 240
 	h := start(t, cfg)

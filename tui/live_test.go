@@ -210,6 +210,7 @@ func TestLiveFile(t *testing.T) {
 // to -base of it computed by the engine from the two files; d again
 // shows the latest snapshot.
 func TestLiveDelta(t *testing.T) {
+	t.Parallel()
 	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
 	// Only two snapshots: a third fetch, before the pause lands, would
 	// make the delta b - b.
@@ -716,6 +717,7 @@ func TestLiveInterval(t *testing.T) {
 // TestSparkline: bars scale from the lowest value to the highest; a
 // steady value is a full bar, and steadily nothing the lowest.
 func TestSparkline(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		vs   []int64
 		want string
@@ -740,6 +742,7 @@ func TestSparkline(t *testing.T) {
 // the marked snapshot gives it (not since the snapshot before, which
 // here is the same profile: its delta would be empty); m again clears.
 func TestLiveMark(t *testing.T) {
+	t.Parallel()
 	a, b := testdata("cpu_labels.pb.gz"), testdata("cpu_labels_no_w0.pb.gz")
 	// The snapshots after the first wait for the keys: on a busy machine
 	// a fetch could otherwise be under way when p cancels it, and the

@@ -289,6 +289,12 @@ func (m *Model) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
 		}
 	}()
 	model, cmd = m.update(msg)
+	for asked := m.c.TakeAsked(); len(asked) > 0; asked = m.c.TakeAsked() {
+		for _, a := range asked {
+			_, c := m.update(a)
+			cmd = tea.Batch(cmd, c)
+		}
+	}
 	if t := m.tallies(); t != nil {
 		cmd = tea.Batch(cmd, t)
 	}

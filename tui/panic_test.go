@@ -78,6 +78,7 @@ func TestPanicChild(t *testing.T) {
 // test binary's TestPanicChild in tmux. Skipped without tmux or with
 // -short.
 func TestPanicRestoresTerminal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short")
 	}

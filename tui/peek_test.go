@@ -34,6 +34,7 @@ func sourceConfig(file string) Config {
 }
 
 func TestPeekSourceScreens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		view viewID
@@ -72,6 +73,7 @@ func TestPeekSourceScreens(t *testing.T) {
 // double clicks: each step makes the caller or callee the selection,
 // the view recomputes about it, and Top shows it after a switch.
 func TestWalkCallers(t *testing.T) {
+	t.Parallel()
 	h := start(t, sourceConfig("cpu_labels.pb.gz"))
 	selected := func() string {
 		var s string
@@ -237,6 +239,7 @@ func expandTabs(s string) string {
 // -list of the same function, for the Go profile and for the gperftools
 // profile symbolized with its binary.
 func TestSourceGutterMatchesPprof(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		cfg    func() Config
@@ -307,6 +310,7 @@ func sameGutter(got, want []string, u topUnits) bool {
 // however far the source scrolls (issue 13: at 80×24 they scrolled off
 // with goroutine.pb.gz's hot line far down a long file).
 func TestSourceHeaderPinned(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		cfg := sourceConfig("cpu_labels.pb.gz")
 		cfg.Width, cfg.Height = size[0], size[1]

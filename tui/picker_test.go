@@ -44,6 +44,7 @@ func copyTo(t *testing.T, from, to string) {
 // The picker lists profiles by content, whatever their names, walks
 // into subdirectories and back, and filters by name.
 func TestPickerByContent(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyTo(t, testdata("cpu_labels.pb.gz"), filepath.Join(dir, "data.bin"))
 	copyTo(t, filepath.Join("..", "testdata", "legacy", "cpubench.c"), filepath.Join(dir, "cpu_prof.c"))
@@ -122,6 +123,7 @@ func sameSet(a, b string) bool {
 
 // Page keys move a page at a time in a long directory.
 func TestPickerPages(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data, err := os.ReadFile(testdata("cpu_labels.pb.gz"))
 	if err != nil {
@@ -161,6 +163,7 @@ func TestPickerPages(t *testing.T) {
 // P closes the profile and returns to the picker the explorer started
 // from, on the file just closed; opening it again starts afresh.
 func TestPickerReturn(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyTo(t, testdata("cpu_labels.pb.gz"), filepath.Join(dir, "data.bin"))
 	copyTo(t, testdata("heap.pb.gz"), filepath.Join(dir, "heap.pb.gz"))
@@ -200,6 +203,7 @@ func TestPickerReturn(t *testing.T) {
 }
 
 func TestThousands(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int]string{0: "0", 999: "999", 5000: "5,000", 1234567: "1,234,567"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)

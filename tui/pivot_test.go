@@ -13,6 +13,7 @@ import (
 // the flame graph, Top and Peek; enter re-pivots on the frame under
 // the cursor, backspace goes back through the pivots and then out.
 func TestPivotKeys(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	pivot := func() (string, int, viewID) {
 		var name string
@@ -116,6 +117,7 @@ func TestPivotKeys(t *testing.T) {
 // TestInvertFlameKey: b turns the flame graph upside down (roots are the
 // leaf functions, as wide as their flat) and back.
 func TestInvertFlameKey(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.keys("4")
 	h.keys("b")
@@ -144,6 +146,7 @@ func TestInvertFlameKey(t *testing.T) {
 // TestRecursionKey: R cycles recursion=all, direct, off, each a step of
 // the history shown in the status bar; the flame graph follows.
 func TestRecursionKey(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.keys("4")
 	fibRows := func() int { return strings.Count(h.screen(), "main.fib ") }
@@ -178,6 +181,7 @@ func TestRecursionKey(t *testing.T) {
 }
 
 func TestPivotScreens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, file string
 		keys       []string
@@ -240,6 +244,7 @@ func (h *harness) pivotFlame() {
 // the callees'; S on a caller re-pivots, backspace goes back, then out,
 // then undoes the last setting.
 func TestTreePivotKeys(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	pivot := func() (string, int) {
 		var name string

@@ -43,6 +43,7 @@ func graphLines(screen string) string {
 // it, backspace returning to the pivot before, then out of the pivot to
 // the graph it was entered from, zoomed as it was.
 func TestFlamePivotHistory(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	expect := func(what string, want flameState) {
 		t.Helper()
@@ -156,6 +157,7 @@ func selectedName(h *harness) string {
 // graph's: b leaves the pivot for the inverted tree as a step backspace
 // undoes, R folds recursion in the pivot.
 func TestTreePivotHistory(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	pivot := func() string {
 		var name string
@@ -200,6 +202,7 @@ func TestTreePivotHistory(t *testing.T) {
 // TestFlameInvertTwiceZoomed: b twice shows the graph as it was, zoom
 // and all.
 func TestFlameInvertTwiceZoomed(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.keys("4", "/")
 	h.typeText("^main.cpuPhase.func1.1$")
@@ -220,6 +223,7 @@ func TestFlameInvertTwiceZoomed(t *testing.T) {
 // undoes, and the hint line offers it (as the top line's "⌫ back to the
 // pivot" does).
 func TestFlameBackHintAfterInvert(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(testdata("cpu_labels.pb.gz"))
 	cfg.Width = 240
 	h := start(t, cfg)

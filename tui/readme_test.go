@@ -59,6 +59,7 @@ func checkDocSection(t *testing.T, path, name, want string) {
 // TestDocsKeyTable keeps docs/explorer.md's key table in step with the
 // root's key table and the views' groups.
 func TestDocsKeyTable(t *testing.T) {
+	t.Parallel()
 	k := views.DefaultKeyMap()
 	checkDocSection(t, explorerPath, "keys", markdownKeys(keyGroups(rootKeys(k), k)))
 }
@@ -78,6 +79,7 @@ func markdownKeys(groups []views.KeyGroup) string {
 // TestDocsTour captures each view at 80×24, as docs/explorer.md shows
 // them; the README shows the Top view's.
 func TestDocsTour(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		keys []string

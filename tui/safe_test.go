@@ -59,6 +59,7 @@ func evilProfileAt(t *testing.T, dir, name string) string {
 // terminal without their control characters, on every view; the names
 // are still there, drawn as symbols.
 func TestControlCharactersNotDrawn(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(evilProfile(t)))
 	for _, k := range []string{"1", "2", "3", "4", "5", "6"} {
 		h.keys(k)

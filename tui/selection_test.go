@@ -27,6 +27,7 @@ func topCursor(h *harness) (string, bool) {
 // `j j o` moved it from main.partition to runtime/pprof.Do, `G o` to
 // time.Now).
 func TestSortKeepsSelection(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.keys("j", "j")
 	if name, _ := topCursor(h); name != "main.partition" {
@@ -52,6 +53,7 @@ func TestSortKeepsSelection(t *testing.T) {
 // neighbour in the direction of travel, not to a search match further
 // down (issue 13: `/sort⏎ g H` put it on main.quicksort, 11 rows down).
 func TestFilterRemovingSelectionGoesToNeighbour(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.keys("/")
 	h.typeText("sort")
@@ -77,6 +79,7 @@ func TestFilterRemovingSelectionGoesToNeighbour(t *testing.T) {
 
 // Sample type and granularity changes keep the selected function.
 func TestOptionChangesKeepSelection(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("heap.pb.gz")))
 	h.keys("j", "j", "j")
 	want, _ := topCursor(h)
@@ -98,6 +101,7 @@ func TestOptionChangesKeepSelection(t *testing.T) {
 // opens at the top with the heaviest rows in sight (issue 13: after
 // :focus=json the table opened part-way down).
 func TestFocusAwayOpensAtTop(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(testdata("cpu_labels.pb.gz"))
 	cfg.Height = 12
 	h := start(t, cfg)
@@ -135,6 +139,7 @@ func treeCursorName(h *harness) string {
 // cursor on its neighbour in the direction of travel; one that keeps it
 // keeps the cursor on it.
 func TestTreeFilterKeepsNeighbour(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.keys("2", "G")
 	sel := treeCursorName(h)
@@ -179,6 +184,7 @@ func labelsCursor(h *harness) string {
 // the direction of travel (not to the row at its index), and a new
 // sample type keeps it where it was.
 func TestLabelsKeepCursor(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	// worker: w0 w2 w3 w1, the last rows.
 	h.keys("3", "G", "k", "k", "j") // on w3, travelling down
@@ -204,6 +210,7 @@ func TestLabelsKeepCursor(t *testing.T) {
 // addresses granularity too, where each address is a node of its own.
 // A filter on one says it cannot match it.
 func TestUnnamedNodesSelection(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(filepath.Join("..", "testdata", "legacy", "gobench.cpu")))
 	h.show(viewGraph)
 	h.waitFor("the graph", func(m *Model) bool { return m.ActiveView().HasResult() })

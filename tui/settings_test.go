@@ -35,6 +35,7 @@ func (h *harness) completes(typed, want string) {
 }
 
 func TestCommandSeveralSettings(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("focus=fib ignore=runtime")
 	o := h.options()
@@ -69,6 +70,7 @@ func TestCommandSeveralSettings(t *testing.T) {
 }
 
 func TestCommandErrorKeepsLine(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	for _, tc := range []struct{ line, err string }{
 		{"fcous=fib", "fcous: unknown setting; did you mean focus?"},
@@ -98,6 +100,7 @@ func TestCommandErrorKeepsLine(t *testing.T) {
 }
 
 func TestCommandHistory(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("focus=fib")
 	h.command("hide=runtime")
@@ -124,6 +127,7 @@ func TestCommandHistory(t *testing.T) {
 }
 
 func TestCompletionLabels(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.keys(":")
 	h.typeText("tagfocus=wo")
@@ -160,6 +164,7 @@ func TestCompletionLabels(t *testing.T) {
 // TestCompletionPages: a long list shows in pages, each whole words,
 // and tab turns the page.
 func TestCompletionPages(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(testdata("cpu_labels.pb.gz"))
 	cfg.Width, cfg.Height = 80, 24
 	h := start(t, cfg)
@@ -189,6 +194,7 @@ func TestCompletionPages(t *testing.T) {
 }
 
 func TestHelpSettings(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(testdata("cpu_labels.pb.gz"))
 	h := start(t, cfg)
 	h.command("focus=fib")
@@ -207,6 +213,7 @@ func TestHelpSettings(t *testing.T) {
 }
 
 func TestHelpOneSetting(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("help granularity")
 	s := h.screen()
@@ -226,6 +233,7 @@ func TestHelpOneSetting(t *testing.T) {
 // function alone); f adds the function to the focus, as i and H add to
 // theirs.
 func TestDrillAndFocus(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	find := func(name string) {
 		h.keys("/")
@@ -256,6 +264,7 @@ func TestDrillAndFocus(t *testing.T) {
 // TestHelpVerb: :help explains the : line's own commands from their
 // table, and tab completes their names.
 func TestHelpVerb(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("help save")
 	if s := h.screen(); !strings.Contains(s, ":save FILE") || !strings.Contains(s, ".pb.gz profile") {

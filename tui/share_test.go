@@ -68,6 +68,7 @@ func TestSaveProto(t *testing.T) {
 // of the current settings; an existing file needs :save!; a bad name is
 // an error that keeps the line.
 func TestSaveText(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("focus=fib")
@@ -111,6 +112,7 @@ func TestSaveText(t *testing.T) {
 // TestCmdAndCopy: :cmd shows the command lines that reopen the view; y
 // copies them, and y in a view copies the selected name, with OSC 52.
 func TestCmdAndCopy(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	cfg := testConfig(testdata("cpu_labels.pb.gz"))
 	cfg.Output = &out
@@ -136,6 +138,7 @@ func TestCmdAndCopy(t *testing.T) {
 // TestInfoPanel: I shows pprof's header facts for the current settings,
 // the sample types, the node counts and the settings in force.
 func TestInfoPanel(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.command("tagfocus=worker=w1 nodefraction=0.05")
 	h.keys("I")
@@ -160,6 +163,7 @@ func TestInfoPanel(t *testing.T) {
 // says what is shown of the total, as pprof's header does; divide_by
 // scales every view's values and the status bar's alike.
 func TestStatusShownOfTotal(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	if s := h.screen(); !strings.Contains(s, "│ total 2.84s │") {
 		t.Errorf("no total in the status bar:\n%s", s)
@@ -182,6 +186,7 @@ func TestStatusShownOfTotal(t *testing.T) {
 // TestTopSaysDropped: the Top view's headings say when nodefraction or
 // nodecount hide nodes.
 func TestTopSaysDropped(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	if s := h.screen(); strings.Contains(s, "(showing ") {
 		t.Errorf("a note with every node shown:\n%s", s)
@@ -198,6 +203,7 @@ func TestTopSaysDropped(t *testing.T) {
 
 // TestInfoPanelScreens: the info panel at 80×24 and 200×50.
 func TestInfoPanelScreens(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		cfg := testConfig(testdata("cpu_labels.pb.gz"))
 		cfg.Width, cfg.Height = size[0], size[1]

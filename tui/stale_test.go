@@ -18,6 +18,7 @@ import (
 // background job of the new profile, not complete its table with the
 // old one's.
 func TestStaleBackgroundAfterClose(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyTo(t, testdata("cpu_labels.pb.gz"), filepath.Join(dir, "cpu.pb.gz"))
 	cfg := testConfig()
@@ -73,6 +74,7 @@ func TestStaleBackgroundAfterClose(t *testing.T) {
 // of the profile before a refresh: after the file changed, b and b
 // again show the new profile's numbers.
 func TestFlameRecentAfterRefresh(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "cpu.pb.gz")
 	copyTo(t, testdata("cpu_labels.pb.gz"), file)
 	cfg := testConfig(file)

@@ -14,6 +14,7 @@ import (
 // the history) when that result comes, not be dropped with the request
 // it superseded.
 func TestChangeSupersededBySnapshot(t *testing.T) {
+	t.Parallel()
 	srv := &liveServer{files: []string{testdata("cpu_labels.pb.gz")}}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()

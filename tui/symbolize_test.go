@@ -10,6 +10,7 @@ import (
 // for the profile's mapping) are shown in the footer, and loads share one
 // cache of binaries.
 func TestSymbolizeNotes(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(filepath.Join("..", "testdata", "legacy", "cpu.prof")))
 	h.waitFor("the note", func(m *Model) bool { return strings.Contains(m.note.text.String(), "no binary for cpubench") })
 	if s := h.screen(); !strings.Contains(s, "symbolize: no binary for cpubench") {

@@ -10,6 +10,7 @@ import (
 // TestTabAt: a click on a tab's label selects that tab, at every width
 // the tab bar has a layout for (padded, compact, numbers only).
 func TestTabAt(t *testing.T) {
+	t.Parallel()
 	for _, width := range []int{120, 80, 60} {
 		cfg := testConfig(testdata("cpu_labels.pb.gz"))
 		cfg.Width = width

@@ -8,6 +8,7 @@ import (
 )
 
 func TestTracesScreens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		w, h int
@@ -36,6 +37,7 @@ func TestTracesScreens(t *testing.T) {
 // makes that frame's function the selection of every view, and the
 // Traces view then lists the stacks through it.
 func TestTracesSelectFrame(t *testing.T) {
+	t.Parallel()
 	h := start(t, sourceConfig("cpu_labels.pb.gz"))
 	h.show(viewTraces)
 	var tv *views.Traces

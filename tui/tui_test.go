@@ -174,6 +174,7 @@ func uiOptions() analysis.Options {
 }
 
 func TestGoldenScreens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, file string
 		keys       []string
@@ -222,6 +223,7 @@ func TestGoldenScreens(t *testing.T) {
 }
 
 func TestTopEqualsPprof(t *testing.T) {
+	t.Parallel()
 	for _, file := range []string{"cpu_labels.pb.gz", "heap.pb.gz", "block.pb.gz", "mutex.pb.gz", "goroutine.pb.gz"} {
 		t.Run(file, func(t *testing.T) {
 			h := start(t, testConfig(testdata(file)))
@@ -231,6 +233,7 @@ func TestTopEqualsPprof(t *testing.T) {
 }
 
 func TestStatusBar(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("heap.pb.gz")))
 	s := h.screen()
 	status := strings.Split(s, "\n")[testH-2]
@@ -242,6 +245,7 @@ func TestStatusBar(t *testing.T) {
 }
 
 func TestSampleTypeSwitch(t *testing.T) {
+	t.Parallel()
 	file := testdata("heap.pb.gz")
 	h := start(t, testConfig(file))
 	// heap: alloc_objects, alloc_space, inuse_objects, inuse_space; the
@@ -279,6 +283,7 @@ func TestSampleTypeSwitch(t *testing.T) {
 // TestFilters adds each kind of filter from the selected row and from
 // the command line, checks the table against pprof's, and undoes it.
 func TestFilters(t *testing.T) {
+	t.Parallel()
 	file := testdata("cpu_labels.pb.gz")
 	h := start(t, testConfig(file))
 	base := uiOptions()
@@ -334,6 +339,7 @@ func TestFilters(t *testing.T) {
 }
 
 func TestFiltersStackAndReset(t *testing.T) {
+	t.Parallel()
 	file := testdata("cpu_labels.pb.gz")
 	h := start(t, testConfig(file))
 	h.keys("i", "j", "i") // ignore the first row, then the new second one
@@ -357,6 +363,7 @@ func TestFiltersStackAndReset(t *testing.T) {
 }
 
 func TestBadRegexpChangesNothing(t *testing.T) {
+	t.Parallel()
 	file := testdata("cpu_labels.pb.gz")
 	h := start(t, testConfig(file))
 	before := h.screen()
@@ -396,6 +403,7 @@ func TestBadRegexpChangesNothing(t *testing.T) {
 }
 
 func TestLabelFilters(t *testing.T) {
+	t.Parallel()
 	file := testdata("cpu_labels.pb.gz")
 	h := start(t, testConfig(file))
 	h.keys("3", "j", "j") // algo: fib, hash
@@ -428,6 +436,7 @@ func TestLabelFilters(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	cursor := func() string {
 		var name string
@@ -519,6 +528,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestTreeKeys(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.keys("2", "R", "R") // fold direct recursion: main.fib is one row
 	if !strings.Contains(h.screen(), "recursion=direct") {
@@ -573,6 +583,7 @@ func TestTreeKeys(t *testing.T) {
 // TestTreeEqualsAnalysis checks the numbers of the tree's first screen
 // against analysis.Tree.
 func TestTreeEqualsAnalysis(t *testing.T) {
+	t.Parallel()
 	file := testdata("cpu_labels.pb.gz")
 	h := start(t, testConfig(file))
 	h.keys("2", "R", "R")
@@ -601,6 +612,7 @@ func TestTreeEqualsAnalysis(t *testing.T) {
 }
 
 func TestResize(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	for _, size := range [][2]int{{80, 24}, {160, 45}, {40, 10}, {120, 35}} {
 		h.tm.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
@@ -631,6 +643,7 @@ func TestResize(t *testing.T) {
 }
 
 func TestCompletion(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("heap.pb.gz")))
 	h.keys(":")
 	h.typeText("sam")
@@ -673,6 +686,7 @@ func TestCompletion(t *testing.T) {
 }
 
 func TestSort(t *testing.T) {
+	t.Parallel()
 	file := testdata("cpu_labels.pb.gz")
 	h := start(t, testConfig(file))
 	h.keys("o") // by cum: must be pprof's -cum order
@@ -695,6 +709,7 @@ func TestSort(t *testing.T) {
 }
 
 func TestOpeningOptions(t *testing.T) {
+	t.Parallel()
 	// Flags preset the opening state: -sample_index=alloc_space -focus=json.
 	file := testdata("heap.pb.gz")
 	cfg := testConfig(file)
@@ -710,6 +725,7 @@ func TestOpeningOptions(t *testing.T) {
 }
 
 func TestPickerDemo(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig()
 	cfg.Dir = t.TempDir()
 	// A file that starts as a profile.proto and breaks off; and one that
@@ -730,6 +746,7 @@ func TestPickerDemo(t *testing.T) {
 }
 
 func TestLoadError(t *testing.T) {
+	t.Parallel()
 	m := NewModel(context.Background(), testConfig(testdata("nope.pb.gz")))
 	tm := newFinished(t, m)
 	_ = tm
@@ -739,6 +756,7 @@ func TestLoadError(t *testing.T) {
 }
 
 func TestOpeningErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		file string
 		set  func(o *analysis.Options)
@@ -762,6 +780,7 @@ func TestOpeningErrors(t *testing.T) {
 }
 
 func TestQuit(t *testing.T) {
+	t.Parallel()
 	for _, k := range []string{"q", "<ctrl+c>"} {
 		h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 		h.tm.Send(keyMsg(k))
@@ -781,6 +800,7 @@ func TestQuit(t *testing.T) {
 }
 
 func TestMouse(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	cursor := func() string {
 		var name string
@@ -823,6 +843,7 @@ func TestMouse(t *testing.T) {
 // TestDiffColours: in a diff, growth is red and shrinkage green, in the
 // Top values and the tree's names, strongest for the biggest change.
 func TestDiffColours(t *testing.T) {
+	t.Parallel()
 	red := "38;2;255;77;77"    // colGrow[0], dark background
 	green := "38;2;60;220;131" // colShrink[0], as termenv rounds it
 	for _, tc := range []struct {
@@ -860,6 +881,7 @@ func TestDiffColours(t *testing.T) {
 // out while zoomed and keeping their meanings otherwise, n walking the
 // matching frames.
 func TestFlameKeys(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	selected := func() (string, string) {
 		var view, shared string
@@ -967,6 +989,7 @@ func TestFlameKeys(t *testing.T) {
 // then a frame (the rows start under the tab bar and the detail line),
 // then a double click to zoom.
 func TestFlameMouse(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	click := func(x, y int) {
 		h.tm.Send(tea.MouseMsg{X: x, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
@@ -997,6 +1020,7 @@ func TestFlameMouse(t *testing.T) {
 // sample type's table is computed in the background, so s finds it kept;
 // a profile with one sample type prefetches nothing.
 func TestPrefetchNextSampleType(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("cpu_labels.pb.gz")))
 	h.waitReady()
 	next := uiOptions()
@@ -1015,6 +1039,7 @@ func TestPrefetchNextSampleType(t *testing.T) {
 // recursion=all in the background, which R asks for first; the Top view
 // prepares nothing.
 func TestFoldPrepared(t *testing.T) {
+	t.Parallel()
 	h := start(t, testConfig(testdata("recursive.pb.gz")))
 	time.Sleep(3 * completeDelay)
 	h.settle()
@@ -1041,6 +1066,7 @@ func TestFoldPrepared(t *testing.T) {
 // complete table replaces it in the background, so a row further down
 // shows its marker as pprof gives it.
 func TestTopCompletesMarkers(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "distinct.pb.gz")
 	f, err := os.Create(path)
 	if err != nil {

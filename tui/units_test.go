@@ -64,6 +64,7 @@ var unreadable = regexp.MustCompile(`(?m)(^|\s)(0\s+[-0-9]|(0\.[0-9]+|[0-9]\.[0-
 // below 1 of its unit), the status bar's total too; :unit= puts every
 // view in the one unit asked for.
 func TestReadableValues(t *testing.T) {
+	t.Parallel()
 	path := spanProfile(t)
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		cfg := testConfig(path)
@@ -112,6 +113,7 @@ func TestReadableValues(t *testing.T) {
 // times over; the rows stay in line with the headings (issue 13: the
 // row 356793.47us 16556.10% pushed the table out of line).
 func TestMeanStaysAligned(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		cfg := testConfig(testdata("block.pb.gz"))
 		cfg.Width, cfg.Height = size[0], size[1]

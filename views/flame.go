@@ -460,7 +460,8 @@ func (f *Flame) Busy() bool {
 
 // recompute asks the root for a new result (another pivot, inverted).
 func (f *Flame) recompute() tea.Cmd {
-	return func() tea.Msg { return RecomputeMsg{f} }
+	f.c.Ask(RecomputeMsg{f})
+	return nil
 }
 
 // graphHeight is the number of rows on screen: the view less the detail

@@ -296,7 +296,7 @@ func (t *Top) Update(msg tea.Msg) tea.Cmd {
 		next := map[string]string{"flat": "cum", "cum": "name", "name": "flat"}
 		t.SortBy(next[t.sortBy])
 		if t.top.Partial() {
-			return func() tea.Msg { return RecomputeMsg{t} }
+			t.c.Ask(RecomputeMsg{t})
 		}
 	}
 	return nil

@@ -265,6 +265,12 @@ func (t *Tree) treeOf(i int) *analysis.Tree {
 	return t.tree
 }
 
+// recompute asks the root for a new result (inverted, pivoted).
+func (t *Tree) recompute() tea.Cmd {
+	t.c.Ask(RecomputeMsg{t})
+	return nil
+}
+
 // Pivot pivots the tree on the function named name: its callers' tree
 // above its callees', remembering the tree or the pivot before for
 // going back.
@@ -272,7 +278,7 @@ func (t *Tree) Pivot(name string) tea.Cmd {
 	if !t.pivotTo(name, nil) {
 		return nil
 	}
-	return func() tea.Msg { return RecomputeMsg{t} }
+	return t.recompute()
 }
 
 // Claims takes backspace on the trail: back to the pivot before, or
@@ -395,11 +401,11 @@ func (t *Tree) Update(msg tea.Msg) tea.Cmd {
 	k := t.c.Keys
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Back) && len(t.back) > 0 {
 		t.stepBack()
-		return func() tea.Msg { return RecomputeMsg{t} }
+		return t.recompute()
 	}
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
 		t.invert(nil)
-		return func() tea.Msg { return RecomputeMsg{t} }
+		return t.recompute()
 	}
 	if t.tree == nil {
 		return nil

@@ -40,6 +40,24 @@ type Common struct {
 	// Steps orders the undoable steps of the root and of the views; nil
 	// leaves backspace to a view that has a step of its own.
 	Steps *Steps
+	// asked holds what views asked of the root (Ask) while it handed
+	// them a message.
+	asked []tea.Msg
+}
+
+// Ask queues msg (a RecomputeMsg) for the root, which handles it as soon
+// as the view's Update returns, before any other message. Sent as a
+// command's message it would arrive after whatever the program had
+// queued meanwhile (a key, a test's probe), and until then the screen
+// would show a state the request is about to change: the Top view sorted
+// by cum over a partial table, a tree inverted with the old rows.
+func (c *Common) Ask(msg tea.Msg) { c.asked = append(c.asked, msg) }
+
+// TakeAsked returns what Ask queued, and empties the queue.
+func (c *Common) TakeAsked() []tea.Msg {
+	a := c.asked
+	c.asked = nil
+	return a
 }
 
 // Steps orders the explorer's undoable steps, wherever they are kept: a
@@ -159,8 +177,8 @@ func (s Selection) Filterable() bool {
 
 // RecomputeMsg asks the root to compute View's data again: a setting of
 // the view's own changed what it needs (the tree's inversion; the Top
-// view's order, over a partial table). Views send it as a command's
-// message.
+// view's order, over a partial table). Views send it through
+// Common.Ask.
 type RecomputeMsg struct{ View View }
 
 // SelectMsg asks the root to make Name the shared selection, recomputing
