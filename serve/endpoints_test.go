@@ -125,6 +125,7 @@ func TestEndpoints(t *testing.T) {
 }
 
 func TestEndpointSecondsClamped(t *testing.T) {
+	t.Parallel()
 	p := newPprofServer(t)
 	ts := startServer(t, func(c *Config) {
 		c.Endpoints = []string{"api=" + p.URL}
@@ -146,6 +147,7 @@ func TestEndpointSecondsClamped(t *testing.T) {
 // start, whatever it is asked for (DNS rebinding, a Host it was not
 // given).
 func TestEndpointDialer(t *testing.T) {
+	t.Parallel()
 	p := newPprofServer(t)
 	e, err := parseEndpoint("api="+p.URL, time.Second)
 	if err != nil {

@@ -43,6 +43,7 @@ func servedDir(t *testing.T) (dir string, files *rootFiles) {
 }
 
 func TestFilesRefused(t *testing.T) {
+	t.Parallel()
 	dir, files := servedDir(t)
 	device := ""
 	if err := syscall.Mknod(filepath.Join(dir, "null.pb.gz"), syscall.S_IFCHR|0o644, 1<<8|3); err == nil {
@@ -94,6 +95,7 @@ func TestFilesRefused(t *testing.T) {
 // TestPickerListsOnlyRegularFiles: the picker's listing goes through
 // the root and shows neither symlinks nor FIFOs.
 func TestPickerListsOnlyRegularFiles(t *testing.T) {
+	t.Parallel()
 	_, files := servedDir(t)
 	des, err := files.ReadDir(".")
 	if err != nil {
@@ -127,6 +129,7 @@ func (s *slowReader) Read(b []byte) (int, error) {
 }
 
 func TestLoadStopsWithItsContext(t *testing.T) {
+	t.Parallel()
 	_, files := servedDir(t)
 	reads := make(chan struct{}, 1)
 	files.wrap = func(r io.Reader) io.Reader { return &slowReader{r: r, reads: reads} }
@@ -152,6 +155,7 @@ func TestLoadStopsWithItsContext(t *testing.T) {
 }
 
 func TestSourceRoot(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("../testdata/src/goprof/main.go")
 	if err != nil {
 		t.Fatal(err)

@@ -22,9 +22,9 @@ import (
 
 // The tests run the server on 127.0.0.1:0 with its keys in a temporary
 // directory, and talk to it with x/crypto/ssh clients holding a PTY.
-// Each has its own server; the ones that mostly wait (for quiet screens,
-// timeouts, shutdowns) run in parallel, and the ones that read the
-// process's memory (runtime.GC, ReadMemStats) or its environment do not.
+// Each has its own server, so they run in parallel, but for the ones
+// that read the process's memory (runtime.GC, ReadMemStats) or set its
+// environment.
 
 // testProfile is a real Go CPU profile from the repository's testdata.
 func testProfile(t testing.TB) []byte {

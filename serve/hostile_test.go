@@ -90,6 +90,7 @@ func TestMemoryBudgetTooSmallForOne(t *testing.T) {
 }
 
 func TestDecodedCap(t *testing.T) {
+	t.Parallel()
 	data := testProfile(t)
 	n := decodedCap(bytes.NewReader(data), int64(len(data)), 1<<30)
 	if n <= int64(len(data)) {
@@ -115,6 +116,7 @@ func TestDecodedCap(t *testing.T) {
 }
 
 func TestPerfDataRefused(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	perf := append([]byte("PERFILE2"), make([]byte, 200)...)
 	if err := os.WriteFile(filepath.Join(ts.dir, "perf.data"), perf, 0o644); err != nil {
@@ -134,6 +136,7 @@ func TestPerfDataRefused(t *testing.T) {
 // another address still gets in, and the flood holds only its
 // per-source share of the slots.
 func TestPreAuthFlood(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.Handshake = 2 * time.Second })
 	var flood []net.Conn
 	defer func() {
@@ -162,6 +165,7 @@ func TestPreAuthFlood(t *testing.T) {
 }
 
 func TestStartups(t *testing.T) {
+	t.Parallel()
 	st, err := ParseStartups("10:30:100")
 	if err != nil || st != (Startups{10, 30, 100}) {
 		t.Fatalf("ParseStartups: %v %v", st, err)
@@ -211,6 +215,7 @@ func TestStartups(t *testing.T) {
 }
 
 func TestConnectionsPerKey(t *testing.T) {
+	t.Parallel()
 	other := newKey(t)
 	ts := startServer(t, func(c *Config) {
 		c.MaxConnsPerKey = 2
@@ -248,6 +253,7 @@ func writeKeys(t *testing.T, path, text string) {
 }
 
 func TestKeyOptions(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	pub := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(ts.key.PublicKey())))
 	auth := ts.srv.cfg.AuthorizedKeys
@@ -296,6 +302,7 @@ func TestKeyOptions(t *testing.T) {
 }
 
 func TestFromPatterns(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		ip, list string
 		want     bool
@@ -345,6 +352,7 @@ func TestFromPatterns(t *testing.T) {
 // an auth method name, each with an escape sequence and a line that
 // reads like the server's own. The log must hold none of them raw.
 func TestLogForgingBeforeLogin(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	forged := "\x1b[2J\x1b[Hx\ntime=2026-01-01T00:00:00Z level=INFO msg=\"auth accepted\" addr=10.0.0.1:1 user=root\r"
 
@@ -429,6 +437,7 @@ func (m fakeMeta) RemoteAddr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 
 // TestOpenSSHKeyFrom is OpenSSH's client with a key whose from= names
 // another address: it is refused, and the log says why.
 func TestOpenSSHKeyFrom(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short")
 	}
@@ -458,6 +467,7 @@ func TestOpenSSHKeyFrom(t *testing.T) {
 // exec command, a subsystem name and a TERM, each with an escape
 // sequence and a line that reads like the server's own.
 func TestLogForgingAfterLogin(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	forged := "\x1b[2J\x1b[Hx\ntime=2026-01-01T00:00:00Z level=INFO msg=\"auth accepted\" addr=10.0.0.1:1 user=root\r"
 	client, err := ts.dial(ts.key)
@@ -557,6 +567,7 @@ func TestMemHoldProfiles(t *testing.T) {
 
 // TestOpenedNames: names a client typed stay apart in the log's list.
 func TestOpenedNames(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		names []string
 		want  string
@@ -576,6 +587,7 @@ func TestOpenedNames(t *testing.T) {
 // served. A small profile's decode takes several times its size; it
 // must fit in what the server reserves for it.
 func TestServedSmallProfiles(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	files, err := filepath.Glob("../testdata/go/*.pb.gz")
 	if err != nil || len(files) == 0 {

@@ -19,6 +19,7 @@ import (
 )
 
 func TestConcurrentSessions(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.MaxSessionsPerKey = 8 })
 	// Each session its own size and terminal: 16 colours, 256, true
 	// colour, and none (NO_COLOR, dumb).
@@ -87,6 +88,7 @@ func noColour(raw string) bool {
 }
 
 func TestSessionsPerKey(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.MaxSessionsPerKey = 2 })
 	for range 2 {
 		ts.open(termOpt{}).waitFor(0, "choose a profile")
@@ -99,6 +101,7 @@ func TestSessionsPerKey(t *testing.T) {
 }
 
 func TestOversizedAndFIFOOverSSH(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.MaxBytes = 1 << 20 })
 	if err := os.WriteFile(filepath.Join(ts.dir, "big.pb.gz"), make([]byte, 2<<20), 0o644); err != nil {
 		t.Fatal(err)
@@ -117,6 +120,7 @@ func TestOversizedAndFIFOOverSSH(t *testing.T) {
 }
 
 func TestClientCutMidLoad(t *testing.T) {
+	t.Parallel()
 	reads := make(chan struct{}, 1)
 	ts := startServer(t, func(c *Config) {
 		c.wrapRead = func(r io.Reader) io.Reader { return &slowReader{r: r, reads: reads} }
@@ -162,6 +166,7 @@ func TestLoadsWaitTheirTurn(t *testing.T) {
 }
 
 func TestCrashEndsOnlyItsSession(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) {
 		c.wrapRead = func(io.Reader) io.Reader { panic("a bug in the loader") }
 	})
@@ -208,6 +213,7 @@ func TestIdleTimeout(t *testing.T) {
 }
 
 func TestUnauthenticatedConnections(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) {
 		c.Startups = Startups{2, 100, 2}
 		c.Handshake = 400 * time.Millisecond
@@ -295,6 +301,7 @@ func TestShutdownWithOpenSessions(t *testing.T) {
 }
 
 func TestAuthenticatedConnectionsCapped(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.MaxConns = 2 })
 	var clients []*gossh.Client
 	for range 2 {
@@ -326,6 +333,7 @@ func TestAuthenticatedConnectionsCapped(t *testing.T) {
 }
 
 func TestChannelsPerConnection(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	c, err := ts.dial(ts.key)
 	if err != nil {

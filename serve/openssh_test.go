@@ -21,6 +21,7 @@ import (
 // the second time after a restart. Skipped with -short or without ssh
 // and tmux.
 func TestOpenSSH(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short")
 	}

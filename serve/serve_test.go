@@ -41,6 +41,7 @@ func widthOf(re *regexp.Regexp, raw string) int {
 }
 
 func TestSession(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	tm := ts.open(termOpt{})
 	tm.waitFor(0, "choose a profile")
@@ -96,6 +97,7 @@ func TestSession(t *testing.T) {
 }
 
 func TestWrongKeyRefused(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	if _, err := ts.dial(newKey(t)); err == nil || !strings.Contains(err.Error(), "unable to authenticate") {
 		t.Errorf("an unknown key: %v, want refused", err)
@@ -128,6 +130,7 @@ func TestWrongKeyRefused(t *testing.T) {
 }
 
 func TestMalformedAuthorizedKeyLine(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) {
 		good, _ := os.ReadFile(c.AuthorizedKeys)
 		bad := "ssh-ed25519 AAAAnot-base64!!! broken\nthis is not a key\n"
@@ -211,6 +214,7 @@ func TestNothingButTheExplorer(t *testing.T) {
 }
 
 func TestHostKeyPersisted(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state", "pprof-tui", "host_ed25519")
 	a, created, err := hostKey(path)
 	if err != nil || !created {
@@ -233,6 +237,7 @@ func TestHostKeyPersisted(t *testing.T) {
 }
 
 func TestHugeWindowClamped(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	tm := ts.open(termOpt{w: 100000, h: 50000})
 	tm.waitFor(0, "choose a profile")
@@ -243,6 +248,7 @@ func TestHugeWindowClamped(t *testing.T) {
 }
 
 func TestAuthorizedKeysReadAgain(t *testing.T) {
+	t.Parallel()
 	var path string
 	ts := startServer(t, func(c *Config) { path = c.AuthorizedKeys })
 	other := newKey(t)
@@ -270,6 +276,7 @@ func TestAuthorizedKeysReadAgain(t *testing.T) {
 }
 
 func TestHostKeyReadableByOthersRefused(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "host_ed25519")
 	if _, _, err := hostKey(path); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // loads and their teardown concurrently. Every slot comes back, and the
 // server still serves.
 func TestStressSessionsComeAndGo(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.MaxSessionsPerKey = 8 })
 	rounds, width := 6, 6
 	if testing.Short() {
