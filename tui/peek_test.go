@@ -160,8 +160,8 @@ func TestWalkCallers(t *testing.T) {
 	}
 }
 
-// waitSelected waits for the selection to become name: a walk's
-// SelectMsg comes from a command, after the key.
+// waitSelected waits for the selection to become name and the view's
+// data for it.
 func waitSelected(h *harness, name string) {
 	h.t.Helper()
 	h.waitFor("the selection "+name, func(m *Model) bool {

@@ -371,8 +371,8 @@ func (v *Disasm) follow() tea.Cmd {
 		return nil
 	}
 	v.back = append(v.back, here)
-	name := in.TargetName
-	return func() tea.Msg { return SelectMsg{Name: name} }
+	v.c.Ask(SelectMsg{Name: in.TargetName})
+	return nil
 }
 
 // goBack returns to where the last follow started.

@@ -385,7 +385,8 @@ func (v *Graph) walk(n int32) tea.Cmd {
 	g := v.data.g
 	name := g.Names.FuncName(g.Nodes[n].Node)
 	v.name, v.aim = name, -1
-	return func() tea.Msg { return SelectMsg{Name: name} }
+	v.c.Ask(SelectMsg{Name: name})
+	return nil
 }
 
 // Centre returns the name of the function the graph is centred on and

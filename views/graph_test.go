@@ -28,17 +28,18 @@ func TestGraphClick(t *testing.T) {
 	}
 	fn, _ := v.Centre()
 	_ = v.View()
-	press := func(x, y int) tea.Cmd {
-		return v.Update(tea.MouseMsg{X: x, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	press := func(x, y int) tea.Msg {
+		v.Update(tea.MouseMsg{X: x, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+		return asked(t, v.c)
 	}
 	c := v.center()
 	lay := v.layout(c)
 	centre := lay.levels[0][0]
-	if cmd := press(centre.x+1, centre.y+1); cmd != nil {
-		t.Errorf("a click on the centre: %v", cmd())
+	if msg := press(centre.x+1, centre.y+1); msg != nil {
+		t.Errorf("a click on the centre: %v", msg)
 	}
-	if cmd := press(0, 0); cmd != nil {
-		t.Errorf("a click on the summary line: %v", cmd())
+	if msg := press(0, 0); msg != nil {
+		t.Errorf("a click on the summary line: %v", msg)
 	}
 	for _, l := range []int{-1, 1} {
 		row := lay.levels[l]
@@ -47,12 +48,12 @@ func TestGraphClick(t *testing.T) {
 		}
 		b := row[len(row)-1]
 		want := v.data.g.Names.FuncName(v.data.g.Nodes[b.node].Node)
-		cmd := press(b.x+b.w-1, b.y+graphBoxLines-1)
-		if cmd == nil {
+		msg := press(b.x+b.w-1, b.y+graphBoxLines-1)
+		if msg == nil {
 			t.Fatalf("a click on %s's box (level %d): nothing", want, l)
 		}
-		if msg, ok := cmd().(SelectMsg); !ok || msg.Name != want {
-			t.Fatalf("a click on %s's box: %v", want, cmd())
+		if sel, ok := msg.(SelectMsg); !ok || sel.Name != want {
+			t.Fatalf("a click on %s's box: %v", want, msg)
 		}
 		if name, _ := v.Centre(); name != want {
 			t.Fatalf("centred on %s after a click on %s", name, want)

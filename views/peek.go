@@ -186,8 +186,8 @@ func (p *Peek) walk() tea.Cmd {
 	if !p.onEdge() {
 		return nil
 	}
-	name := p.rowName(p.l.cursor)
-	return func() tea.Msg { return SelectMsg{Name: name} }
+	p.c.Ask(SelectMsg{Name: p.rowName(p.l.cursor)})
+	return nil
 }
 
 func (p *Peek) Update(msg tea.Msg) tea.Cmd {

@@ -45,6 +45,21 @@ func load(t *testing.T, v View, e *analysis.Engine, opt analysis.Options, sel st
 	show()
 }
 
+// asked returns the one message a view asked of the root
+// (Common.Ask) since the last call, or nil.
+func asked(t *testing.T, c *Common) tea.Msg {
+	t.Helper()
+	a := c.TakeAsked()
+	switch len(a) {
+	case 0:
+		return nil
+	case 1:
+		return a[0]
+	}
+	t.Fatalf("%d messages asked of the root: %v", len(a), a)
+	return nil
+}
+
 // keyPress is the key named k: "enter" or "<enter>" (see namedKeys), else
 // runes.
 func keyPress(k string) tea.KeyMsg {
@@ -112,12 +127,13 @@ func TestPeekWalk(t *testing.T) {
 	if !edge || !p.Claims(keyPress("enter")) {
 		t.Fatalf("on caller %q: not claimed", caller)
 	}
-	cmd := p.Update(keyPress("enter"))
-	if cmd == nil {
-		t.Fatal("enter on a caller: no command")
+	p.Update(keyPress("enter"))
+	msg := asked(t, p.c)
+	if msg == nil {
+		t.Fatal("enter on a caller: nothing asked of the root")
 	}
-	if msg, ok := cmd().(SelectMsg); !ok || msg.Name != caller || caller != "main.quicksort" {
-		t.Errorf("walk: %#v, want SelectMsg{main.quicksort}", cmd())
+	if sel, ok := msg.(SelectMsg); !ok || sel.Name != caller || caller != "main.quicksort" {
+		t.Errorf("walk: %#v, want SelectMsg{main.quicksort}", msg)
 	}
 	// The root recomputes for the new selection.
 	p.Reveal(caller)
@@ -145,22 +161,23 @@ func TestPeekDoubleClick(t *testing.T) {
 	load(t, p, e, analysis.DefaultOptions(), "main.partition")
 	now := time.Unix(0, 0)
 	p.click.now = func() time.Time { return now }
-	click := func(y int) tea.Cmd {
-		return p.Update(tea.MouseMsg{Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	click := func(y int) tea.Msg {
+		p.Update(tea.MouseMsg{Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+		return asked(t, p.c)
 	}
-	if cmd := click(peekHeadLines); cmd != nil {
+	if msg := click(peekHeadLines); msg != nil {
 		t.Error("one click walked")
 	}
 	now = now.Add(600 * time.Millisecond)
-	if cmd := click(peekHeadLines); cmd != nil {
+	if msg := click(peekHeadLines); msg != nil {
 		t.Error("a slow second click walked")
 	}
 	now = now.Add(200 * time.Millisecond)
-	cmd := click(peekHeadLines)
-	if cmd == nil {
+	msg := click(peekHeadLines)
+	if msg == nil {
 		t.Fatal("double click did not walk")
 	}
-	if msg := cmd().(SelectMsg); msg.Name != "main.quicksort" {
+	if sel, ok := msg.(SelectMsg); !ok || sel.Name != "main.quicksort" {
 		t.Errorf("double click: %+v", msg)
 	}
 }

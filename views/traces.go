@@ -248,7 +248,8 @@ func (t *Traces) Update(msg tea.Msg) tea.Cmd {
 	}
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, t.c.Keys.SelectFrame) && t.onFrame() {
 		_, _, name := t.Cursor()
-		return func() tea.Msg { return SelectMsg{Name: name} }
+		t.c.Ask(SelectMsg{Name: name})
+		return nil
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ type Common struct {
 	asked []tea.Msg
 }
 
-// Ask queues msg (a RecomputeMsg) for the root, which handles it as soon
+// Ask queues msg (a RecomputeMsg or SelectMsg) for the root, which handles it as soon
 // as the view's Update returns, before any other message. Sent as a
 // command's message it would arrive after whatever the program had
 // queued meanwhile (a key, a test's probe), and until then the screen
@@ -182,7 +182,8 @@ func (s Selection) Filterable() bool {
 type RecomputeMsg struct{ View View }
 
 // SelectMsg asks the root to make Name the shared selection, recomputing
-// the views whose data is about it (peek's enter on a caller sends it).
+// the views whose data is about it (peek's enter on a caller asks it,
+// through Common.Ask).
 type SelectMsg struct{ Name string }
 
 // ViewMsg carries the outcome of a view's own background work (the
