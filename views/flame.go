@@ -459,10 +459,7 @@ func (f *Flame) Busy() bool {
 }
 
 // recompute asks the root for a new result (another pivot, inverted).
-func (f *Flame) recompute() tea.Cmd {
-	f.c.Ask(RecomputeMsg{f})
-	return nil
-}
+func (f *Flame) recompute() { f.c.Ask(RecomputeMsg{f}) }
 
 // graphHeight is the number of rows on screen: the view less the detail
 // line and, in a diff, the legend.
@@ -534,7 +531,8 @@ func (f *Flame) Pivot(name string) tea.Cmd {
 		return nil
 	}
 	f.restoring = false
-	return f.recompute()
+	f.recompute()
+	return nil
 }
 
 // stepOut goes back to the trail's step before: the pivot before, or
@@ -545,7 +543,8 @@ func (f *Flame) stepOut() tea.Cmd {
 		return nil
 	}
 	f.restore, f.restoring = zooms, true
-	return f.recompute()
+	f.recompute()
+	return nil
 }
 
 func (f *Flame) Update(msg tea.Msg) tea.Cmd {
@@ -553,7 +552,8 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
 		f.invert(f.zoomPaths())
 		f.restoring = false
-		return f.recompute()
+		f.recompute()
+		return nil
 	}
 	if f.lay == nil {
 		return nil

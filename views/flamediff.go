@@ -146,7 +146,8 @@ func (f *Flame) toggleWidths() tea.Cmd {
 		return nil
 	}
 	f.fromBase = !f.fromBase // a new state: Busy until its result is shown
-	return f.recompute()
+	f.recompute()
+	return nil
 }
 
 // diffStyle colours frame n by its change; an unchanged frame is grey.

@@ -266,10 +266,7 @@ func (t *Tree) treeOf(i int) *analysis.Tree {
 }
 
 // recompute asks the root for a new result (inverted, pivoted).
-func (t *Tree) recompute() tea.Cmd {
-	t.c.Ask(RecomputeMsg{t})
-	return nil
-}
+func (t *Tree) recompute() { t.c.Ask(RecomputeMsg{t}) }
 
 // Pivot pivots the tree on the function named name: its callers' tree
 // above its callees', remembering the tree or the pivot before for
@@ -278,7 +275,8 @@ func (t *Tree) Pivot(name string) tea.Cmd {
 	if !t.pivotTo(name, nil) {
 		return nil
 	}
-	return t.recompute()
+	t.recompute()
+	return nil
 }
 
 // Claims takes backspace on the trail: back to the pivot before, or
@@ -401,11 +399,13 @@ func (t *Tree) Update(msg tea.Msg) tea.Cmd {
 	k := t.c.Keys
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Back) && len(t.back) > 0 {
 		t.stepBack()
-		return t.recompute()
+		t.recompute()
+		return nil
 	}
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, k.Invert) {
 		t.invert(nil)
-		return t.recompute()
+		t.recompute()
+		return nil
 	}
 	if t.tree == nil {
 		return nil

@@ -45,12 +45,13 @@ type Common struct {
 	asked []tea.Msg
 }
 
-// Ask queues msg (a RecomputeMsg or SelectMsg) for the root, which handles it as soon
-// as the view's Update returns, before any other message. Sent as a
-// command's message it would arrive after whatever the program had
-// queued meanwhile (a key, a test's probe), and until then the screen
-// would show a state the request is about to change: the Top view sorted
-// by cum over a partial table, a tree inverted with the old rows.
+// Ask queues msg (a RecomputeMsg or SelectMsg) for the root, which
+// handles it as soon as the view's Update returns, before any other
+// message. Sent as a command's message it would arrive after whatever
+// the program had queued meanwhile (a key, a test's probe), and until
+// then the screen would show a state the request is about to change:
+// the Top view sorted by cum over a partial table, a tree inverted with
+// the old rows.
 func (c *Common) Ask(msg tea.Msg) { c.asked = append(c.asked, msg) }
 
 // TakeAsked returns what Ask queued, and empties the queue.
