@@ -226,7 +226,8 @@ func (m *Model) pivotSelected() tea.Cmd {
 		return nil
 	}
 	if p, ok := m.ActiveView().(views.Pivoter); ok {
-		return p.Pivot(sel.Name)
+		p.Pivot(sel.Name)
+		return nil
 	}
 	// The flame graph's next result is the pivot: switching to it
 	// computes that, and the recomputation it asks for is dropped.

@@ -526,13 +526,11 @@ func (f *Flame) Claims(msg tea.KeyMsg) bool {
 
 // Pivot pivots the graph on the function named name, remembering the
 // graph or the pivot before for going back.
-func (f *Flame) Pivot(name string) tea.Cmd {
-	if !f.pivotTo(name, f.zoomPaths()) {
-		return nil
+func (f *Flame) Pivot(name string) {
+	if f.pivotTo(name, f.zoomPaths()) {
+		f.restoring = false
+		f.recompute()
 	}
-	f.restoring = false
-	f.recompute()
-	return nil
 }
 
 // stepOut goes back to the trail's step before: the pivot before, or
@@ -598,7 +596,8 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		case key.Matches(msg, k.Zoom) && f.pivot != "":
 			if n := f.cursorNode(); n != nil {
-				return f.Pivot(f.tree.Nodes.FuncName(n.Node))
+				f.Pivot(f.tree.Nodes.FuncName(n.Node))
+				return nil
 			}
 			return nil
 		case key.Matches(msg, k.Zoom):
@@ -699,7 +698,8 @@ func (f *Flame) clicked(x, y int) tea.Cmd {
 	if f.click.Press(i) {
 		if f.pivot != "" {
 			if n := f.lay.frames[i].n; n != nil {
-				return f.Pivot(f.tree.Nodes.FuncName(n.Node))
+				f.Pivot(f.tree.Nodes.FuncName(n.Node))
+				return nil
 			}
 			return nil
 		}

@@ -271,12 +271,10 @@ func (t *Tree) recompute() { t.c.Ask(RecomputeMsg{t}) }
 // Pivot pivots the tree on the function named name: its callers' tree
 // above its callees', remembering the tree or the pivot before for
 // going back.
-func (t *Tree) Pivot(name string) tea.Cmd {
-	if !t.pivotTo(name, nil) {
-		return nil
+func (t *Tree) Pivot(name string) {
+	if t.pivotTo(name, nil) {
+		t.recompute()
 	}
-	t.recompute()
-	return nil
 }
 
 // Claims takes backspace on the trail: back to the pivot before, or

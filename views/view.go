@@ -254,9 +254,10 @@ func filterable(v interface{ Selection() (Selection, bool) }) bool {
 }
 
 // Pivoter is a view that pivots on a function: its callers and callees
-// across all its call sites (S).
+// across all its call sites (S). It asks the root for the pivot's data
+// (Common.Ask).
 type Pivoter interface {
-	Pivot(name string) tea.Cmd
+	Pivot(name string)
 }
 
 // pivotTrail is how a view draws the profile's call graph besides the
