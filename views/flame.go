@@ -597,7 +597,6 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Zoom) && f.pivot != "":
 			if n := f.cursorNode(); n != nil {
 				f.Pivot(f.tree.Nodes.FuncName(n.Node))
-				return nil
 			}
 			return nil
 		case key.Matches(msg, k.Zoom):
@@ -699,7 +698,6 @@ func (f *Flame) clicked(x, y int) tea.Cmd {
 		if f.pivot != "" {
 			if n := f.lay.frames[i].n; n != nil {
 				f.Pivot(f.tree.Nodes.FuncName(n.Node))
-				return nil
 			}
 			return nil
 		}
