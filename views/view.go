@@ -51,7 +51,8 @@ type Common struct {
 // the program had queued meanwhile (a key, a test's probe), and until
 // then the screen would show a state the request is about to change:
 // the Top view sorted by cum over a partial table, a tree inverted with
-// the old rows.
+// the old rows. Views ask on the UI goroutine (in Update or a method the
+// root calls), never from a command.
 func (c *Common) Ask(msg tea.Msg) { c.asked = append(c.asked, msg) }
 
 // TakeAsked returns what Ask queued, and empties the queue.
