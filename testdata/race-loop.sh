@@ -5,8 +5,13 @@
 # reading of the core.
 #
 #   bash testdata/race-loop.sh [PACKAGE] [RUNS]     default: ./tui 20
+#   bash testdata/race-loop.sh all [RUNS]           the whole race suite, default 10
 #   bash testdata/race-loop.sh read BINARY CORE     gdb's reading of a core
 #
+# all runs `go test -race -count=1 ./...` as .ci/run does (two test
+# binaries at once, each loading both cores), prints each run's time and
+# load average, and stops at a run in which a binary died of a signal,
+# reading every core that run left with the binary that dumped it.
 # DIR= keeps everything there (default: a new directory under /tmp).
 # Runs whose tests fail are counted, their output kept, and the loop
 # goes on; only a death by a signal stops it.
@@ -42,6 +47,40 @@ if [ "${1:-}" = read ]; then
 fi
 
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = all ]; then
+  runs=${2:-10}
+  dir=${DIR:-$(mktemp -d /tmp/race-loop.XXXXXX)}
+  mkdir -p "$dir/bin"
+  ulimit -c unlimited 2>/dev/null || echo "cannot raise the core size limit (ulimit -c $(ulimit -c)): no core will be written"
+  echo "keeping runs in $dir"
+  stamp=$dir/.stamp
+  for i in $(seq 1 "$runs"); do
+    touch "$stamp"
+    start=$(date +%s)
+    GOTRACEBACK=crash go test -race -count=1 -o "$dir/bin/" ./... >"$dir/out.$i" 2>&1
+    rc=$?
+    echo "run $i: exit status $rc, $(($(date +%s) - start)) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    grep '^--- FAIL' "$dir/out.$i" | sed 's/^/  /'
+    if ! grep -q '^signal: ' "$dir/out.$i"; then
+      [ "$rc" -eq 0 ] && rm -f "$dir/out.$i"
+      continue
+    fi
+    grep -B1 '^signal: ' "$dir/out.$i" | sed 's/^/  /'
+    find . -name 'core*' -type f -newer "$stamp" | while read -r core; do
+      pkgdir=$(dirname "$core")
+      bin=$dir/bin/$(basename "$(go list -f '{{.ImportPath}}' "$pkgdir")").test
+      n=$(echo "$pkgdir" | tr / _)
+      mv "$core" "$dir/core$n.$i"
+      read_core "$bin" "$dir/core$n.$i" >"$dir/gdb$n.$i"
+      echo "core: $dir/core$n.$i, gdb's reading: $dir/gdb$n.$i"
+    done
+    echo "output: $dir/out.$i; binaries: $dir/bin"
+    exit 1
+  done
+  echo "$runs runs of the race suite, none killed by a signal"
+  exit 0
+fi
 
 pkg=${1:-./tui}
 runs=${2:-20}
