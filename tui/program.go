@@ -3,8 +3,11 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/pprof"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -110,6 +113,7 @@ func run(p *tea.Program, m *Model) error {
 		}
 	}
 	_, err := p.Run()
+	writeHeapProfile(m)
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic):
 		// bubbletea has restored the terminal and printed the stack.
@@ -118,6 +122,29 @@ func run(p *tea.Program, m *Model) error {
 		return err
 	}
 	return m.Err()
+}
+
+// writeHeapProfile writes the heap's profile, with the explorer's data
+// still held (m), to the file $PPROF_TUI_HEAPPROFILE names, if set: what
+// the memory the explorer holds after a session is (the walk's
+// -heapprofile).
+func writeHeapProfile(m *Model) {
+	path := os.Getenv("PPROF_TUI_HEAPPROFILE")
+	if path == "" {
+		return
+	}
+	runtime.GC()
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.WriteHeapProfile(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pprof-tui: heap profile: %v\n", err)
+	}
+	runtime.KeepAlive(m)
 }
 
 // ErrPanic is Run's error when the explorer crashed (a bug): the terminal

@@ -3,7 +3,11 @@
 // to the redrawn screen and the process's RSS and peak RSS. Run it through
 // tui/testdata/walk.sh, which builds the binary and writes the profile:
 //
-//	go run ./tui/testdata/walk [-rounds N] [-tag worker=w1] [-first] [-steps RE] BINARY PROFILE
+//	go run ./tui/testdata/walk [-rounds N] [-tag worker=w1] [-first] [-steps RE] [-heapprofile FILE] BINARY PROFILE
+//
+// -heapprofile has the explorer write its heap's profile when the walk
+// quits it (PPROF_TUI_HEAPPROFILE), with everything it holds then: what
+// the RSS after the walk is made of (FILE.N per round with -rounds).
 //
 // The screen is read through one tmux control-mode connection
 // (capture-pane, about 0.2-1 ms a capture) each time the pane has new
@@ -37,17 +41,18 @@ func main() {
 	first := flag.Bool("first", false, "time the first screen only")
 	only := flag.String("steps", "", "take only the steps whose names match this regexp")
 	think := flag.Duration("think", 0, "wait this long on each screen before the next step's key, as a person reading it (0: press it at once)")
+	heap := flag.String("heapprofile", "", "have the explorer write its heap's profile here when the walk quits it")
 	flag.Parse()
 	re, err := regexp.Compile(*only)
 	if flag.NArg() != 2 || err != nil {
-		fmt.Fprintln(os.Stderr, "usage: walk [-rounds N] [-tag K=V] [-first] [-steps RE] [-think D] BINARY PROFILE")
+		fmt.Fprintln(os.Stderr, "usage: walk [-rounds N] [-tag K=V] [-first] [-steps RE] [-think D] [-heapprofile FILE] BINARY PROFILE")
 		os.Exit(2)
 	}
 	all := slices.DeleteFunc(steps(*tag), func(s step) bool { return !re.MatchString(s.name) })
 	if *first {
 		all = nil
 	}
-	if err := run(flag.Arg(0), flag.Arg(1), *rounds, *think, all); err != nil {
+	if err := run(flag.Arg(0), flag.Arg(1), *rounds, *think, *heap, all); err != nil {
 		fmt.Fprintln(os.Stderr, "walk:", err)
 		os.Exit(1)
 	}
@@ -147,7 +152,7 @@ func steps(tag string) []step {
 // think on the screen (-think): the explorer's background work
 // (completing the first table, the next sample type's, the folded
 // stacks) runs in such pauses.
-func run(bin, prof string, rounds int, think time.Duration, all []step) error {
+func run(bin, prof string, rounds int, think time.Duration, heap string, all []step) error {
 	dir, err := os.MkdirTemp("", "walk")
 	if err != nil {
 		return err
@@ -173,7 +178,11 @@ func run(bin, prof string, rounds int, think time.Duration, all []step) error {
 	times := make([][]time.Duration, len(names))
 	for r := 1; r <= rounds; r++ {
 		gz, gzErr := gunzip(prof) // a legacy profile is not gzipped
-		w, err := launch(sock, bin, prof)
+		heapFile := heap
+		if heap != "" && rounds > 1 {
+			heapFile = fmt.Sprintf("%s.%d", heap, r)
+		}
+		w, err := launch(sock, bin, prof, heapFile)
 		if err != nil {
 			return err
 		}
@@ -259,6 +268,7 @@ func gunzip(prof string) (time.Duration, error) {
 type walker struct {
 	sock    string
 	pid     string
+	heap    string // the heap profile the explorer writes as it exits, or ""
 	ctl     *exec.Cmd
 	in      io.WriteCloser
 	lines   chan string // the control connection's output, a line at a time; closed at its end
@@ -267,11 +277,15 @@ type walker struct {
 	outputs int // %output notifications read
 }
 
-func launch(sock, bin, prof string) (*walker, error) {
-	w := &walker{sock: sock}
+func launch(sock, bin, prof, heap string) (*walker, error) {
+	w := &walker{sock: sock, heap: heap}
+	env := "TERM=xterm-256color"
+	if heap != "" {
+		env += " PPROF_TUI_HEAPPROFILE=" + shellQuote(heap)
+	}
 	w.started = time.Now()
 	if out, err := exec.Command("tmux", "-S", sock, "new-session", "-d", "-s", "walk", "-x", "120", "-y", "35",
-		"TERM=xterm-256color exec "+bin+" "+prof).CombinedOutput(); err != nil {
+		env+" exec "+bin+" "+prof).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("tmux: %v: %s", err, out)
 	}
 	w.ctl = exec.Command("tmux", "-S", sock, "-C", "attach", "-t", "walk")
@@ -306,6 +320,15 @@ func launch(sock, bin, prof string) (*walker, error) {
 func (w *walker) close() {
 	w.cmd("send-keys -t walk q")
 	time.Sleep(200 * time.Millisecond)
+	if w.heap != "" {
+		// The profile is written as the explorer exits: wait for it.
+		for t0 := time.Now(); time.Since(t0) < 30*time.Second; time.Sleep(50 * time.Millisecond) {
+			if _, err := os.Stat("/proc/" + w.pid); err != nil {
+				break
+			}
+		}
+		fmt.Printf("  heap profile: %s\n", w.heap)
+	}
 	w.cmd("kill-session -t walk")
 	w.in.Close()
 	w.ctl.Wait()
@@ -565,3 +588,6 @@ func (w *walker) mem() string {
 	}
 	return fmt.Sprintf("rss %5d MB  peak %5d MB", rss/1024, hwm/1024)
 }
+
+// shellQuote quotes s for the shell tmux runs the explorer with.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
