@@ -279,13 +279,12 @@ type walker struct {
 
 func launch(sock, bin, prof, heap string) (*walker, error) {
 	w := &walker{sock: sock, heap: heap}
-	env := "TERM=xterm-256color"
-	if heap != "" {
-		env += " PPROF_TUI_HEAPPROFILE=" + shellQuote(heap)
-	}
 	w.started = time.Now()
-	if out, err := exec.Command("tmux", "-S", sock, "new-session", "-d", "-s", "walk", "-x", "120", "-y", "35",
-		env+" exec "+bin+" "+prof).CombinedOutput(); err != nil {
+	args := []string{"-S", sock, "new-session", "-d", "-s", "walk", "-x", "120", "-y", "35"}
+	if heap != "" {
+		args = append(args, "-e", "PPROF_TUI_HEAPPROFILE="+heap)
+	}
+	if out, err := exec.Command("tmux", append(args, "TERM=xterm-256color exec "+bin+" "+prof)...).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("tmux: %v: %s", err, out)
 	}
 	w.ctl = exec.Command("tmux", "-S", sock, "-C", "attach", "-t", "walk")
@@ -588,6 +587,3 @@ func (w *walker) mem() string {
 	}
 	return fmt.Sprintf("rss %5d MB  peak %5d MB", rss/1024, hwm/1024)
 }
-
-// shellQuote quotes s for the shell tmux runs the explorer with.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
