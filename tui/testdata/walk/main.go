@@ -75,7 +75,8 @@ type step struct {
 	// refused is what the screen says when the profile gives the key
 	// nothing to act on (a pivot with no frame to select below the
 	// root); the steps that need this one (needs, its name) are then
-	// passed over.
+	// passed over, as are those that need a step that changed nothing
+	// or was passed over itself.
 	refused, needs string
 }
 
@@ -136,7 +137,10 @@ func steps(tag string) []step {
 		// the zipf shape it is runtime.goexit, a root).
 		pivoted(key("Flame: pivot: key j", "▶", "j")),
 		pivoted(key("Flame: re-pivot (enter)", "callers ↑", "Enter")),
-		pivoted(key("Flame: pivot back (⌫)", "callers ↑", "BSpace")),
+		// Back to the first pivot: only after a re-pivot (on a profile
+		// whose pivoted function has no callee, j and enter change
+		// nothing, and ⌫ would leave the pivot).
+		{name: "Flame: pivot back (⌫)", pattern: "callers ↑", keys: "BSpace", needs: "Flame: re-pivot (enter)"},
 		pivoted(key("Flame: out of the pivot (⌫)", "root", "BSpace")),
 		key("fold all recursion (R)", "recursion=all", "R"),
 		key("fold direct recursion (R)", "recursion=direct", "R"),
@@ -203,7 +207,8 @@ func run(bin, prof string, rounds int, think time.Duration, heap string, all []s
 		refused := map[string]bool{}
 		for _, s := range all {
 			if refused[s.needs] {
-				fmt.Printf("  %-28s  passed over (%s was refused)\n", s.name, s.needs)
+				fmt.Printf("  %-28s  passed over (%s was not taken)\n", s.name, s.needs)
+				refused[s.name] = true
 				row++
 				continue
 			}
@@ -223,6 +228,7 @@ func run(bin, prof string, rounds int, think time.Duration, heap string, all []s
 			}
 			if errors.Is(err, errUnchanged) {
 				fmt.Printf("  %-28s  no redraw in %v (the key changed nothing)\n", s.name, unchanged)
+				refused[s.name] = true
 				continue
 			}
 			if err != nil {
