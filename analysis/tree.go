@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/pprof-tui/pprof-tui/format"
@@ -48,9 +49,15 @@ type Tree struct {
 	mean             bool
 	// curLoc[s], curSlot[s] is path s's cursor: the index into locs and
 	// into locNodes of the frame its next grouping reads; curSlot is -1
-	// once the path has no more frames.
+	// once the path has no more frames. They are nil while released
+	// (Release); the cursors of a node not grouped yet are valid when
+	// its epoch is the tree's (restore).
 	curLoc, curSlot []int32
-	all             []int32 // the paths, partitioned in place by grouping
+	stacks          int    // the profile's stacks: the cursors' length
+	from            []bool // TreeOptions.From
+	epoch           uint32
+	cursorBytes     atomic.Int64 // what the cursors hold, for Bytes
+	all             []int32      // the paths, partitioned in place by grouping
 	// Cutoff is nodefraction of the total: nodes whose |total| is below
 	// it are left out of the tree (0: none are).
 	Cutoff int64
@@ -87,6 +94,7 @@ type TreeNode struct {
 	paths                                  []int32 // the paths through this node, until grouped
 	children                               []*TreeNode
 	expanded                               bool
+	epoch                                  uint32 // its paths' cursors are valid if it is the tree's
 }
 
 // TreeOptions adds tree-only choices to Options.
@@ -120,7 +128,8 @@ func (e *Engine) Tree(opt Options, to TreeOptions) (*Tree, error) {
 	t := &Tree{SampleType: p.SampleTypes[q.vi], Inverted: to.Inverted, Nodes: &NodeSet{q.nodes}, mean: q.mean,
 		fold: to.FoldRecursion || q.opt.Recursion == RecursionDirect, locs: p.Stacks.Locs, stackOff: p.Stacks.Off,
 		locOff: q.locOff, locNodes: q.locNodes, w: w, dw: dw, fbase: math.MaxInt32,
-		curLoc: make([]int32, n), curSlot: make([]int32, n)}
+		curLoc: make([]int32, n), curSlot: make([]int32, n), stacks: n, from: to.From}
+	t.cursorBytes.Store(8 * int64(n))
 	// Under recursion=all, stacks fold[k] read folded paths.
 	var fold *foldedPaths
 	if q.opt.Recursion == RecursionAll {
@@ -594,11 +603,53 @@ func (t *Tree) next(s, i, j int32) (int32, int32) {
 	}
 }
 
-// Bytes is about what the tree's per-stack arrays hold (its cursors,
-// its path list and the cut stacks' bounds): most of a tree on a large
-// profile, and what keeping it costs.
+// Bytes is about what the tree's per-stack arrays hold (its cursors
+// unless released, its path list and the cut stacks' bounds): most of a
+// tree on a large profile, and what keeping it costs. It may be called
+// while another goroutine groups the tree's nodes.
 func (t *Tree) Bytes() int64 {
-	return 4 * int64(len(t.curLoc)+len(t.curSlot)+cap(t.all)+len(t.lo)+len(t.hi))
+	return t.cursorBytes.Load() + 4*int64(cap(t.all)+len(t.lo)+len(t.hi))
+}
+
+// Release lets go of the tree's cursors, 8 bytes a stack, while it is
+// kept but not shown. Grouping a node's children needs its paths'
+// cursors again: they are found from the start of each path (restore),
+// for the nodes grouped after, not for those grouped before. The caller
+// holds what serialises the tree's groupings.
+func (t *Tree) Release() {
+	if t.curSlot == nil {
+		return
+	}
+	t.curLoc, t.curSlot = nil, nil
+	t.epoch++
+	t.cursorBytes.Store(0)
+}
+
+// restore makes the cursors of the paths of ns (nodes not grouped yet)
+// valid again after a Release: a node at depth d has read d+1 frames of
+// each of its paths (the first one a From node's, with From set), so
+// its cursors are that many steps from the paths' starts.
+func (t *Tree) restore(ns ...*TreeNode) {
+	for _, n := range ns {
+		if n == nil || n.expanded || n.epoch == t.epoch {
+			continue
+		}
+		if t.curSlot == nil {
+			t.curLoc, t.curSlot = make([]int32, t.stacks), make([]int32, t.stacks)
+			t.cursorBytes.Store(8 * int64(t.stacks))
+		}
+		for _, s := range n.paths {
+			i, j := t.first(s)
+			for t.from != nil && j >= 0 && !t.from[t.locNodes[j]] {
+				i, j = t.next(s, i, j)
+			}
+			for d := 0; d <= n.Depth && j >= 0; d++ {
+				i, j = t.next(s, i, j)
+			}
+			t.curLoc[s], t.curSlot[s] = i, j
+		}
+		n.epoch = t.epoch
+	}
 }
 
 // Flat returns the value of the paths whose leaf is node: pprof's flat
@@ -637,6 +688,7 @@ func (t *Tree) Children(n *TreeNode) []*TreeNode {
 
 func (t *Tree) expand(g *grouper, n *TreeNode) {
 	if !n.expanded {
+		t.restore(n)
 		n.children = t.group(g, n, n.paths, n.Depth+1)
 		n.expanded = true
 		n.paths = nil // the children hold them now
@@ -659,7 +711,8 @@ func (t *Tree) Expand(ns []*TreeNode) {
 			paths += len(n.paths)
 		}
 	}
-	if paths >= sweepRow && len(todo) >= 2 && sweepShare*paths >= len(t.curSlot) {
+	t.restore(todo...) // before the nodes are grouped on two cores
+	if paths >= sweepRow && len(todo) >= 2 && sweepShare*paths >= t.stacks {
 		t.sweep(todo, paths)
 		return
 	}
@@ -692,6 +745,7 @@ func (t *Tree) Leaf(n *TreeNode) bool {
 	if n.expanded {
 		return len(n.children) == 0
 	}
+	t.restore(n)
 	for _, s := range n.paths {
 		if t.curSlot[s] >= 0 {
 			return false
@@ -859,7 +913,7 @@ func (t *Tree) place(g *grouper, parent *TreeNode, paths, which []int32, kids []
 	for i := range kids {
 		k := &kids[i]
 		c := &nodes[i]
-		*c = TreeNode{Node: k.node, Depth: depth, Parent: parent,
+		*c = TreeNode{Node: k.node, Depth: depth, Parent: parent, epoch: t.epoch,
 			self: k.self, total: k.total, weight: k.weight, selfDiv: k.selfDiv, totalDiv: k.totalDiv,
 			paths: paths[at : at+k.paths : at+k.paths]}
 		start[i] = at

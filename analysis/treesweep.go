@@ -51,7 +51,7 @@ func (r *rowKids) child(k, node int32) int32 {
 // between them) by reading the stacks in order, in two halves on two
 // cores, then places each node's children.
 func (t *Tree) sweep(row []*TreeNode, paths int) {
-	n := len(t.curSlot)
+	n := t.stacks
 	tags := make([]rowTag, n)
 	which := make([]int32, paths) // per path of the row, as group's
 	base := make([]int32, len(row)+1)

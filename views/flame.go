@@ -293,14 +293,17 @@ func (f *Flame) Total() int64 {
 }
 
 // flameRecent is how many graphs recent keeps: the graph, its inverse,
-// a recursion setting and a pivot, say. Each holds its trees (12 to 20
-// bytes a stack each, a pivot two), so recent also keeps no more of them
-// than the profile's stacks take (keptBytes).
+// a recursion setting and a pivot, say. Each holds its trees (4 to 12
+// bytes a stack each once released, a pivot two), so recent also keeps
+// no more of them than the profile's stacks take (keptBytes).
 const flameRecent = 4
 
 // keptBytes is how much of the trees recent keeps for profile p's
-// graphs: as much as p's stacks' locations, whatever the profile's size.
-func keptBytes(p *format.Profile) int64 { return 4 * int64(len(p.Stacks.Locs)) }
+// graphs: as much as p's stacks' locations, whatever the profile's size
+// (keptPerLocation bytes a location; a variable for the tests).
+func keptBytes(p *format.Profile) int64 { return keptPerLocation * int64(len(p.Stacks.Locs)) }
+
+var keptPerLocation int64 = 4
 
 // bytes is what keeping r costs: its trees' per-stack arrays.
 func (r *flameResult) bytes() int64 {
@@ -327,6 +330,17 @@ func (f *Flame) remember() {
 	})
 	f.recent = append(f.recent, &flameResult{tree: f.tree, callers: f.callers, pivotFlat: f.pivotFlat,
 		zoom: f.zoom, history: f.history, diff: f.diff, e: f.e, opt: f.opt, state: f.shown, mu: f.mu})
+	// The graph leaves the screen: its trees let go of their cursors
+	// (shown again, they group from their paths), unless a layout of
+	// them still runs.
+	if f.mu.TryLock() {
+		for _, t := range []*analysis.Tree{f.tree, f.callers} {
+			if t != nil {
+				t.Release()
+			}
+		}
+		f.mu.Unlock()
+	}
 	budget, kept := keptBytes(f.e.Profile()), int64(0)
 	for _, o := range f.recent {
 		kept += o.bytes()

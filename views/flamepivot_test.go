@@ -227,8 +227,12 @@ func TestPivotTrail(t *testing.T) {
 }
 
 // TestFlameRecentBytes: the graphs recent keeps hold no more tree bytes
-// than the profile's stacks take, however few of them that is.
+// than their budget, however few graphs that is. The budget is lowered
+// to a byte a location: on this small profile the graphs left behind,
+// their trees released, fit the program's four.
 func TestFlameRecentBytes(t *testing.T) {
+	defer func(n int64) { keptPerLocation = n }(keptPerLocation)
+	keptPerLocation = 1
 	e := testEngine(t, "cpu_labels.pb.gz")
 	f := NewFlame(testCommon())
 	f.SetSize(100, 30)
@@ -260,5 +264,39 @@ func TestFlameRecentBytes(t *testing.T) {
 	show("")
 	if len(f.recent) >= flameRecent {
 		t.Errorf("%d graphs kept: the bytes bound never applied on this profile (stacks %d bytes)", len(f.recent), budget)
+	}
+}
+
+// TestFlameRecalledAfterRelease: a graph that leaves the screen lets go
+// of its tree's cursors, and shown again and laid out wider (frames that
+// were narrower than a cell grouped now, from their paths) it draws what
+// a graph computed afresh at that width draws.
+func TestFlameRecalledAfterRelease(t *testing.T) {
+	e := testEngine(t, "cpu_labels.pb.gz")
+	opt := analysis.DefaultOptions()
+	f := NewFlame(testCommon())
+	f.SetSize(40, 20)
+	showQuery(t, f, e, opt)
+	first, held := f.tree, f.tree.Bytes()
+	f.inverted = true
+	showQuery(t, f, e, opt)
+	if first.Bytes() >= held {
+		t.Fatalf("the graph left behind holds %d bytes of trees, %d when shown: not released", first.Bytes(), held)
+	}
+	f.inverted = false
+	showQuery(t, f, e, opt)
+	if f.tree != first {
+		t.Fatal("going back computed the graph again instead of showing the one kept")
+	}
+	narrow := len(f.lay.frames)
+	f.SetSize(200, 50)
+	fresh := NewFlame(testCommon())
+	fresh.SetSize(200, 50)
+	showQuery(t, fresh, e, opt)
+	if len(f.lay.frames) <= narrow {
+		t.Fatalf("%d frames at 200 columns, %d at 40: nothing new was grouped", len(f.lay.frames), narrow)
+	}
+	if got, want := f.View(), fresh.View(); got != want {
+		t.Errorf("the kept graph, wider:\n%s\nwant, computed afresh:\n%s", got, want)
 	}
 }
