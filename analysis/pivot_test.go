@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -232,6 +233,45 @@ func TestFuncNameUnnamed(t *testing.T) {
 func TestPivotThrough(t *testing.T) {
 	group := parallelGroup
 	defer func() { parallelGroup = group }()
+	eachTreeSet(t, func(what string, e *Engine, opt Options, ns *NodeSet) {
+		names := map[string]bool{}
+		for n := range ns.Len() {
+			names[ns.FuncName(int32(n))] = true
+		}
+		for name := range names {
+			from := make([]bool, ns.Len())
+			for i := range from {
+				from[i] = ns.FuncName(int32(i)) == name
+			}
+			var want [2][]string // callees, callers
+			for i, inv := range []bool{false, true} {
+				tr, err := e.Tree(opt, TreeOptions{Inverted: inv, From: from})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want[i] = allLines(tr)
+			}
+			for _, at := range []int{group, 2} {
+				parallelGroup = at
+				p, err := e.Pivot(opt, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, got := range []*Tree{p.Callees, p.Callers} {
+					if g := allLines(got); !slices.Equal(g, want[i]) {
+						t.Fatalf("%s %s inverted=%v (halves from %d): the pivot's tree differs:\n%v\nwant\n%v", what, name, i == 1, at, g, want[i])
+					}
+				}
+			}
+			parallelGroup = group
+		}
+	})
+}
+
+// eachTreeSet calls fn for each test profile and option set the trees'
+// equivalence tests run over: folded recursion, filters that cut or
+// hide frames, lines; ns is the query's node set.
+func eachTreeSet(t *testing.T, fn func(what string, e *Engine, opt Options, ns *NodeSet)) {
 	for _, profile := range []string{"go/cpu_labels.pb.gz", "go/recursive.pb.gz"} {
 		e := engineFor(t, filepath.Join("../testdata", profile))
 		for _, set := range []map[string]string{
@@ -243,38 +283,7 @@ func TestPivotThrough(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ns := &NodeSet{q.nodes}
-			names := map[string]bool{}
-			for n := range ns.Len() {
-				names[ns.FuncName(int32(n))] = true
-			}
-			for name := range names {
-				from := make([]bool, ns.Len())
-				for i := range from {
-					from[i] = ns.FuncName(int32(i)) == name
-				}
-				var want [2][]string // callees, callers
-				for i, inv := range []bool{false, true} {
-					tr, err := e.Tree(opt, TreeOptions{Inverted: inv, From: from})
-					if err != nil {
-						t.Fatal(err)
-					}
-					want[i] = allLines(tr)
-				}
-				for _, at := range []int{group, 2} {
-					parallelGroup = at
-					p, err := e.Pivot(opt, name)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for i, got := range []*Tree{p.Callees, p.Callers} {
-						if g := allLines(got); !slices.Equal(g, want[i]) {
-							t.Fatalf("%s %v %s inverted=%v (halves from %d): the pivot's tree differs:\n%v\nwant\n%v", profile, set, name, i == 1, at, g, want[i])
-						}
-					}
-				}
-				parallelGroup = group
-			}
+			fn(fmt.Sprint(profile, " ", set), e, opt, &NodeSet{q.nodes})
 		}
 	}
 }
