@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -174,16 +173,6 @@ func isExecutable(path string) bool {
 	return string(magic[:]) == "\x7fELF"
 }
 
-// gcPercent is the garbage collector's target unless GOGC says
-// otherwise: the heap may grow by half its live size between
-// collections, not by all of it. A ten-million-sample profile is ~1.6 GB
-// live; each recomputation leaves ~90 MB of per-stack arrays behind, and
-// at Go's default the process grew to 3.2 GB before collecting them. The
-// live heap is mostly pointer-free arrays, so the extra collections are
-// cheap (timed through the explorer's first screens: no slower at 1M or
-// 10M samples).
-const gcPercent = 50
-
 // spareProc gives the Go scheduler one processor more than the machine
 // has cores, unless $GOMAXPROCS is set. The engine splits its work into
 // one goroutine per core, and background work (the next sample type's
@@ -200,9 +189,7 @@ func spareProc() {
 }
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
+	tuneMemory()
 	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		printError(os.Stderr, err)
 		var ee *exitError
