@@ -346,18 +346,18 @@ func (v *Disasm) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, v.c.Keys.Hottest):
 		v.hottest()
 	case key.Matches(km, v.c.Keys.Follow):
-		return v.follow()
+		v.follow()
 	case key.Matches(km, v.c.Keys.Return):
-		return v.goBack()
+		v.goBack()
 	}
 	return nil
 }
 
 // follow goes to the target of the call or jump under the cursor.
-func (v *Disasm) follow() tea.Cmd {
+func (v *Disasm) follow() {
 	in, ok := v.Cursor()
 	if !ok || in.Target == 0 {
-		return nil
+		return
 	}
 	r := v.data.d.Routines[v.rows()[v.l.cursor].routine]
 	here := asmPlace{v.name, in.Addr}
@@ -365,29 +365,28 @@ func (v *Disasm) follow() tea.Cmd {
 		// A jump, or a recursive call: here, at the target.
 		v.back = append(v.back, here)
 		v.moveToAddr(in.Target)
-		return nil
+		return
 	}
 	if in.TargetName == "" {
-		return nil
+		return
 	}
 	v.back = append(v.back, here)
 	v.c.Ask(SelectMsg{Name: in.TargetName})
-	return nil
 }
 
 // goBack returns to where the last follow started.
-func (v *Disasm) goBack() tea.Cmd {
+func (v *Disasm) goBack() {
 	if len(v.back) == 0 {
-		return nil
+		return
 	}
 	p := v.back[len(v.back)-1]
 	v.back = v.back[:len(v.back)-1]
 	if p.name == v.name {
 		v.moveToAddr(p.addr)
-		return nil
+		return
 	}
 	v.pending = &p
-	return func() tea.Msg { return SelectMsg{Name: p.name} }
+	v.c.Ask(SelectMsg{Name: p.name})
 }
 
 func (v *Disasm) rowText(i int) string {

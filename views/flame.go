@@ -549,14 +549,13 @@ func (f *Flame) Pivot(name string) {
 
 // stepOut goes back to the trail's step before: the pivot before, or
 // the graph a pivot was entered from, with its zooms.
-func (f *Flame) stepOut() tea.Cmd {
+func (f *Flame) stepOut() {
 	zooms, ok := f.stepBack()
 	if !ok {
-		return nil
+		return
 	}
 	f.restore, f.restoring = zooms, true
 	f.recompute()
-	return nil
 }
 
 func (f *Flame) Update(msg tea.Msg) tea.Cmd {
@@ -618,11 +617,13 @@ func (f *Flame) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.ZoomOut) && len(f.back) > 0 && (len(f.history) == 0 || f.shown != f.state()):
 			// The zooms are the graph's left behind until the step's
 			// graph comes: backspace undoes the step.
-			return f.stepOut()
+			f.stepOut()
+			return nil
 		case key.Matches(msg, k.ZoomOut):
 			return f.zoomOut()
 		case key.Matches(msg, k.Widths):
-			return f.toggleWidths()
+			f.toggleWidths()
+			return nil
 		default:
 			return nil
 		}

@@ -3,7 +3,6 @@ package views
 import (
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -141,13 +140,12 @@ func (f *Flame) widthsNote() string {
 }
 
 // toggleWidths draws the widths from the other profile: a new result.
-func (f *Flame) toggleWidths() tea.Cmd {
+func (f *Flame) toggleWidths() {
 	if f.diff == nil {
-		return nil
+		return
 	}
 	f.fromBase = !f.fromBase // a new state: Busy until its result is shown
 	f.recompute()
-	return nil
 }
 
 // diffStyle colours frame n by its change; an unchanged frame is grey.

@@ -340,7 +340,8 @@ func (v *Graph) Update(msg tea.Msg) tea.Cmd {
 		for _, row := range lay.levels {
 			for _, b := range row {
 				if mm.X >= b.x && mm.X < b.x+b.w && mm.Y >= b.y && mm.Y < b.y+graphBoxLines && b.level != 0 {
-					return v.walk(b.node)
+					v.walk(b.node)
+					return nil
 				}
 			}
 		}
@@ -371,22 +372,20 @@ func (v *Graph) Update(msg tea.Msg) tea.Cmd {
 			dir = -1
 		}
 		if v.aim >= 0 && v.aim < len(nb) && nb[v.aim].level == dir {
-			return v.walk(nb[v.aim].node)
-		}
-		if row := lay.levels[dir]; len(row) > 0 {
-			return v.walk(row[0].node)
+			v.walk(nb[v.aim].node)
+		} else if row := lay.levels[dir]; len(row) > 0 {
+			v.walk(row[0].node)
 		}
 	}
 	return nil
 }
 
 // walk re-centres the graph on node n, making it the selection.
-func (v *Graph) walk(n int32) tea.Cmd {
+func (v *Graph) walk(n int32) {
 	g := v.data.g
 	name := g.Names.FuncName(g.Nodes[n].Node)
 	v.name, v.aim = name, -1
 	v.c.Ask(SelectMsg{Name: name})
-	return nil
 }
 
 // Centre returns the name of the function the graph is centred on and

@@ -182,12 +182,10 @@ func (p *Peek) Claims(msg tea.KeyMsg) bool {
 }
 
 // walk makes the row under the cursor the selection.
-func (p *Peek) walk() tea.Cmd {
-	if !p.onEdge() {
-		return nil
+func (p *Peek) walk() {
+	if p.onEdge() {
+		p.c.Ask(SelectMsg{Name: p.rowName(p.l.cursor)})
 	}
-	p.c.Ask(SelectMsg{Name: p.rowName(p.l.cursor)})
-	return nil
 }
 
 func (p *Peek) Update(msg tea.Msg) tea.Cmd {
@@ -201,7 +199,7 @@ func (p *Peek) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.l.moveTo(i)
 		if p.click.Press(i) {
-			return p.walk()
+			p.walk()
 		}
 		return nil
 	}
@@ -211,7 +209,7 @@ func (p *Peek) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok {
 		switch {
 		case key.Matches(km, p.c.Keys.Walk):
-			return p.walk()
+			p.walk()
 		case key.Matches(km, p.c.Keys.Center):
 			p.center()
 		}
