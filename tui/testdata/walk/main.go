@@ -440,7 +440,6 @@ func done(re *regexp.Regexp) func(string) bool {
 func (w *walker) wait(ok func(string) bool, what string, before string, t0 time.Time) (time.Duration, error) {
 	deadline := t0.Add(5 * time.Minute)
 	var last string
-	changed := false
 	var at time.Duration
 	for time.Now().Before(deadline) {
 		seen := w.outputs
@@ -448,8 +447,9 @@ func (w *walker) wait(ok func(string) bool, what string, before string, t0 time.
 		if err != nil {
 			return 0, err
 		}
-		changed = changed || s != before
-		if !changed && before != "" && time.Since(t0) > unchanged {
+		// As it was before the key (maybe after a spinner came and
+		// went: enter on the frame already pivoted on).
+		if s == before && before != "" && time.Since(t0) > unchanged {
 			return 0, errUnchanged
 		}
 		switch {
@@ -471,7 +471,7 @@ func (w *walker) wait(ok func(string) bool, what string, before string, t0 time.
 	return 0, fmt.Errorf("timed out waiting for %s; the screen:\n%s", what, s)
 }
 
-// unchanged is how long a step's screen may stay as it was before the
+// unchanged is how long a step's screen may read as it did before the
 // key: a zoom into a frame that already fills the width changes nothing.
 const unchanged = 20 * time.Second
 
