@@ -54,8 +54,9 @@ func TestPivotKeys(t *testing.T) {
 	if s := selected(); s != "main.runFib.func1" {
 		t.Fatalf("up from the pivot: %q", s)
 	}
-	if !strings.Contains(h.screen(), "cum 720ms (25.35%) via this path") {
-		t.Errorf("a caller's detail line:\n%s", h.screen())
+	// Away from the function's row, the detail line names it.
+	if scr := h.screen(); !strings.Contains(scr, "cum 720ms (25.35%) via this path  pivot on main.fib · ⌫ back") {
+		t.Errorf("a caller's detail line:\n%s", scr)
 	}
 	h.keys("<enter>")
 	shows(h, "▶ main.runFib.func1  flat")

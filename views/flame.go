@@ -925,7 +925,7 @@ func (f *Flame) frameStyle(i int) lipgloss.Style {
 		return st.FlameNarrow
 	case f.m.re != nil && f.matched(i):
 		return st.FlameMatch
-	case f.lay.pivot && i >= f.lay.top && f.lay.rowOf(i) == f.lay.rowOf(f.lay.top):
+	case f.onPivotRow(i):
 		return st.FlameRoot // the function pivoted on
 	case i < f.lay.top && !f.lay.pivot:
 		return st.FlameAncestor
@@ -964,6 +964,7 @@ func (f *Flame) detail() string {
 	// zoom says where the graph is; short, in a narrow window, says it
 	// still, as the numbers give way.
 	zoom, short := "", ""
+	var named []string // in a pivot, the function's name, the longest first
 	switch {
 	case f.pending != 0:
 		zoom, short = "  zooming…", "  zooming…"
@@ -971,7 +972,13 @@ func (f *Flame) detail() string {
 		// Not the pivot's graph yet: the one before, until it comes.
 		zoom, short = "  pivoting…", "  pivoting…"
 	case f.pivot != "":
+		// Named unless the cursor is on the function's row: after a
+		// re-pivot along a chain of single calls the rows read the same.
 		zoom, short = "  pivot: callers ↑ callees ↓ · "+back+" back", "  pivot · "+back+" back"
+		if !f.onPivotRow(f.cur) {
+			on := "  pivot on " + fitFrameName(f.pivot, 40)
+			named = []string{on + ": callers ↑ callees ↓ · " + back + " back", on + " · " + back + " back"}
+		}
 	case len(f.history) > 0:
 		zoom, short = "  zoomed ×"+strconv.Itoa(len(f.history))+" · "+back+" out", "  ×"+strconv.Itoa(len(f.history))
 	case len(f.back) > 0 && f.back[len(f.back)-1].pivot != "":
@@ -1030,6 +1037,13 @@ func (f *Flame) detail() string {
 		variants = [][2]string{{nums[0], zoom + f.widthsNote()}, {nums[0], f.widthsNote()}, {nums[0], ""}, {nums[1], ""}, {nums[2], ""}, {nums[3], ""}}
 	case fr.n == nil:
 		variants = [][2]string{{"cum " + withShare(sum), zoom}, {"cum " + withShare(sum), ""}, {"cum " + f.signed(sum), ""}}
+	case len(named) > 0:
+		// Each of the first numbers with the name before it without.
+		pre := make([][2]string, 0, 2*len(named))
+		for _, r := range named {
+			pre = append(pre, [2]string{variants[0][0], r})
+		}
+		variants = append(pre, variants...)
 	}
 	want := min(ansi.StringWidth(name), 16)
 	var nums, right string
@@ -1046,6 +1060,12 @@ func (f *Flame) detail() string {
 	}
 	line := st.Header.Render("▶ "+shown) + "  " + nums + st.Dim.Render(right)
 	return ansi.Truncate(line, f.width, "…")
+}
+
+// onPivotRow reports whether frame i is on a pivot's row of the function
+// pivoted on.
+func (f *Flame) onPivotRow(i int) bool {
+	return f.lay.pivot && i >= f.lay.top && f.lay.rowOf(i) == f.lay.rowOf(f.lay.top)
 }
 
 // callerFrame reports whether frame i is in a graph of callers: the
