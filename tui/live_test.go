@@ -20,6 +20,7 @@ import (
 
 	"github.com/pprof-tui/pprof-tui/analysis"
 	"github.com/pprof-tui/pprof-tui/format"
+	"github.com/pprof-tui/pprof-tui/internal/testrun"
 )
 
 // liveServer serves the files in order, one per request, repeating the
@@ -238,9 +239,13 @@ func TestLiveDelta(t *testing.T) {
 
 // TestLiveMemoryBounded: a thousand refreshes hold no more memory than a
 // hundred: only the last two snapshots and the trend's totals are kept.
+// It reads the heap, so it runs in a process of its own.
 func TestLiveMemoryBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: a thousand refreshes")
+	}
+	if !testrun.Alone(t) {
+		return
 	}
 	small := filepath.Join("..", "testdata", "notes", "pprof.samples.cpu.001.pb.gz")
 	srv := &liveServer{files: []string{small}}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/pprof-tui/pprof-tui/internal/testrun"
 )
 
 // built is the pprof-tui binary the tmux scripts share: built once per
@@ -42,11 +44,7 @@ func builtBinary(t *testing.T) string {
 // variable stay sequential.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		flag.Set("test.parallel", "4")
-	}
+	testrun.Parallel(4)
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
