@@ -986,6 +986,11 @@ func (f *Flame) detail() string {
 	case len(f.back) > 0:
 		zoom, short = "  "+back+" back", "  "+back+" back"
 	}
+	if f.tree.Inverted && f.pivot == "" {
+		// Said here too: the root row that says it scrolls away on deep
+		// graphs.
+		zoom, short = "  inverted"+strings.Replace(zoom, "  ", " · ", 1), "  inverted"+short
+	}
 	withShare := func(v int64) string { return f.signed(v) + " (" + flameShare(v, total) + ")" }
 	variants := [][2]string{
 		{"flat " + withShare(self) + "  cum " + withShare(sum), zoom},

@@ -130,8 +130,11 @@ func steps(tag string) []step {
 		key("Flame (4): first layout", "root", "4"),
 		key("Flame: key j", "▶", "j"),
 		key("Flame: zoom (enter)", "▶", "Enter"),
-		key("Flame: invert (b)", "root · inverted", "b"),
-		key("Flame: invert back (b)", "root", "b"),
+		// The detail line says "inverted" too, and "zoomed" with no
+		// "inverted ·" before it once back: the root row scrolls away
+		// when the cursor's frame is deep.
+		key("Flame: invert (b)", "inverted", "b"),
+		key("Flame: invert back (b)", `root \d|  zoomed ×`, "b"),
 		{name: "Flame: pivot (S)", pattern: "callers ↑|" + noPivot, keys: "S", refused: noPivot},
 		// Down to a callee: the function pivoted on may have no caller (on
 		// the zipf shape it is runtime.goexit, a root).
