@@ -455,9 +455,9 @@ func (v *Graph) View() string {
 		}
 		return ""
 	}
-	summary := funcSummary(g.Names.Name(cn.Node), v.value, cn.Flat, cn.Cum, total,
-		plural(len(cn.In), "caller")+offScreen(-1), plural(len(cn.Out), "callee")+offScreen(1)) +
-		fmt.Sprintf(" · graph of %d nodes", len(g.Nodes))
+	summary := funcSummary(g.Names.Name(cn.Node), v.width, v.value, cn.Flat, cn.Cum, total,
+		plural(len(cn.In), "caller")+offScreen(-1), plural(len(cn.Out), "callee")+offScreen(1),
+		fmt.Sprintf("graph of %d nodes", len(g.Nodes)))
 	canvas := newCanvas(v.width, v.height)
 	canvas.put(0, 0, st.Key.Render(ansi.Truncate(summary, v.width, "…")), ansi.StringWidth(summary))
 	nb := lay.neighbours()

@@ -255,11 +255,11 @@ func (p *Peek) View() string {
 	}
 	total := pk.Top.Total
 	en := pk.Entries[0]
-	summary := funcSummary(pk.Top.Nodes.Name(en.Node), p.value, en.Flat, en.Cum, total,
-		plural(len(en.In), "caller"), plural(len(en.Out), "callee"))
+	parts := []string{plural(len(en.In), "caller"), plural(len(en.Out), "callee")}
 	if len(pk.Entries) > 1 {
-		summary += fmt.Sprintf("  ·  %d nodes", len(pk.Entries))
+		parts = append(parts, fmt.Sprintf("%d nodes", len(pk.Entries)))
 	}
+	summary := funcSummary(pk.Top.Nodes.Name(en.Node), p.width, p.value, en.Flat, en.Cum, total, parts...)
 	head := st.Key.Render(ansi.Truncate(summary, p.width, "…"))
 	if rest := p.width - ansi.StringWidth(summary) - 3; p.c.Diff && rest > 0 {
 		head += "   " + st.DiffLegend(rest) // the colours of the values
@@ -287,11 +287,22 @@ func (p *Peek) narrow() bool { return p.width < 2*p.valW+p.pctW+30 }
 // funcSummary is the line over a view about one function (Peek, Graph):
 // its name, flat and cum with their shares of total, and what is said of
 // its callers and callees.
-func funcSummary(name string, value func(int64) string, flat, cum, total int64, callers, callees string) string {
-	return fmt.Sprintf(" %s  flat %s %s · cum %s %s · %s · %s", name,
-		value(flat), strings.TrimSpace(share(flat, total)), value(cum), strings.TrimSpace(share(cum, total)),
-		callers, callees)
+func funcSummary(name string, width int, value func(int64) string, flat, cum, total int64, parts ...string) string {
+	tail := fmt.Sprintf("  flat %s %s · cum %s %s", value(flat), strings.TrimSpace(share(flat, total)),
+		value(cum), strings.TrimSpace(share(cum, total)))
+	for _, p := range parts {
+		tail += " · " + p
+	}
+	// The name gives way first (as a flame frame's does), down to
+	// summaryName columns; past that the line is cut at its end.
+	if w := width - 1 - ansi.StringWidth(tail); ansi.StringWidth(name) > w {
+		name = fitFrameName(name, max(w, min(summaryName, ansi.StringWidth(name))))
+	}
+	return " " + name + tail
 }
+
+// summaryName is the fewest columns a summary line's name is cut to.
+const summaryName = 32
 
 func plural(n int, what string) string {
 	if n == 1 {

@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
@@ -212,4 +214,28 @@ func showQuery(tb testing.TB, v View, e *analysis.Engine, opt analysis.Options) 
 		tb.Fatal(err)
 	}
 	show()
+}
+
+// TestFuncSummaryFitsName: the summary line over Peek and the call
+// graph shortens a long name, not the numbers after it; a name of up to
+// summaryName columns stays whole, and past that the line's end is cut.
+func TestFuncSummaryFitsName(t *testing.T) {
+	value := func(v int64) string { return fmt.Sprint(v) }
+	long := "github.com/acme/shop/internal/notify.(*Token[go.shape.int]).CompressLabels"
+	got := funcSummary(long, 120, value, 19, 1360, 10000, "1 caller", "2 callees", "graph of 80 nodes")
+	if w := ansi.StringWidth(got); w > 120 || !strings.HasSuffix(got, "· graph of 80 nodes") || !strings.Contains(got, "CompressLabels  flat 19") {
+		t.Errorf("long name at 120 columns (%d): %q", w, got)
+	}
+	got = funcSummary(long, 90, value, 19, 1360, 10000, "1 caller", "2 callees", "graph of 80 nodes")
+	if name, _, _ := strings.Cut(got[1:], "  flat"); ansi.StringWidth(name) > summaryName || !strings.HasSuffix(name, "CompressLabels") {
+		t.Errorf("long name at 90 columns: %q", got)
+	}
+	short := "0000000000041a770 <unknown>"
+	got = funcSummary(short, 60, value, 19, 1360, 10000, "0 callers", "61 callees (57 off screen)", "graph of 80 nodes")
+	if !strings.HasPrefix(got, " "+short+"  flat 19") {
+		t.Errorf("a name of %d columns was cut: %q", len(short), got)
+	}
+	if got := funcSummary(long, 300, value, 19, 1360, 10000, "1 caller"); !strings.HasPrefix(got, " "+long+"  flat") {
+		t.Errorf("a long name cut with room for it: %q", got)
+	}
 }
