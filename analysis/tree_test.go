@@ -347,6 +347,13 @@ func TestTreeMatchesPaths(t *testing.T) {
 						if rec != "" && c.profile == "pprof/large.cpu" {
 							continue // the others fold enough, and quicker
 						}
+						if c.profile == "pprof/large.cpu" && at[0] != 2 {
+							// The real profile at the lowest thresholds
+							// only, where every grouping takes the two-core
+							// and sweep paths; the others cover the
+							// one-core path at the engine's.
+							continue
+						}
 						name := fmt.Sprint(c.profile, c.set, rec)
 						r := refs[name]
 						if r == nil {
