@@ -962,35 +962,38 @@ func (f *Flame) detail() string {
 		back = "esc"
 	}
 	// zoom says where the graph is; short, in a narrow window, says it
-	// still, as the numbers give way.
-	zoom, short := "", ""
-	var named []string // in a pivot, the function's name, the longest first
+	// still, as the numbers give way; named, in a pivot with the cursor
+	// off the function's row, names the function too (after a re-pivot
+	// along a chain of single calls the rows read the same), tried first.
+	var zoom, short string
+	var named [2]string
 	switch {
 	case f.pending != 0:
-		zoom, short = "  zooming…", "  zooming…"
+		zoom, short = "zooming…", "zooming…"
 	case f.pivot != "" && f.shown != f.state():
 		// Not the pivot's graph yet: the one before, until it comes.
-		zoom, short = "  pivoting…", "  pivoting…"
+		zoom, short = "pivoting…", "pivoting…"
 	case f.pivot != "":
-		// Named unless the cursor is on the function's row: after a
-		// re-pivot along a chain of single calls the rows read the same.
-		zoom, short = "  pivot: callers ↑ callees ↓ · "+back+" back", "  pivot · "+back+" back"
+		zoom, short = "pivot: callers ↑ callees ↓ · "+back+" back", "pivot · "+back+" back"
 		if !f.onPivotRow(f.cur) {
-			on := "  pivot on " + fitFrameName(f.pivot, 40)
-			named = []string{on + ": callers ↑ callees ↓ · " + back + " back", on + " · " + back + " back"}
+			on := "pivot on " + fitFrameName(f.pivot, 40)
+			named = [2]string{on + ": callers ↑ callees ↓ · " + back + " back", on + " · " + back + " back"}
 		}
 	case len(f.history) > 0:
-		zoom, short = "  zoomed ×"+strconv.Itoa(len(f.history))+" · "+back+" out", "  ×"+strconv.Itoa(len(f.history))
+		zoom, short = "zoomed ×"+strconv.Itoa(len(f.history))+" · "+back+" out", "×"+strconv.Itoa(len(f.history))
 	case len(f.back) > 0 && f.back[len(f.back)-1].pivot != "":
-		zoom, short = "  "+back+" back to the pivot", "  "+back+" back"
+		zoom, short = back+" back to the pivot", back+" back"
 	case len(f.back) > 0:
-		zoom, short = "  "+back+" back", "  "+back+" back"
+		zoom, short = back+" back", back+" back"
 	}
+	inverted := ""
 	if f.tree.Inverted && f.pivot == "" {
 		// Said here too: the root row that says it scrolls away on deep
 		// graphs.
-		zoom, short = "  inverted"+strings.Replace(zoom, "  ", " · ", 1), "  inverted"+short
+		inverted = "inverted"
 	}
+	zoom, short = notes(inverted, zoom), notes(inverted, short)
+	named[0], named[1] = notes(named[0]), notes(named[1])
 	withShare := func(v int64) string { return f.signed(v) + " (" + flameShare(v, total) + ")" }
 	variants := [][2]string{
 		{"flat " + withShare(self) + "  cum " + withShare(sum), zoom},
@@ -1042,13 +1045,8 @@ func (f *Flame) detail() string {
 		variants = [][2]string{{nums[0], zoom + f.widthsNote()}, {nums[0], f.widthsNote()}, {nums[0], ""}, {nums[1], ""}, {nums[2], ""}, {nums[3], ""}}
 	case fr.n == nil:
 		variants = [][2]string{{"cum " + withShare(sum), zoom}, {"cum " + withShare(sum), ""}, {"cum " + f.signed(sum), ""}}
-	case len(named) > 0:
-		// Each of the first numbers with the name before it without.
-		pre := make([][2]string, 0, 2*len(named))
-		for _, r := range named {
-			pre = append(pre, [2]string{variants[0][0], r})
-		}
-		variants = append(pre, variants...)
+	case named[0] != "":
+		variants = append([][2]string{{variants[0][0], named[0]}, {variants[0][0], named[1]}}, variants...)
 	}
 	want := min(ansi.StringWidth(name), 16)
 	var nums, right string
@@ -1065,6 +1063,25 @@ func (f *Flame) detail() string {
 	}
 	line := st.Header.Render("▶ "+shown) + "  " + nums + st.Dim.Render(right)
 	return ansi.Truncate(line, f.width, "…")
+}
+
+// notes joins the top line's notes after its numbers, the empty ones
+// left out, and sets them off from the numbers: "" when all are empty.
+func notes(parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(" · ")
+		}
+		b.WriteString(p)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "  " + b.String()
 }
 
 // onPivotRow reports whether frame i is on a pivot's row of the function
