@@ -40,8 +40,9 @@ func builtBinary(t *testing.T) string {
 // TestMain runs up to four parallel tests at once unless -parallel says
 // otherwise: the parallel ones (the tmux scripts, the live refreshes,
 // go tool pprof, the stress tests' programs) mostly wait. The tests that
-// read the process's heap, set the environment or change a package
-// variable stay sequential.
+// set the environment or change a package variable stay sequential; the
+// one that reads the process's heap runs in a process of its own
+// (testrun.Alone).
 func TestMain(m *testing.M) {
 	flag.Parse()
 	testrun.Parallel(4)

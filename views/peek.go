@@ -295,8 +295,8 @@ func funcSummary(name string, width int, value func(int64) string, flat, cum, to
 	}
 	// The name gives way first (as a flame frame's does), down to
 	// summaryName columns; past that the line is cut at its end.
-	if w := width - 1 - ansi.StringWidth(tail); ansi.StringWidth(name) > w {
-		name = fitFrameName(name, max(w, min(summaryName, ansi.StringWidth(name))))
+	if nw, w := ansi.StringWidth(name), width-1-ansi.StringWidth(tail); nw > w && nw > summaryName {
+		name = fitFrameName(name, max(w, summaryName))
 	}
 	return " " + name + tail
 }
