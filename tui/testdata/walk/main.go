@@ -143,7 +143,9 @@ func steps(tag string) []step {
 		// Back to the first pivot: only after a re-pivot (on a profile
 		// whose pivoted function has no callee, j and enter change
 		// nothing, and ⌫ would leave the pivot).
-		{name: "Flame: pivot back (⌫)", pattern: "callers ↑", keys: "BSpace", needs: "Flame: re-pivot (enter)"},
+		// The cursor comes back to the frame it was on, which may be off
+		// the pivot's row: the top line then names the function.
+		{name: "Flame: pivot back (⌫)", pattern: "callers ↑|pivot on ", keys: "BSpace", needs: "Flame: re-pivot (enter)"},
 		pivoted(key("Flame: out of the pivot (⌫)", "root", "BSpace")),
 		key("fold all recursion (R)", "recursion=all", "R"),
 		key("fold direct recursion (R)", "recursion=direct", "R"),
