@@ -34,7 +34,7 @@ const gcPercent = 50
 // which scan are scanned by a collection.
 func memoryLimit(live, scan uint64) int64 {
 	const (
-		slack      = 64 << 20 // a small heap's room
+		slack      = 32 << 20 // a small heap's room
 		liveShare  = 8        // an eighth of the live heap
 		scanFactor = 4        // four times the heap a collection scans
 	)

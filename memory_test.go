@@ -40,10 +40,10 @@ func TestMemoryLimit(t *testing.T) {
 		live, scan uint64
 		want       int64
 	}{
-		{0, 0, 64 * mb},
-		{200 * mb, 2 * mb, (200 + 64 + 25 + 8) * mb},
-		{1600 * mb, 8 * mb, (1600 + 64 + 200 + 32) * mb},
-		{455 * mb, 35 * mb, (455 + 64 + 56 + 140) * mb},
+		{0, 0, 32 * mb},
+		{200 * mb, 2 * mb, (200 + 32 + 25 + 8) * mb},
+		{1600 * mb, 8 * mb, (1600 + 32 + 200 + 32) * mb},
+		{455 * mb, 35 * mb, (455 + 32 + 56 + 140) * mb},
 	} {
 		if got := memoryLimit(c.live, c.scan); got/mb != c.want/mb {
 			t.Errorf("memoryLimit(%d MB, %d MB) = %d MB, want %d MB", c.live/mb, c.scan/mb, got/mb, c.want/mb)
