@@ -96,8 +96,36 @@ func NewProgram(ctx context.Context, cfg Config) (*tea.Program, *Model) {
 // file, bad format) end it before it takes over the screen, and are
 // returned.
 func Run(ctx context.Context, cfg Config) error {
+	defer startCPUProfile()()
 	p, m := NewProgram(ctx, cfg)
 	return run(p, m)
+}
+
+// startCPUProfile profiles the explorer's CPU from its start (the load
+// included) into the file $PPROF_TUI_CPUPROFILE names, if set, and
+// returns what stops it: where the time a person waits for goes (the
+// walk's -cpuprofile).
+func startCPUProfile() (stop func()) {
+	path := os.Getenv("PPROF_TUI_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		if err = pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pprof-tui: CPU profile: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "pprof-tui: CPU profile: %v\n", err)
+		}
+	}
 }
 
 func run(p *tea.Program, m *Model) error {

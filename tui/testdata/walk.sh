@@ -22,6 +22,9 @@
 # THINK=1s waits that long on each screen before the next key, as a
 # person reading it (by default each key is pressed as soon as the
 # screen is drawn, before the explorer's background work is done).
+# CPUPROF=FILE has the explorer profile its CPU from its start until the
+# walk quits it, HEAPPROF=FILE write its heap's profile then (FILE.N per
+# round); read them with `go tool pprof -top FILE`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v tmux >/dev/null || { echo "walk: tmux is not installed" >&2; exit 2; }
@@ -36,4 +39,5 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 go build -o "$OUT/pprof-tui" .
 go build -o "$OUT/walk" ./tui/testdata/walk
-"$OUT/walk" -rounds "$ROUNDS" -tag "$TAG" ${FIRST:+-first} -think "${THINK:-0}" -steps "${STEPS:-}" "$OUT/pprof-tui" "$PROF"
+"$OUT/walk" -rounds "$ROUNDS" -tag "$TAG" ${FIRST:+-first} -think "${THINK:-0}" -steps "${STEPS:-}" \
+	-cpuprofile "${CPUPROF:-}" -heapprofile "${HEAPPROF:-}" "$OUT/pprof-tui" "$PROF"

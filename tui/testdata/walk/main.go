@@ -3,11 +3,14 @@
 // to the redrawn screen and the process's RSS and peak RSS. Run it through
 // tui/testdata/walk.sh, which builds the binary and writes the profile:
 //
-//	go run ./tui/testdata/walk [-rounds N] [-tag worker=w1] [-first] [-steps RE] [-heapprofile FILE] BINARY PROFILE
+//	go run ./tui/testdata/walk [-rounds N] [-tag worker=w1] [-first] [-steps RE] [-heapprofile FILE] [-cpuprofile FILE] BINARY PROFILE
 //
 // -heapprofile has the explorer write its heap's profile when the walk
 // quits it (PPROF_TUI_HEAPPROFILE), with everything it holds then: what
 // the RSS after the walk is made of (FILE.N per round with -rounds).
+// -cpuprofile has it profile its CPU from its start to then
+// (PPROF_TUI_CPUPROFILE): where the time waited for went, the load
+// included.
 //
 // The screen is read through one tmux control-mode connection
 // (capture-pane, about 0.2-1 ms a capture) each time the pane has new
@@ -41,18 +44,20 @@ func main() {
 	first := flag.Bool("first", false, "time the first screen only")
 	only := flag.String("steps", "", "take only the steps whose names match this regexp")
 	think := flag.Duration("think", 0, "wait this long on each screen before the next step's key, as a person reading it (0: press it at once)")
-	heap := flag.String("heapprofile", "", "have the explorer write its heap's profile here when the walk quits it")
+	var out profiles
+	flag.StringVar(&out.heap, "heapprofile", "", "have the explorer write its heap's profile here when the walk quits it")
+	flag.StringVar(&out.cpu, "cpuprofile", "", "have the explorer profile its CPU from its start into this file until the walk quits it")
 	flag.Parse()
 	re, err := regexp.Compile(*only)
 	if flag.NArg() != 2 || err != nil {
-		fmt.Fprintln(os.Stderr, "usage: walk [-rounds N] [-tag K=V] [-first] [-steps RE] [-think D] [-heapprofile FILE] BINARY PROFILE")
+		fmt.Fprintln(os.Stderr, "usage: walk [-rounds N] [-tag K=V] [-first] [-steps RE] [-think D] [-heapprofile FILE] [-cpuprofile FILE] BINARY PROFILE")
 		os.Exit(2)
 	}
 	all := slices.DeleteFunc(steps(*tag), func(s step) bool { return !re.MatchString(s.name) })
 	if *first {
 		all = nil
 	}
-	if err := run(flag.Arg(0), flag.Arg(1), *rounds, *think, *heap, all); err != nil {
+	if err := run(flag.Arg(0), flag.Arg(1), *rounds, *think, out, all); err != nil {
 		fmt.Fprintln(os.Stderr, "walk:", err)
 		os.Exit(1)
 	}
@@ -161,7 +166,7 @@ func steps(tag string) []step {
 // think on the screen (-think): the explorer's background work
 // (completing the first table, the next sample type's, the folded
 // stacks) runs in such pauses.
-func run(bin, prof string, rounds int, think time.Duration, heap string, all []step) error {
+func run(bin, prof string, rounds int, think time.Duration, out profiles, all []step) error {
 	dir, err := os.MkdirTemp("", "walk")
 	if err != nil {
 		return err
@@ -187,11 +192,7 @@ func run(bin, prof string, rounds int, think time.Duration, heap string, all []s
 	times := make([][]time.Duration, len(names))
 	for r := 1; r <= rounds; r++ {
 		gz, gzErr := gunzip(prof) // a legacy profile is not gzipped
-		heapFile := heap
-		if heap != "" && rounds > 1 {
-			heapFile = fmt.Sprintf("%s.%d", heap, r)
-		}
-		w, err := launch(sock, bin, prof, heapFile)
+		w, err := launch(sock, bin, prof, out.round(r, rounds))
 		if err != nil {
 			return err
 		}
@@ -279,7 +280,7 @@ func gunzip(prof string) (time.Duration, error) {
 type walker struct {
 	sock    string
 	pid     string
-	heap    string // the heap profile the explorer writes as it exits, or ""
+	out     profiles // what the explorer writes as it exits
 	ctl     *exec.Cmd
 	in      io.WriteCloser
 	lines   chan string // the control connection's output, a line at a time; closed at its end
@@ -288,12 +289,32 @@ type walker struct {
 	outputs int // %output notifications read
 }
 
-func launch(sock, bin, prof, heap string) (*walker, error) {
-	w := &walker{sock: sock, heap: heap}
+// profiles are the files the explorer writes its profiles to as it
+// exits ("": none).
+type profiles struct{ heap, cpu string }
+
+// round is where round r of rounds writes them: FILE.r when more than one.
+func (p profiles) round(r, rounds int) profiles {
+	if rounds == 1 {
+		return p
+	}
+	for _, f := range []*string{&p.heap, &p.cpu} {
+		if *f != "" {
+			*f = fmt.Sprintf("%s.%d", *f, r)
+		}
+	}
+	return p
+}
+
+func launch(sock, bin, prof string, files profiles) (*walker, error) {
+	w := &walker{sock: sock, out: files}
 	w.started = time.Now()
 	args := []string{"-S", sock, "new-session", "-d", "-s", "walk", "-x", "120", "-y", "35"}
-	if heap != "" {
-		args = append(args, "-e", "PPROF_TUI_HEAPPROFILE="+heap)
+	if files.heap != "" {
+		args = append(args, "-e", "PPROF_TUI_HEAPPROFILE="+files.heap)
+	}
+	if files.cpu != "" {
+		args = append(args, "-e", "PPROF_TUI_CPUPROFILE="+files.cpu)
 	}
 	if out, err := exec.Command("tmux", append(args, "TERM=xterm-256color exec "+bin+" "+prof)...).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("tmux: %v: %s", err, out)
@@ -330,14 +351,18 @@ func launch(sock, bin, prof, heap string) (*walker, error) {
 func (w *walker) close() {
 	w.cmd("send-keys -t walk q")
 	time.Sleep(200 * time.Millisecond)
-	if w.heap != "" {
-		// The profile is written as the explorer exits: wait for it.
+	if w.out != (profiles{}) {
+		// The profiles are written as the explorer exits: wait for it.
 		for t0 := time.Now(); time.Since(t0) < 30*time.Second; time.Sleep(50 * time.Millisecond) {
 			if _, err := os.Stat("/proc/" + w.pid); err != nil {
 				break
 			}
 		}
-		fmt.Printf("  heap profile: %s\n", w.heap)
+		for _, f := range []struct{ what, path string }{{"heap", w.out.heap}, {"CPU", w.out.cpu}} {
+			if f.path != "" {
+				fmt.Printf("  %s profile: %s\n", f.what, f.path)
+			}
+		}
 	}
 	w.cmd("kill-session -t walk")
 	w.in.Close()
