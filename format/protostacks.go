@@ -214,6 +214,9 @@ func (l *linker) stack(key []byte, h uint32, si int32) (int32, error) {
 		case i+1 < len(key) && key[i+1]-1 < 0x7f: // a minimal two-byte varint
 			id = id&0x7f | uint64(key[i+1])<<7
 			i += 2
+		case i+2 < len(key) && key[i+1] >= 0x80 && key[i+2]-1 < 0x7f: // three bytes
+			id = id&0x7f | uint64(key[i+1]&0x7f)<<7 | uint64(key[i+2])<<14
+			i += 3
 		default:
 			var m int
 			if id, m = uvarintLong(key[i:]); m <= 0 {
@@ -306,13 +309,19 @@ func (l *linker) layOut(chunks [][]byte, s, o int) {
 			i += 4 + m
 			end := i + int(n)
 			for i < end {
+				// The keys are canonical varints: ids of up to three
+				// bytes (below 2^21) are read here, longer ones called for.
 				id := uint64(c[i])
-				if id < 0x80 {
+				switch {
+				case id < 0x80:
 					i++
-				} else if c[i+1] < 0x80 {
+				case c[i+1] < 0x80:
 					id = id&0x7f | uint64(c[i+1])<<7
 					i += 2
-				} else {
+				case c[i+2] < 0x80:
+					id = id&0x7f | uint64(c[i+1]&0x7f)<<7 | uint64(c[i+2])<<14
+					i += 3
+				default:
 					id, m = uvarintLong(c[i:end])
 					i += m
 				}
