@@ -33,10 +33,13 @@ const (
 )
 
 // idMap maps the ids of a profile.proto message kind to dense indices.
-// Ids are usually 1..N, so small ids use a slice and others a map.
+// Ids are usually 1..N, so small ids use a slice and others a map. The
+// slice covers ids up to about twice the number of ids set (and at most
+// idMapSmall): a file of a few large ids cannot make it megabytes long.
 type idMap struct {
-	small []int32 // id → index+1
-	big   map[uint64]int32
+	small []int32          // id → index+1
+	big   map[uint64]int32 // the ids past small
+	n     int              // ids set
 }
 
 const idMapSmall = 1 << 22
@@ -46,19 +49,16 @@ func (m *idMap) get(id uint64) (int32, bool) {
 		i := m.small[id]
 		return i - 1, i != 0
 	}
-	if id < idMapSmall {
-		return 0, false
-	}
 	i, ok := m.big[id]
 	return i, ok
 }
 
 func (m *idMap) set(id uint64, idx int32) {
-	if id < idMapSmall {
-		if id >= uint64(len(m.small)) {
-			n := max(2*len(m.small), int(id)+1, 64)
-			m.small = append(m.small, make([]int32, min(n, idMapSmall)-len(m.small))...)
-		}
+	m.n++
+	if id >= uint64(len(m.small)) && id < idMapSmall && id < uint64(2*m.n+1024) {
+		m.grow(id)
+	}
+	if id < uint64(len(m.small)) {
 		m.small[id] = idx + 1
 		return
 	}
@@ -66,6 +66,18 @@ func (m *idMap) set(id uint64, idx int32) {
 		m.big = make(map[uint64]int32)
 	}
 	m.big[id] = idx
+}
+
+// grow makes small cover id, and moves there the ids of big it covers.
+func (m *idMap) grow(id uint64) {
+	n := min(max(2*len(m.small), int(id)+1, 64), idMapSmall)
+	m.small = append(m.small, make([]int32, n-len(m.small))...)
+	for k, i := range m.big {
+		if k < uint64(n) {
+			m.small[k] = i + 1
+			delete(m.big, k)
+		}
+	}
 }
 
 // ref records where an id was first referenced before its definition, so

@@ -208,3 +208,36 @@ func TestLyingSizeHint(t *testing.T) {
 		}
 	}
 }
+
+// TestIDMapStaysSmall: dense ids use the slice; a large id among few
+// goes to the map, and the slice does not grow to cover it until enough
+// ids are set, when it moves there.
+func TestIDMapStaysSmall(t *testing.T) {
+	var m idMap
+	for id := uint64(1); id <= 100; id++ {
+		m.set(id, int32(id-1))
+	}
+	const far = idMapSmall - 1
+	m.set(far, 100)
+	m.set(5000, 101)
+	if len(m.small) > 4096 || len(m.big) != 2 {
+		t.Fatalf("after 100 dense ids and two far ones: slice of %d, map of %d", len(m.small), len(m.big))
+	}
+	for id := uint64(101); id <= 4200; id++ {
+		m.set(id, int32(id+1))
+	}
+	if len(m.big) != 1 || len(m.small) <= 5000 {
+		t.Fatalf("after 4,200 dense ids: slice of %d, map of %d (5000 should have moved to the slice)", len(m.small), len(m.big))
+	}
+	for _, c := range []struct {
+		id   uint64
+		want int32
+	}{{1, 0}, {100, 99}, {far, 100}, {5000, 101}, {4200, 4201}} {
+		if got, ok := m.get(c.id); !ok || got != c.want {
+			t.Errorf("get(%d) = %d, %v; want %d", c.id, got, ok, c.want)
+		}
+	}
+	if _, ok := m.get(4500); ok {
+		t.Error("get(4500) found an id never set")
+	}
+}
