@@ -205,9 +205,20 @@ func (s *symbolizer) symbolize(p *Profile) {
 }
 
 func (s *symbolizer) symbolizeLocal(p *Profile) {
+	// The mappings that lack symbols; most profiles have none, and then
+	// their locations (a million on a large profile) are not read.
+	need := make([]bool, len(p.Mappings))
+	some := false
+	for mi, m := range p.Mappings {
+		need[mi] = s.mode.force || !(m.HasFunctions || m.HasFilenames || m.HasLineNumbers)
+		some = some || need[mi]
+	}
+	if !some {
+		return
+	}
 	locs := make([][]int32, len(p.Mappings))
 	for i, l := range p.Locations {
-		if l.Mapping >= 0 && int(l.Mapping) < len(p.Mappings) {
+		if l.Mapping >= 0 && int(l.Mapping) < len(p.Mappings) && need[l.Mapping] {
 			locs[l.Mapping] = append(locs[l.Mapping], int32(i))
 		}
 	}
@@ -219,7 +230,7 @@ func (s *symbolizer) symbolizeLocal(p *Profile) {
 		name, file string
 		start      int64
 	}
-	funcs := make(map[fnKey]int32, len(p.Locations))
+	var funcs map[fnKey]int32 // made for the first mapping symbolized
 	function := func(fr symbolize.Frame) int32 {
 		if s.opt.NoInlines {
 			// go tool pprof's frames carry no start line, and pprof keys
@@ -239,11 +250,11 @@ func (s *symbolizer) symbolizeLocal(p *Profile) {
 	symMode := symbolize.Mode{NoInlines: s.opt.NoInlines, SymbolsOnly: s.mode.fast}
 	for mi := range p.Mappings {
 		m := &p.Mappings[mi]
+		if !need[mi] {
+			continue // already symbolized
+		}
 		if len(locs[mi]) == 0 {
 			continue // no location uses it
-		}
-		if !s.mode.force && (m.HasFunctions || m.HasFilenames || m.HasLineNumbers) {
-			continue // already symbolized
 		}
 		if m.File == "" {
 			if mi == 0 {
@@ -283,6 +294,9 @@ func (s *symbolizer) symbolizeLocal(p *Profile) {
 		}
 		if mapErr != nil {
 			s.say("%v", mapErr)
+		}
+		if funcs == nil {
+			funcs = make(map[fnKey]int32, len(addrs))
 		}
 		frames, err := bin.Symbolize(addrs, symMode)
 		if err != nil {
