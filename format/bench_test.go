@@ -240,3 +240,30 @@ func forEachShape(b *testing.B, bench func(b *testing.B, path string)) {
 		})
 	}
 }
+
+// BenchmarkSymbolizeShapes1M is Load's symbolization, in its default
+// mode, of a parsed 1M-sample profile of each shape, whose mappings all
+// have their symbols: the time and the memory it costs a load that has
+// nothing to symbolize (on wide, 1.1M locations and 100,000 functions,
+// most of it demangling the names).
+//
+//	PPROF_TUI_SHAPES=wide go test ./format -run XXX -bench SymbolizeShapes1M -benchtime 10x -benchmem
+func BenchmarkSymbolizeShapes1M(b *testing.B) {
+	forEachShape(b, func(b *testing.B, path string) {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := Parse(f, Options{})
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for b.Loop() {
+			s := newSymbolizer(Options{})
+			s.symbolize(p)
+			s.close()
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -208,12 +209,10 @@ func (s *symbolizer) symbolizeLocal(p *Profile) {
 	// The mappings that lack symbols; most profiles have none, and then
 	// their locations (a million on a large profile) are not read.
 	need := make([]bool, len(p.Mappings))
-	some := false
 	for mi, m := range p.Mappings {
 		need[mi] = s.mode.force || !(m.HasFunctions || m.HasFilenames || m.HasLineNumbers)
-		some = some || need[mi]
 	}
-	if !some {
+	if !slices.Contains(need, true) {
 		return
 	}
 	locs := make([][]int32, len(p.Mappings))
