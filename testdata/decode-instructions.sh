@@ -6,6 +6,7 @@
 # not, so this is how to compare two versions of the decoder:
 #
 #   bash testdata/decode-instructions.sh [TOP]
+#   SHAPE=distinct bash testdata/decode-instructions.sh [TOP]
 #
 # It prints the total for the format package and its TOP (default 15)
 # functions. Needs valgrind (Debian: apt-get install valgrind). Garbage
@@ -21,9 +22,17 @@ cd "$repo"
 go test -c -o "$tmp/format.test" ./format
 # The benchmark writes the profile to the temp directory on first use:
 # do that outside valgrind.
-"$tmp/format.test" -test.run XXX -test.bench Decode1M/plain -test.benchtime 1x >/dev/null
+# SHAPE=distinct (or wide, zipf, deep) decodes that shape's gzipped
+# 1M-sample profile instead (DecodeShapes1M; gzip's own instructions are
+# not counted).
+bench=Decode1M/plain
+if [ -n "${SHAPE:-}" ]; then
+  bench="DecodeShapes1M/$SHAPE"
+  export PPROF_TUI_SHAPES="$SHAPE"
+fi
+"$tmp/format.test" -test.run XXX -test.bench "$bench" -test.benchtime 1x >/dev/null
 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$tmp/cg.out" \
-  "$tmp/format.test" -test.run XXX -test.bench Decode1M/plain -test.benchtime 1x >/dev/null 2>&1
+  "$tmp/format.test" -test.run XXX -test.bench "$bench" -test.benchtime 1x >/dev/null 2>&1
 cg_annotate --threshold=0 --auto=no "$tmp/cg.out" 2>/dev/null |
   awk -v top="$top" '
     /pprof-tui\/format\.[^ ]*$/ && !/Benchmark|gunzip|uncompressed/ {
