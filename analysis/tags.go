@@ -52,13 +52,35 @@ type TagKey struct {
 // numLabelUnits returns the unit of each numeric label key, as pprof
 // infers it.
 func numLabelUnits(p *format.Profile) map[string]string {
+	// The unit a key has is its first label's with one: a kind's labels
+	// share its key and unit, so the kinds are read in the order of
+	// their first labels, not the labels one by one (a million span
+	// ids).
+	s := &p.Samples
+	first := make([]int, len(s.NumKinds)) // per kind: its first label, +1 (0: none)
+	left := len(first)
+	for j, k := range s.NumKind {
+		if first[k] == 0 {
+			first[k] = j + 1
+			if left--; left == 0 {
+				break
+			}
+		}
+	}
+	kinds := make([]int, 0, len(first))
+	for k, f := range first {
+		if f != 0 {
+			kinds = append(kinds, k)
+		}
+	}
+	slices.SortFunc(kinds, func(a, b int) int { return cmp.Compare(first[a], first[b]) })
 	units := map[string]string{}
-	for j := range p.Samples.NumValue {
+	for _, k := range kinds {
 		// A label pprof's proto decoder drops (no number, no unit) is
 		// not in the profile; legacy text heap profiles keep bytes:[0].
-		l := p.Samples.NumLabel(j)
-		key := p.Strings[l.Key]
-		if u := p.Strings[l.Unit]; u != "" && units[key] == "" {
+		kind := s.NumKinds[k]
+		key := p.Strings[kind.Key]
+		if u := p.Strings[kind.Unit]; u != "" && units[key] == "" {
 			units[key] = u
 		} else if _, ok := units[key]; !ok {
 			units[key] = ""
@@ -158,26 +180,66 @@ func Tags(p *format.Profile, vi int, keep sampleFilter, keyOK func(string) bool,
 // sortTagValues sorts values by |total|, largest first, then by name.
 // The names' first eight bytes are compared in the key beside the
 // total, the whole names only where those are equal: a million names
-// (span ids) lie scattered in the heap.
+// (span ids) lie scattered in the heap. From radixTagValues values on,
+// the keys are radix-sorted (by prefix, then stably by total), and only
+// the runs of equal keys compared by name.
 func sortTagValues(values []TagValue) {
-	type sortKey struct {
-		abs    int64
-		prefix uint64 // the name's first eight bytes, big-endian, zero-padded
-	}
-	sortByKey(values, func(i int) sortKey {
+	prefix := func(i int) uint64 {
 		var b [8]byte
 		copy(b[:], values[i].Value)
-		return sortKey{abs64(values[i].Total), binary.BigEndian.Uint64(b[:])}
-	}, func(a, b keyed[sortKey]) int {
-		if c := cmp.Compare(b.key.abs, a.key.abs); c != 0 {
-			return c
+		return binary.BigEndian.Uint64(b[:])
+	}
+	byName := func(a, b int) int { return strings.Compare(values[a].Value, values[b].Value) }
+	if len(values) < radixTagValues {
+		type sortKey struct {
+			abs    int64
+			prefix uint64
 		}
-		if c := cmp.Compare(a.key.prefix, b.key.prefix); c != 0 {
-			return c
+		sortByKey(values, func(i int) sortKey {
+			return sortKey{abs64(values[i].Total), prefix(i)}
+		}, func(a, b keyed[sortKey]) int {
+			if c := cmp.Compare(b.key.abs, a.key.abs); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.key.prefix, b.key.prefix); c != 0 {
+				return c
+			}
+			return byName(a.at, b.at)
+		})
+		return
+	}
+	type sortKey struct {
+		desc   uint64 // |total| in signed order, flipped: largest first
+		prefix uint64
+		at     int
+	}
+	keys := make([]sortKey, len(values))
+	for i := range values {
+		keys[i] = sortKey{^(uint64(abs64(values[i].Total)) ^ 1<<63), prefix(i), i}
+	}
+	tmp := make([]sortKey, len(keys))
+	radix.Sort(keys, tmp, func(k sortKey) uint64 { return k.prefix })
+	radix.Sort(keys, tmp, func(k sortKey) uint64 { return k.desc })
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].desc == keys[i].desc && keys[j].prefix == keys[i].prefix {
+			j++
 		}
-		return strings.Compare(values[a.at].Value, values[b.at].Value)
-	})
+		if j-i > 1 {
+			slices.SortFunc(keys[i:j], func(a, b sortKey) int { return byName(a.at, b.at) })
+		}
+		i = j
+	}
+	sorted := make([]TagValue, len(values))
+	for i, k := range keys {
+		sorted[i] = values[k.at]
+	}
+	copy(values, sorted)
 }
+
+// radixTagValues is the value count from which sortTagValues
+// radix-sorts (a variable for the tests).
+var radixTagValues = 1 << 12
 
 // numTagValues sums value vi of the samples keep passes (nil: all) by
 // numeric label key (those keyOK accepts, nil: all) and printed value
@@ -229,7 +291,17 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 	for k, n := range count {
 		sums[k] = make([]valueSum, 0, n)
 	}
-	each(func(k int32, value, v int64) { sums[k] = append(sums[k], valueSum{value, v}) })
+	// A value repeated by consecutive samples (a request's span id
+	// across its samples) is summed as it is met: the sort below then
+	// has one element per run.
+	each(func(k int32, value, v int64) {
+		s := sums[k]
+		if n := len(s) - 1; n >= 0 && s[n].value == value {
+			s[n].sum += v
+			return
+		}
+		sums[k] = append(s, valueSum{value, v})
+	})
 	out := make(map[string][]TagValue, len(names))
 	scratch := make([]valueSum, slices.Max(append(count, 0))) // the sorts', for every key
 	for k, vs := range sums {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -385,6 +386,20 @@ func TestNumLabelUnits(t *testing.T) {
 	}
 }
 
+// TestNumLabelUnitsFirstLabel checks that a key's unit is its first
+// label's, whatever the order of its kinds (key and unit pairs).
+func TestNumLabelUnitsFirstLabel(t *testing.T) {
+	p := &format.Profile{Strings: []string{"", "x", "kilobytes", "bytes", "y"}}
+	p.Samples.NumKinds = []format.NumKind{{Key: 1, Unit: 2}, {Key: 1, Unit: 3}, {Key: 4, Unit: 0}, {Key: 4, Unit: 2}}
+	p.Samples.NumKind = []uint16{2, 1, 0, 3, 1}
+	p.Samples.NumValue = make([]int64, 5)
+	p.Samples.NumOff = []uint32{0, 5}
+	got := numLabelUnits(p)
+	if want := map[string]string{"x": "bytes", "y": "kilobytes"}; !maps.Equal(got, want) {
+		t.Errorf("units %v, want %v", got, want)
+	}
+}
+
 // TestTagValueLabels pins numeric label values as `go tool pprof -tags`
 // prints them (each row was checked against pprof's output).
 func TestTagValueLabels(t *testing.T) {
@@ -496,10 +511,11 @@ func TestNumTagValues(t *testing.T) {
 			want[key][ScaledLabel(l.Value, units[key], "minimum")] += values[i]
 		}
 	}
-	for _, rows := range []int{parallelRows, 8} {
+	for _, c := range []struct{ rows, radix int }{{parallelRows, radixTagValues}, {8, radixTagValues}, {parallelRows, 8}} {
+		rows := c.rows
 		func() {
-			defer func(old int) { parallelRows = old }(parallelRows)
-			parallelRows = rows
+			defer func(old, radix int) { parallelRows, radixTagValues = old, radix }(parallelRows, radixTagValues)
+			parallelRows, radixTagValues = rows, c.radix
 			got := numTagValues(p, 0, keep, nil, units)
 			if len(got) != len(want) {
 				t.Fatalf("parallelRows %d: %d keys, want %d", rows, len(got), len(want))
@@ -519,14 +535,16 @@ func TestNumTagValues(t *testing.T) {
 }
 
 // TestSortTagValues compares the sort by |total| and name (names keyed
-// by their first eight bytes) with a comparison of whole names, over
-// names that share prefixes of every length up to and past eight bytes.
+// by their first eight bytes), compared and radix-sorted, with a
+// comparison of whole names, over names that share prefixes of every
+// length up to and past eight bytes.
 func TestSortTagValues(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, rows := range []int{parallelRows, 8} {
+	for _, c := range []struct{ rows, radix int }{{parallelRows, radixTagValues}, {8, radixTagValues}, {parallelRows, 8}} {
+		rows := c.rows
 		func() {
-			defer func(old int) { parallelRows = old }(parallelRows)
-			parallelRows = rows
+			defer func(old, radix int) { parallelRows, radixTagValues = old, radix }(parallelRows, radixTagValues)
+			parallelRows, radixTagValues = rows, c.radix
 			var values []TagValue
 			for range 3000 {
 				name := strings.Repeat("a", rng.IntN(12)) + string(rune('a'+rng.IntN(3)))

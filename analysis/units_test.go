@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -88,6 +89,32 @@ func TestLabel(t *testing.T) {
 	} {
 		if got := Label(c.v, c.unit); got != c.want {
 			t.Errorf("Label(%d, %q) = %q; want %q", c.v, c.unit, got, c.want)
+		}
+	}
+}
+
+// TestLabelAsFmt checks ScaledLabel against pprof's formatting (fmt's
+// %.2f of the scaled value, ".00" trimmed) over whole and fractional
+// scaled values, ids near the int64 limits included.
+func TestLabelAsFmt(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pprof := func(v int64, from, to string) string {
+		x, u := ScaleValue(v, from, to)
+		s := strings.TrimSuffix(fmt.Sprintf("%.2f", x), ".00")
+		if s == "0" || s == "-0" {
+			return "0"
+		}
+		return s + u
+	}
+	vals := []int64{0, 1, -1, 999, 1000, 1023, 1024, 1 << 53, 1<<53 + 1, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	for range 20000 {
+		vals = append(vals, r.Int64(), -r.Int64(), r.Int64N(1<<20), r.Int64N(1<<40)-1<<39)
+	}
+	for _, units := range [][2]string{{"span_id", "minimum"}, {"bytes", "minimum"}, {"nanoseconds", "minimum"}, {"count", "minimum"}, {"bytes", "kB"}} {
+		for _, v := range vals {
+			if got, want := ScaledLabel(v, units[0], units[1]), pprof(v, units[0], units[1]); got != want {
+				t.Fatalf("ScaledLabel(%d, %q, %q) = %q; fmt gives %q", v, units[0], units[1], got, want)
+			}
 		}
 	}
 }
