@@ -39,3 +39,41 @@ func TestGraphNodes(t *testing.T) {
 		t.Errorf("compared %d graphs", compared)
 	}
 }
+
+// TestEntropyScores: the scores summed over the edges in one pass are
+// entropyScore's, node by node, on graphs of every node and of a few
+// (residual edges), of a diff (negative and zero weights) and of
+// recursive stacks; and a graph whose lists are not complete (edges
+// dropped from them) takes the node-by-node way.
+func TestEntropyScores(t *testing.T) {
+	t.Parallel()
+	for name, newEngine := range freshEngines(t, "cpu_labels", "diff", "heap", "deep") {
+		e := newEngine()
+		q, err := e.newQuery(testOptions(t, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := newGraphBuild(q)
+		full := b.build(nil)
+		kept := make([]bool, q.nodes.len())
+		for i := range kept {
+			kept[i] = i%3 == 0
+		}
+		for gname, g := range map[string]*ggraph{"every node": full, "a third": b.build(kept)} {
+			if !g.listedInOrder() {
+				t.Fatalf("%s, %s: a built graph's lists are not complete and in order", name, gname)
+			}
+			got := g.entropyScores()
+			for i := range g.nodes {
+				if want := g.entropyScore(i); got[i] != want {
+					t.Fatalf("%s, %s: node %d scores %d; entropyScore %d", name, gname, i, got[i], want)
+				}
+			}
+		}
+		if dropped := full.trimEdges(fractionOf(full.nodes[0].cum, 0.5)); dropped > 0 {
+			if full.listedInOrder() {
+				t.Errorf("%s: lists without %d dropped edges pass as complete", name, dropped)
+			}
+		}
+	}
+}
