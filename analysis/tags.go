@@ -218,28 +218,51 @@ func sortTagValues(values []TagValue) {
 		keys[i] = sortKey{^(uint64(abs64(values[i].Total)) ^ 1<<63), prefix(i), i}
 	}
 	tmp := make([]sortKey, len(keys))
-	radix.Sort(keys, tmp, func(k sortKey) uint64 { return k.prefix })
-	radix.Sort(keys, tmp, func(k sortKey) uint64 { return k.desc })
-	for i := 0; i < len(keys); {
-		j := i + 1
-		for j < len(keys) && keys[j].desc == keys[i].desc && keys[j].prefix == keys[i].prefix {
-			j++
+	// Halves on two goroutines, then merged.
+	inHalves(len(keys), parallelTagValues, func(_, lo, hi int) {
+		part, ptmp := keys[lo:hi], tmp[lo:hi]
+		radix.Sort(part, ptmp, func(k sortKey) uint64 { return k.prefix })
+		radix.Sort(part, ptmp, func(k sortKey) uint64 { return k.desc })
+		for i := 0; i < len(part); {
+			j := i + 1
+			for j < len(part) && part[j].desc == part[i].desc && part[j].prefix == part[i].prefix {
+				j++
+			}
+			if j-i > 1 {
+				slices.SortFunc(part[i:j], func(a, b sortKey) int { return byName(a.at, b.at) })
+			}
+			i = j
 		}
-		if j-i > 1 {
-			slices.SortFunc(keys[i:j], func(a, b sortKey) int { return byName(a.at, b.at) })
+	})
+	less := func(x, y sortKey) bool {
+		if x.desc != y.desc {
+			return x.desc < y.desc
 		}
-		i = j
+		if x.prefix != y.prefix {
+			return x.prefix < y.prefix
+		}
+		return byName(x.at, y.at) < 0
 	}
 	sorted := make([]TagValue, len(values))
-	for i, k := range keys {
-		sorted[i] = values[k.at]
+	h := half(len(keys), parallelTagValues)
+	a, b := keys[:h], keys[h:]
+	for i := range sorted {
+		if len(b) == 0 || len(a) > 0 && !less(b[0], a[0]) {
+			sorted[i], a = values[a[0].at], a[1:]
+		} else {
+			sorted[i], b = values[b[0].at], b[1:]
+		}
 	}
 	copy(values, sorted)
 }
 
 // radixTagValues is the value count from which sortTagValues
-// radix-sorts (a variable for the tests).
-var radixTagValues = 1 << 12
+// radix-sorts, and parallelTagValues the count from which it sorts two
+// halves on two goroutines (variables for the tests).
+var (
+	radixTagValues    = 1 << 12
+	parallelTagValues = 1 << 15
+)
 
 // numTagValues sums value vi of the samples keep passes (nil: all) by
 // numeric label key (those keyOK accepts, nil: all) and printed value
@@ -285,8 +308,17 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 		}
 	}
 	// Counted first: appends grew the million-value slice in copies.
+	// With every sample, the labels are counted by kind alone.
 	count := make([]int, len(names))
-	each(func(k int32, _, _ int64) { count[k]++ })
+	if keep == nil {
+		for _, kind := range s.NumKind {
+			if k := kindKey[kind]; k >= 0 {
+				count[k]++
+			}
+		}
+	} else {
+		each(func(k int32, _, _ int64) { count[k]++ })
+	}
 	sums := make([][]valueSum, len(names))
 	for k, n := range count {
 		sums[k] = make([]valueSum, 0, n)

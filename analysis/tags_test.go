@@ -511,11 +511,18 @@ func TestNumTagValues(t *testing.T) {
 			want[key][ScaledLabel(l.Value, units[key], "minimum")] += values[i]
 		}
 	}
-	for _, c := range []struct{ rows, radix int }{{parallelRows, radixTagValues}, {8, radixTagValues}, {parallelRows, 8}} {
+	for _, c := range []struct{ rows, radix, halves int }{
+		{parallelRows, radixTagValues, parallelTagValues},
+		{8, radixTagValues, parallelTagValues},
+		{parallelRows, 8, parallelTagValues},
+		{parallelRows, 8, 8},
+	} {
 		rows := c.rows
 		func() {
-			defer func(old, radix int) { parallelRows, radixTagValues = old, radix }(parallelRows, radixTagValues)
-			parallelRows, radixTagValues = rows, c.radix
+			defer func(old, radix, halves int) {
+				parallelRows, radixTagValues, parallelTagValues = old, radix, halves
+			}(parallelRows, radixTagValues, parallelTagValues)
+			parallelRows, radixTagValues, parallelTagValues = rows, c.radix, c.halves
 			got := numTagValues(p, 0, keep, nil, units)
 			if len(got) != len(want) {
 				t.Fatalf("parallelRows %d: %d keys, want %d", rows, len(got), len(want))
@@ -540,11 +547,18 @@ func TestNumTagValues(t *testing.T) {
 // length up to and past eight bytes.
 func TestSortTagValues(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, c := range []struct{ rows, radix int }{{parallelRows, radixTagValues}, {8, radixTagValues}, {parallelRows, 8}} {
+	for _, c := range []struct{ rows, radix, halves int }{
+		{parallelRows, radixTagValues, parallelTagValues},
+		{8, radixTagValues, parallelTagValues},
+		{parallelRows, 8, parallelTagValues},
+		{parallelRows, 8, 8},
+	} {
 		rows := c.rows
 		func() {
-			defer func(old, radix int) { parallelRows, radixTagValues = old, radix }(parallelRows, radixTagValues)
-			parallelRows, radixTagValues = rows, c.radix
+			defer func(old, radix, halves int) {
+				parallelRows, radixTagValues, parallelTagValues = old, radix, halves
+			}(parallelRows, radixTagValues, parallelTagValues)
+			parallelRows, radixTagValues, parallelTagValues = rows, c.radix, c.halves
 			var values []TagValue
 			for range 3000 {
 				name := strings.Repeat("a", rng.IntN(12)) + string(rune('a'+rng.IntN(3)))
