@@ -292,11 +292,11 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 		kindKey[k] = keys.id(name)
 	}
 	names := keys.keys
-	// each calls f with every shown numeric label of the samples keep
-	// passes: its key's index, its value and the sample's.
-	each := func(f func(k int32, value, v int64)) {
-		vals := s.Values[vi]
-		for i := range s.Len() {
+	// each calls f with every shown numeric label of samples [lo, hi)
+	// keep passes: its key's index, its value and the sample's.
+	vals := s.Values[vi]
+	each := func(lo, hi int, f func(k int32, value, v int64)) {
+		for i := lo; i < hi; i++ {
 			if keep != nil && !keep(i) {
 				continue
 			}
@@ -307,47 +307,54 @@ func numTagValues(p *format.Profile, vi int, keep sampleFilter, keyOK func(strin
 			}
 		}
 	}
-	// Counted first: appends grew the million-value slice in copies.
-	// With every sample, the labels are counted by kind alone.
-	count := make([]int, len(names))
-	if keep == nil {
-		for _, kind := range s.NumKind {
-			if k := kindKey[kind]; k >= 0 {
-				count[k]++
+	// The samples are summed in two halves on two goroutines, each half
+	// by key, then sorted and summed by printed value; the halves' lists
+	// are merged per key at the end.
+	parts := make([][2][]TagValue, len(names))
+	from := make([][2][]int64, len(names))
+	inHalves(s.Len(), parallelTagValues, func(part, lo, hi int) {
+		// Counted first: appends grew the million-value slice in
+		// copies. With every sample, the labels are counted by kind
+		// alone.
+		count := make([]int, len(names))
+		if keep == nil {
+			for _, kind := range s.NumKind[s.NumOff[lo]:s.NumOff[hi]] {
+				if k := kindKey[kind]; k >= 0 {
+					count[k]++
+				}
+			}
+		} else {
+			each(lo, hi, func(k int32, _, _ int64) { count[k]++ })
+		}
+		sums := make([][]valueSum, len(names))
+		for k, n := range count {
+			sums[k] = make([]valueSum, 0, n)
+		}
+		// A value repeated by consecutive samples (a request's span id
+		// across its samples) is summed as it is met: the sort then has
+		// one element per run.
+		each(lo, hi, func(k int32, value, v int64) {
+			s := sums[k]
+			if n := len(s) - 1; n >= 0 && s[n].value == value {
+				s[n].sum += v
+				return
+			}
+			sums[k] = append(s, valueSum{value, v})
+		})
+		tmp := make([]valueSum, slices.Max(append(count, 0))) // the sorts', for every key
+		for k, vs := range sums {
+			if len(vs) > 0 {
+				scale := newScaler(units[names[k]], "minimum")
+				parts[k][part], from[k][part] = printValueSums(vs, tmp[:len(vs)], scale)
 			}
 		}
-	} else {
-		each(func(k int32, _, _ int64) { count[k]++ })
-	}
-	sums := make([][]valueSum, len(names))
-	for k, n := range count {
-		sums[k] = make([]valueSum, 0, n)
-	}
-	// A value repeated by consecutive samples (a request's span id
-	// across its samples) is summed as it is met: the sort below then
-	// has one element per run.
-	each(func(k int32, value, v int64) {
-		s := sums[k]
-		if n := len(s) - 1; n >= 0 && s[n].value == value {
-			s[n].sum += v
-			return
-		}
-		sums[k] = append(s, valueSum{value, v})
 	})
 	out := make(map[string][]TagValue, len(names))
-	scratch := make([]valueSum, slices.Max(append(count, 0))) // the sorts', for every key
-	for k, vs := range sums {
-		if len(vs) == 0 {
+	for k := range names {
+		if len(parts[k][0]) == 0 && len(parts[k][1]) == 0 {
 			continue
 		}
-		scale := newScaler(units[names[k]], "minimum")
-		var parts [2][]TagValue
-		var from [2][]int64
-		tmp := scratch[:len(vs)]
-		inHalves(len(vs), parallelRows, func(part, lo, hi int) {
-			parts[part], from[part] = printValueSums(vs[lo:hi], tmp[lo:hi], scale)
-		})
-		out[names[k]] = mergePrinted(parts, from)
+		out[names[k]] = mergePrinted(parts[k], from[k])
 	}
 	return out
 }

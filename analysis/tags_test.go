@@ -495,11 +495,17 @@ func TestNumTagValues(t *testing.T) {
 	p.Samples.Labels = make([]int32, n)
 	p.Samples.Stack = make([]int32, n)
 	units := numLabelUnits(p)
-	keep := func(i int) bool { return i%7 != 3 }
+	for _, keep := range []sampleFilter{func(i int) bool { return i%7 != 3 }, nil} {
+		checkNumTagValues(t, p, keep, units)
+	}
+}
 
+// checkNumTagValues is TestNumTagValues with the samples keep passes.
+func checkNumTagValues(t *testing.T, p *format.Profile, keep sampleFilter, units map[string]string) {
+	values := p.Samples.Values[0]
 	want := map[string]map[string]int64{}
-	for i := range n {
-		if !keep(i) {
+	for i := range p.Samples.Len() {
+		if keep != nil && !keep(i) {
 			continue
 		}
 		for j := int(p.Samples.NumOff[i]); j < int(p.Samples.NumOff[i+1]); j++ {

@@ -2,6 +2,7 @@ package views
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -95,8 +96,12 @@ func (v *Labels) setResult(res labelsResult, opt analysis.Options) {
 		old[i] = v.rowKey(i)
 	}
 	v.r, v.numeric = res.r, res.numeric
-	v.rows = v.rows[:0]
-	var totals []int64
+	n := 0 // values: a million rows grew in copies
+	for _, tk := range v.r.Keys {
+		n += len(tk.Values)
+	}
+	v.rows = slices.Grow(v.rows[:0], n+len(v.r.Keys))
+	totals := make([]int64, 0, n+1+len(v.r.Keys))
 	for k, tk := range v.r.Keys {
 		v.rows = append(v.rows, labelRow{k, -1})
 		for i := range tk.Values {
