@@ -143,7 +143,13 @@ func (b *graphBuild) trimmed(g *ggraph, flatSum int64, orig, dropped int, visual
 	nodeCutoff := fractionOf(flatSum, o.NodeFraction)
 	edgeCutoff := fractionOf(flatSum, o.EdgeFraction)
 	byCum := o.Sort == "cum"
-	g.sortNodes(q.nodes, byCum, visual)
+	// A graph cut to nodecount nodes is walked again over the first ones
+	// (keepFirst) and sorted again: the order past them is not read.
+	first := 0
+	if o.NodeCount > 0 && g.child == nil {
+		first = o.NodeCount
+	}
+	g.sortFirstNodes(q.nodes, byCum, visual, first)
 	if visual {
 		// Only the first nodecount nodes' tags count in choosing the
 		// nodes, and the nodes kept are among them.
@@ -157,8 +163,16 @@ func (b *graphBuild) trimmed(g *ggraph, flatSum int64, orig, dropped int, visual
 	}
 	if c := o.NodeCount; c > 0 {
 		g.trimTags(nodeCutoff)
-		g.trimEdges(edgeCutoff)
-		if top := g.selectTop(c, visual); top < len(g.nodes) {
+		// pprof trims the edges here too, which choosing the nodes does
+		// not read: a graph cut to its first nodes is walked again
+		// without them, so only a tree (cut in place) or a graph that is
+		// not cut is trimmed now (its second trim below then finds
+		// none, as pprof's does).
+		top := g.selectTop(c, visual)
+		if g.child != nil || top == len(g.nodes) {
+			g.trimEdges(edgeCutoff)
+		}
+		if top < len(g.nodes) {
 			g = b.keepFirst(g, top, visual)
 			g.sortNodes(q.nodes, byCum, visual)
 		}
@@ -930,29 +944,55 @@ func (g *ggraph) selectTop(maxNodes int, visual bool) int {
 // sortNodes orders the nodes as pprof's SortNodes: by entropy score
 // (visual), cum or flat, then by name.
 func (g *ggraph) sortNodes(t *nodeTable, byCum, visual bool) {
+	g.sortFirstNodes(t, byCum, visual, 0)
+}
+
+// sortFirstNodes is sortNodes where only the first first nodes' order
+// matters (0: all): the nodes that cannot be among them by score are put
+// after them in no order, unnamed (a graph of 100,000 nodes cut to 80).
+func (g *ggraph) sortFirstNodes(t *nodeTable, byCum, visual bool, first int) {
 	n := len(g.nodes)
-	infos := make([]NodeInfo, n)
-	names := make([]string, n)
 	var score []int64
 	if visual {
 		score = g.entropyScores()
 	} else {
 		score = make([]int64, n)
-	}
-	for i := range g.nodes {
-		infos[i] = t.info(g.nodes[i].node)
-		names[i] = infos[i].PrintableName()
-		switch {
-		case visual:
-		case byCum:
-			score[i] = g.nodes[i].cum
-		default:
-			score[i] = g.nodes[i].flat
+		for i := range g.nodes {
+			if byCum {
+				score[i] = g.nodes[i].cum
+			} else {
+				score[i] = g.nodes[i].flat
+			}
 		}
 	}
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
+	perm := make([]int, 0, n)
+	var rest []int // the nodes whose score puts them past the first
+	if first > 0 && first < n {
+		// The first-th largest |score|: a node below it is past the
+		// first, whatever its name.
+		abs := make([]int64, n)
+		for i, v := range score {
+			abs[i] = abs64(v)
+		}
+		slices.Sort(abs)
+		floor := abs[n-first]
+		for i, v := range score {
+			if abs64(v) >= floor {
+				perm = append(perm, i)
+			} else {
+				rest = append(rest, i)
+			}
+		}
+	} else {
+		for i := range n {
+			perm = append(perm, i)
+		}
+	}
+	infos := make([]NodeInfo, n)
+	names := make([]string, n)
+	for _, i := range perm {
+		infos[i] = t.info(g.nodes[i].node)
+		names[i] = infos[i].PrintableName()
 	}
 	nameLess := func(l, r int) (equal, less bool) {
 		if infos[l] == infos[r] {
@@ -980,6 +1020,7 @@ func (g *ggraph) sortNodes(t *nodeTable, byCum, visual bool) {
 		x, y := abs64(second(l)), abs64(second(r))
 		return x > y
 	})
+	perm = append(perm, rest...)
 	order := make([]int32, n)
 	for i, j := range perm {
 		order[i] = int32(j)
