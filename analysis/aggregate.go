@@ -22,9 +22,11 @@ type aggregate struct {
 	cut []int32
 }
 
-// parallelStacks is the stack count above which aggregation splits the
-// stacks between two goroutines.
-var parallelStacks = 20000 // a variable for the tests
+// parallelFrames is the frame count (location ids in all stacks) from
+// which a walk of every stack splits them between two goroutines: the
+// work, not the stack count (a profile of 20,000 stacks 350 frames deep
+// is 7M frames). A variable for the tests.
+var parallelFrames = 400_000
 
 func (q *query) aggregate() *aggregate { return q.aggregateFirst(0) }
 
@@ -59,7 +61,7 @@ func (q *query) aggregateFirst(rows int) *aggregate {
 	// Each goroutine sums its runs of stacks, then half of the plain
 	// stacks' locations (both goroutines' sums of them) into its nodes.
 	var sums [2]*stackSums
-	inTwo(n, func(r *runs, part int) {
+	inTwo(&p.Stacks, func(r *runs, part int) {
 		sums[part] = a.sumRange(r, cand, plain, seen)
 	})
 	one, other := sums[0], sums[1]

@@ -61,7 +61,7 @@ func (a *aggregate) firstRows(rows int) (first []bool, flat []int64) {
 		return flat
 	}
 	var parts [2][]int64
-	inTwo(n, func(r *runs, part int) { parts[part] = leaves(r) })
+	inTwo(&p.Stacks, func(r *runs, part int) { parts[part] = leaves(r) })
 	flat = parts[0]
 	addInto(flat, parts[1])
 	var ns []int32
@@ -156,7 +156,6 @@ func (q *query) leafNodes() []int32 {
 // tells which nodes are rows.
 func (a *aggregate) sumFirst(first []bool, flat []int64, cand []bool) {
 	q := a.q
-	n := q.e.p.Stacks.Len()
 	off, nodes := q.locOff, q.locNodes
 	has := newBitset(len(off) - 1) // the locations holding a first node
 	for l := range len(off) - 1 {
@@ -176,7 +175,7 @@ func (a *aggregate) sumFirst(first []bool, flat []int64, cand []bool) {
 	var cum, cum2 []int64
 	var passed, passed2 bitset
 	var edges2 *edgeSums
-	inTwo(n, func(r *runs, part int) {
+	inTwo(&q.e.p.Stacks, func(r *runs, part int) {
 		if part == 0 {
 			cum, passed, a.inlEdges = a.sumFirstRange(r, first, want, has)
 		} else {

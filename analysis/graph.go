@@ -389,12 +389,13 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 	// The first half sums into keptLocs' records, the second into a
 	// copy made before either starts.
 	var lks [2]*plainWalk
-	if lks[0] = b.keptLocs(kept); lks[0] != nil && half(n, parallelStacks) < n {
+	h := stacksHalf(&q.e.p.Stacks)
+	if lks[0] = b.keptLocs(kept); lks[0] != nil && h < n {
 		lks[1] = &plainWalk{locs: slices.Clone(lks[0].locs), at: lks[0].at}
 	}
 	var parts [2]*ggraph
 	var locs [2][]int32
-	inHalves(n, parallelStacks, func(part, lo, hi int) {
+	splitAt(h, n, func(part, lo, hi int) {
 		if note {
 			locs[part] = make([]int32, q.nodes.len())
 			for i := range locs[part] {

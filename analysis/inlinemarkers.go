@@ -63,7 +63,7 @@ func (a *aggregate) allInlineEdges(nodes []int32, candidate []bool) *edgeSums {
 		kept[n] = true
 	}
 	var edges [2]*edgeSums
-	inTwo(a.q.e.p.Stacks.Len(), func(r *runs, part int) {
+	inTwo(&a.q.e.p.Stacks, func(r *runs, part int) {
 		edges[part] = a.inlineEdges(r, candidate, kept)
 	})
 	if edges[1] != nil {

@@ -3,6 +3,8 @@ package analysis
 import (
 	"slices"
 	"sync/atomic"
+
+	"github.com/pprof-tui/pprof-tui/format"
 )
 
 // both runs a and b at once, b on a new goroutine, and returns when both
@@ -72,15 +74,31 @@ func (r *runs) take() (from, to int, ok bool) {
 	return from, min(from+r.size, r.n), true
 }
 
-// inTwo runs walk on two goroutines sharing the runs of [0, n), or on
-// one when n is below parallelStacks; part is 0 or 1.
-func inTwo(n int, walk func(r *runs, part int)) {
-	r := newRuns(n)
-	if n < parallelStacks {
+// inTwo runs walk on two goroutines sharing the runs of the stacks
+// [0, st.Len()), or on one when they are too few frames to split
+// (parallelFrames); part is 0 or 1.
+func inTwo(st *format.Stacks, walk func(r *runs, part int)) {
+	r := newRuns(st.Len())
+	if !splitStacks(st) {
 		walk(r, 0)
 		return
 	}
 	both(func() { walk(r, 0) }, func() { walk(r, 1) })
+}
+
+// splitStacks reports whether a walk of every stack of st is split
+// between two goroutines: whether they hold parallelFrames frames.
+func splitStacks(st *format.Stacks) bool {
+	return st.Len() > 1 && len(st.Locs) >= parallelFrames
+}
+
+// stacksHalf is where a walk of every stack of st in two halves splits
+// them (st.Len() when it does not).
+func stacksHalf(st *format.Stacks) int {
+	if !splitStacks(st) {
+		return st.Len()
+	}
+	return st.Len() / 2
 }
 
 // inHalves calls f on [0, n): when n is at least from, on two

@@ -98,10 +98,10 @@ func TestRunsInTwo(t *testing.T) {
 			})
 		}
 	})
-	defer func(stacks, run, locs, sort int) {
-		parallelStacks, minRun, parallelLocations, parallelRows = stacks, run, locs, sort
-	}(parallelStacks, minRun, parallelLocations, parallelRows)
-	parallelStacks, minRun, parallelLocations, parallelRows = 2, 3, 2, 8
+	defer func(frames, run, locs, sort int) {
+		parallelFrames, minRun, parallelLocations, parallelRows = frames, run, locs, sort
+	}(parallelFrames, minRun, parallelLocations, parallelRows)
+	parallelFrames, minRun, parallelLocations, parallelRows = 2, 3, 2, 8
 	compared := 0
 	t.Run("in runs", func(t *testing.T) {
 		for _, j := range jobs {

@@ -146,7 +146,7 @@ func (q *query) edges(want []bool) (in, out map[int32][]Edge, cum map[int32]int6
 	// On two goroutines, as the aggregation.
 	var sums, sums2 *edgeSums
 	var cum2 map[int32]int64
-	inTwo(q.e.p.Stacks.Len(), func(r *runs, part int) {
+	inTwo(&q.e.p.Stacks, func(r *runs, part int) {
 		if part == 0 {
 			sums, cum = q.edgeRange(r, want, locWanted, w, dw)
 		} else {

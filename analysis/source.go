@@ -299,7 +299,7 @@ func (q *query) lineSums(want []bool) (flat, cum, funcCum []int64, total int64) 
 		return flat, cum, funcCum
 	}
 	var flat2, cum2, funcCum2 []int64
-	inTwo(q.e.p.Stacks.Len(), func(r *runs, part int) {
+	inTwo(&q.e.p.Stacks, func(r *runs, part int) {
 		if part == 0 {
 			flat, cum, funcCum = sums(r)
 		} else {
