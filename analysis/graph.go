@@ -598,19 +598,25 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		counted = make([]int32, limit)
 	}
 	// With no filter on frames, a flat tag's node is its stack's first
-	// location's innermost frame: leafGI has, per location, that node's
+	// location's innermost frame: stackGI has, per stack, that node's
 	// index among the first limit nodes (-1: another node, or none), so
 	// that a sample whose leaf is not among them is passed over with one
-	// look-up, before its labels are read. A first location without
-	// frames leaves the stack to stackLeaf.
-	var leafGI []int32
+	// look-up, before its labels are read (a million samples of 20,000
+	// stacks look up 20,000 leaves). A first location without frames
+	// (-2) leaves the stack to stackLeaf.
+	var stackGI []int32
 	if leafOnly && !q.filtering {
-		leafGI = make([]int32, len(off)-1)
-		for l := range leafGI {
-			leafGI[l] = -1
-			if off[l+1] > off[l] {
-				if gi := g.where[nodes[off[l+1]-1]]; gi >= 0 && int(gi) < limit {
-					leafGI[l] = gi
+		stackGI = make([]int32, p.Stacks.Len())
+		for s := range stackGI {
+			stackGI[s] = -1
+			st := p.Stacks.At(int32(s))
+			switch {
+			case len(st) == 0:
+			case off[st[0]+1] == off[st[0]]:
+				stackGI[s] = -2
+			default:
+				if gi := g.where[nodes[off[st[0]+1]-1]]; gi >= 0 && int(gi) < limit {
+					stackGI[s] = gi
 				}
 			}
 		}
@@ -635,11 +641,9 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		if w == 0 && dw == 0 {
 			continue
 		}
-		if leafGI != nil {
-			if st := p.Stacks.At(s); len(st) > 0 && off[st[0]+1] > off[st[0]] {
-				if gi := leafGI[st[0]]; gi < 0 || counted != nil && counted[gi] >= MaxNodelets {
-					continue // a leaf not among the first nodes, or counted enough
-				}
+		if stackGI != nil {
+			if gi := stackGI[s]; gi == -1 || gi >= 0 && counted != nil && counted[gi] >= MaxNodelets {
+				continue // a leaf not among the first nodes, or counted enough
 			}
 		}
 		ni := setIdx[p.Samples.Labels[i]]
