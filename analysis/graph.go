@@ -281,34 +281,87 @@ func (b *graphBuild) trimmedByFraction(e *Engine, opt Options, visual bool) (g *
 
 // graphBuild walks the stacks of one query into graphs.
 type graphBuild struct {
-	q       *query
-	noTags  bool // the graph's tags are not wanted (GraphNodes)
-	w, dw   []int64
-	total   int64
-	nodeLoc []int32 // per node: a location it is a frame of (for its mapping)
-	// noted: nodeLoc has every node of the walked stacks (a build has
-	// walked them).
-	noted bool
+	q      *query
+	noTags bool // the graph's tags are not wanted (GraphNodes)
+	w, dw  []int64
+	total  int64
+	// nodeMapping is, per node, the mapping of every location it is a
+	// frame of, or mixedMappings (made when first asked for); nodeLoc,
+	// where that is not one mapping, the location the node is first met
+	// at from the root in the walked stacks, as pprof takes its mapping
+	// (made when such a node is in a graph).
+	nodeMapping, nodeLoc []int32
 }
 
-// locs returns nodeLoc, made when first asked for.
-func (b *graphBuild) locs() []int32 {
-	if b.nodeLoc == nil {
-		b.nodeLoc = make([]int32, b.q.nodes.len())
-		for i := range b.nodeLoc {
-			b.nodeLoc[i] = -1
+// mixedMappings is a node's nodeMapping when its locations are in more
+// than one mapping (or some in none).
+const mixedMappings = -2
+
+// objfile is the file of node n's mapping, as pprof gives a graph node:
+// where all its locations are in one mapping, that one's; else the one
+// of the location it is first met at from the root, found by walking
+// the stacks again (once per build, for all nodes).
+func (b *graphBuild) objfile(n int32) string {
+	q := b.q
+	p := q.e.p
+	if b.nodeMapping == nil {
+		b.nodeMapping = make([]int32, q.nodes.len())
+		seen := make([]bool, len(b.nodeMapping))
+		for l := range len(q.locOff) - 1 {
+			m := p.Locations[l].Mapping
+			for _, nd := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
+				switch {
+				case !seen[nd]:
+					seen[nd], b.nodeMapping[nd] = true, m
+				case b.nodeMapping[nd] != m:
+					b.nodeMapping[nd] = mixedMappings
+				}
+			}
+		}
+	}
+	m := b.nodeMapping[n]
+	if m == mixedMappings {
+		m = -1
+		if l := b.firstLocs()[n]; l >= 0 {
+			m = p.Locations[l].Mapping
+		}
+	}
+	if m < 0 {
+		return ""
+	}
+	return p.Mappings[m].File
+}
+
+// firstLocs returns nodeLoc, walking the stacks the builds walk (those
+// with weight that survive the filters) the first time.
+func (b *graphBuild) firstLocs() []int32 {
+	if b.nodeLoc != nil {
+		return b.nodeLoc
+	}
+	q := b.q
+	st := &q.e.p.Stacks
+	b.nodeLoc = make([]int32, q.nodes.len())
+	for i := range b.nodeLoc {
+		b.nodeLoc[i] = -1
+	}
+	noted := make([]bool, len(q.locOff)-1) // per location: its nodes are in nodeLoc
+	for s := range st.Len() {
+		if _, _, ok := stackWeight(b.w, b.dw, s); !ok {
+			continue
+		}
+		locs := st.At(int32(s))
+		lo, hi, ok := q.pathRange(locs)
+		if !ok {
+			continue
+		}
+		for i := hi - 1; i >= lo; i-- {
+			if l := locs[i]; !noted[l] {
+				noted[l] = true
+				noteLoc(q, b.nodeLoc, l)
+			}
 		}
 	}
 	return b.nodeLoc
-}
-
-// noteLocs records in nodeLoc a location of each node of stack locs
-// (leaf first, as a stack lists them): the first it is met at from the
-// root.
-func noteLocs(q *query, nodeLoc []int32, locs []int32) {
-	for i := len(locs) - 1; i >= 0; i-- {
-		noteLoc(q, nodeLoc, locs[i])
-	}
 }
 
 // noteLoc records location l in nodeLoc for its nodes without one.
@@ -384,8 +437,6 @@ type ggraph struct {
 func (b *graphBuild) build(kept []bool) *ggraph {
 	q := b.q
 	n := q.e.p.Stacks.Len()
-	note := !b.noted // every later build walks the same stacks
-	b.locs()
 	// The first half sums into keptLocs' records, the second into a
 	// copy made before either starts.
 	var lks [2]*plainWalk
@@ -394,15 +445,8 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 		lks[1] = &plainWalk{locs: slices.Clone(lks[0].locs), at: lks[0].at}
 	}
 	var parts [2]*ggraph
-	var locs [2][]int32
 	splitAt(h, n, func(part, lo, hi int) {
-		if note {
-			locs[part] = make([]int32, q.nodes.len())
-			for i := range locs[part] {
-				locs[part][i] = -1
-			}
-		}
-		parts[part] = b.walk(kept, lks[part], lo, hi, locs[part])
+		parts[part] = b.walk(kept, lks[part], lo, hi)
 	})
 	g := parts[0]
 	if parts[1] != nil {
@@ -411,14 +455,6 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 	g.link()
 	// Only adding a half needs the index (1.4M edges on wide).
 	g.index = edgeIndex{}
-	for _, part := range locs { // the first half's locations first
-		for i, l := range part {
-			if b.nodeLoc[i] < 0 {
-				b.nodeLoc[i] = l
-			}
-		}
-	}
-	b.noted = true
 	g.dropValueless(q.opt.DropNegative)
 	return g
 }
@@ -1249,11 +1285,7 @@ func (g *ggraph) result(q *query, b *graphBuild) *Graph {
 			out2[k] = edgeID[out2[k]]
 		}
 		n := GraphNode{Node: gn.node, Context: gn.ctx, Flat: divided(gn.flat, gn.flatDiv), Cum: divided(gn.cum, gn.cumDiv), In: in, Out: out2}
-		if l := b.nodeLoc[gn.node]; l >= 0 {
-			if m := p.Locations[l].Mapping; m >= 0 {
-				n.Objfile = p.Mappings[m].File
-			}
-		}
+		n.Objfile = b.objfile(gn.node)
 		for _, tg := range gn.labelTags {
 			n.LabelTags = append(n.LabelTags, *tg)
 		}
@@ -1317,7 +1349,6 @@ func (b *graphBuild) buildTree() *ggraph {
 		if !ok {
 			continue
 		}
-		noteLocs(q, b.locs(), p.Stacks.At(int32(s)))
 		parent := int32(-1)
 		for k, n := range path {
 			key := [2]int32{parent, n}

@@ -3,6 +3,8 @@ package analysis
 import (
 	"slices"
 	"testing"
+
+	"github.com/pprof-tui/pprof-tui/format"
 )
 
 // TestGraphNodes: the Graph view's graph (GraphNodes) has -dot's
@@ -76,4 +78,75 @@ func TestEntropyScores(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGraphObjfile: a graph node's object file, taken from the one
+// mapping of all its locations where there is one, is the one of the
+// location the node is first met at from the root (pprof's), for every
+// node, at the functions and files granularities (files merge functions
+// of several binaries) and with a focus (fewer stacks walked), on
+// profiles of several mappings.
+func TestGraphObjfile(t *testing.T) {
+	t.Parallel()
+	mixed := 0
+	engines := map[string]*Engine{"two mappings": NewEngine(twoMappingProfile())}
+	for _, path := range []string{"../testdata/legacy/cpu.prof.pprof.pb.gz", "../testdata/legacy/cppbench.cpu", "../testdata/legacy/java.cpu", "../testdata/go/heap.pb.gz", "../testdata/pprof/large.cpu"} {
+		engines[path] = engineFor(t, path)
+	}
+	for path, e := range engines {
+		for _, set := range []map[string]string{nil, {"granularity": "files"}, {"focus": "."}} {
+			q, err := e.newQuery(testOptions(t, set))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := newGraphBuild(q)
+			first := (&graphBuild{q: q, w: b.w, dw: b.dw}).firstLocs()
+			p := e.Profile()
+			for n := range int32(q.nodes.len()) {
+				want := ""
+				if l := first[n]; l >= 0 {
+					if m := p.Locations[l].Mapping; m >= 0 {
+						want = p.Mappings[m].File
+					}
+				} else {
+					continue // in no walked stack: not in a graph
+				}
+				if got := b.objfile(n); got != want {
+					t.Fatalf("%s %v: node %q: objfile %q, want %q", path, set, q.nodes.name(n), got, want)
+				}
+				if b.nodeMapping[n] == mixedMappings {
+					mixed++
+				}
+			}
+		}
+	}
+	if mixed == 0 {
+		t.Error("no node has locations in two mappings: the walk for them is not tested")
+	}
+}
+
+// twoMappingProfile has memcpy in two binaries: its location in the
+// first mapping (the lower index) only in a stack after the one that
+// meets it in the second; the other functions each in one.
+func twoMappingProfile() *format.Profile {
+	p := &format.Profile{
+		SampleTypes: []format.ValueType{{Type: "samples", Unit: "count"}},
+		Strings:     []string{""},
+		LabelSets:   format.LabelSets{Off: []int32{0, 0}},
+		Samples:     format.Samples{Values: [][]int64{nil}},
+		Mappings:    []format.Mapping{{ID: 1, File: "/bin/app"}, {ID: 2, File: "/lib/libc.so"}},
+		Functions:   []format.Function{{ID: 1, Name: "main"}, {ID: 2, Name: "memcpy"}, {ID: 3, Name: "work"}},
+	}
+	for i, l := range []struct{ mapping, fn int32 }{{0, 0}, {0, 1}, {1, 1}, {0, 2}} {
+		p.Locations = append(p.Locations, format.Location{ID: uint64(i + 1), Mapping: l.mapping, Lines: p.AddLines(format.Line{Function: l.fn, Line: 1})})
+	}
+	p.Stacks.Off = []int32{0}
+	for _, stack := range [][]int32{{2, 0}, {1, 3, 0}} { // leaf first: memcpy in libc, then in app
+		p.Stacks.Locs = append(p.Stacks.Locs, stack...)
+		p.Stacks.Off = append(p.Stacks.Off, int32(len(p.Stacks.Locs)))
+		p.Samples.Stack = append(p.Samples.Stack, int32(len(p.Stacks.Off)-2))
+		p.Samples.Values[0] = append(p.Samples.Values[0], 1)
+		p.Samples.Labels = append(p.Samples.Labels, 0)
+	}
+	return p
 }

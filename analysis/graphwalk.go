@@ -129,18 +129,18 @@ func (b *graphBuild) keptLocs(kept []bool) *plainWalk {
 }
 
 // walk walks stacks [lo, hi) into a graph of the nodes kept flags (see
-// build), noting in nodeLoc (unless nil) each node's first location.
+// build).
 // With lk (keptLocs, its records this walk's own) the plain stacks are
 // walked per location: a
 // location's weight, and the call edge into it; the nodes and edges
 // within locations are summed per location at the end. On a million
 // distinct stacks that is a third fewer steps than frames, each reading
 // one location's record.
-func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int, nodeLoc []int32) *ggraph {
+func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int) *ggraph {
 	q := b.q
 	p := q.e.p
 	nn := q.nodes.len()
-	off, nodes := q.locOff, q.locNodes
+	nodes := q.locNodes
 	// About as many edges as frame slots: a half sees about half of
 	// them, and a graph of few nodes at most one per pair.
 	nk := nn
@@ -163,10 +163,6 @@ func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int, nodeLoc []int3
 		plain = q.e.plainStacks(q.nodes)
 		w.locs, w.locAt = lk.locs, lk.at
 	}
-	var noted []bool // per location: its nodes are in nodeLoc
-	if nodeLoc != nil {
-		noted = make([]bool, len(off)-1)
-	}
 	for s := lo; s < hi; s++ {
 		sw, sdw, ok := stackWeight(b.w, b.dw, s)
 		if !ok {
@@ -178,14 +174,6 @@ func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int, nodeLoc []int3
 			continue
 		}
 		locs = locs[lo:hi]
-		if noted != nil {
-			for i := len(locs) - 1; i >= 0; i-- {
-				if l := locs[i]; !noted[l] {
-					noted[l] = true
-					noteLoc(q, nodeLoc, l)
-				}
-			}
-		}
 		if plain != nil && plain[s] == plainStack {
 			w.plainLocs(locs, sw)
 			continue
