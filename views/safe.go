@@ -46,7 +46,7 @@ func (t Text) IsEmpty() bool { return t.s == "" }
 //
 // Text without them is returned as it is, without copying.
 func SafeText(s string) string {
-	i := 0
+	i := asciiPrefix(s)
 	for i < len(s) {
 		c := s[i]
 		if c < 0x20 || c == 0x7f {
@@ -203,4 +203,25 @@ func SafeLines(s string) string {
 		lines[i] = SafeText(l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// asciiPrefix is how many bytes of s, in whole eight-byte words, are
+// printable ASCII (0x20 to 0x7e), read a word at a time: a profile's
+// names are checked on every load (wide's 100,000 functions: 20 ms a
+// byte at a time).
+func asciiPrefix(s string) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// A byte below 0x20, 0x7f (DEL) or from 0x80 up sets its high
+		// bit in one of the three terms.
+		below := (x - 0x20*ones) &^ x
+		del := ((x ^ 0x7f*ones) - ones) &^ (x ^ 0x7f*ones)
+		if (below|del|x)&highs != 0 {
+			break
+		}
+	}
+	return i
 }

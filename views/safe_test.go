@@ -1,6 +1,8 @@
 package views
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,5 +105,29 @@ func TestSafeFrame(t *testing.T) {
 func TestSafeLines(t *testing.T) {
 	if got, want := SafeLines("open n\x1b]0;x\x07.pb.gz\n\tstack"), "open n␛]0;x␇.pb.gz\n␉stack"; got != want {
 		t.Errorf("SafeLines = %q, want %q", got, want)
+	}
+}
+
+// TestASCIIPrefix compares the word-at-a-time scan with a byte-at-a-time
+// one over strings of the bytes at the edges of printable ASCII, each
+// at every position of a word.
+func TestASCIIPrefix(t *testing.T) {
+	edges := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, 0x41, 0x7e, 0x7f, 0x80, 0x81, 0xa0, 0xc3, 0xfe, 0xff}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 200000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = 'a' + byte(rng.IntN(26))
+			if rng.IntN(12) == 0 {
+				b[i] = edges[rng.IntN(len(edges))]
+			}
+		}
+		want := 0
+		for want+8 <= len(b) && !slices.ContainsFunc(b[want:want+8], func(c byte) bool { return c < 0x20 || c > 0x7e }) {
+			want += 8
+		}
+		if got := asciiPrefix(string(b)); got != want {
+			t.Fatalf("asciiPrefix(%q) = %d, want %d", b, got, want)
+		}
 	}
 }
