@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -130,4 +131,41 @@ func TestASCIIPrefix(t *testing.T) {
 			t.Fatalf("asciiPrefix(%q) = %d, want %d", b, got, want)
 		}
 	}
+}
+
+// FuzzSafeText: whatever the bytes, SafeText's result has no control
+// character or byte that is not UTF-8, is unchanged by a second pass,
+// and is the input itself when that is printable ASCII; asciiPrefix
+// agrees with a byte-at-a-time scan.
+//
+//	go test ./views -run XXX -fuzz FuzzSafeText -fuzztime 1m
+func FuzzSafeText(f *testing.F) {
+	for _, s := range []string{"main.fib", "a\x1b]0;title\x07b", "github.com/acme/shop/internal/catalog.FilterPrices", "é\u200bx\x7f\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := SafeText(s)
+		for _, r := range out {
+			if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+				t.Fatalf("SafeText(%q) = %q keeps %U", s, out, r)
+			}
+		}
+		if !utf8.ValidString(out) {
+			t.Fatalf("SafeText(%q) = %q is not UTF-8", s, out)
+		}
+		if again := SafeText(out); again != out {
+			t.Fatalf("SafeText(SafeText(%q)) = %q, not %q", s, again, out)
+		}
+		printable := !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r > 0x7e })
+		if printable && out != s {
+			t.Fatalf("SafeText(%q) = %q changed printable ASCII", s, out)
+		}
+		want := 0
+		for want+8 <= len(s) && !strings.ContainsFunc(s[want:want+8], func(r rune) bool { return r < 0x20 || r > 0x7e }) {
+			want += 8
+		}
+		if got := asciiPrefix(s); got != want {
+			t.Fatalf("asciiPrefix(%q) = %d, want %d", s, got, want)
+		}
+	})
 }
