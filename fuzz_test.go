@@ -20,6 +20,7 @@ var reportArgs = [][]string{
 	{"-top"}, {"-top", "-json"}, {"-traces"}, {"-tags"}, {"-peek", "."},
 	{"-list", "."}, {"-folded"}, {"-proto", "-output", "x"},
 	{"-top", "-cum", "-sample_index", "0"},
+	{"-dot"}, {"-dot", "-call_tree"}, {"-tree"}, {"-callgrind"},
 }
 
 // FuzzReports decodes arbitrary bytes and runs every report on what
