@@ -22,12 +22,6 @@ type aggregate struct {
 	cut []int32
 }
 
-// parallelFrames is the frame count (location ids in all stacks) from
-// which a walk of every stack splits them between two goroutines: the
-// work, not the stack count (a profile of 20,000 stacks 350 frames deep
-// is 7M frames). A variable for the tests.
-var parallelFrames = 400_000
-
 func (q *query) aggregate() *aggregate { return q.aggregateFirst(0) }
 
 // aggregateFirst is aggregate for a table whose first rows (if rows > 0)

@@ -352,22 +352,19 @@ func (b *graphBuild) firstLocs() []int32 {
 			continue
 		}
 		for i := hi - 1; i >= lo; i-- {
-			if l := locs[i]; !noted[l] {
-				noted[l] = true
-				noteLoc(q, b.nodeLoc, l)
+			l := locs[i]
+			if noted[l] {
+				continue
+			}
+			noted[l] = true
+			for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
+				if b.nodeLoc[n] < 0 {
+					b.nodeLoc[n] = l
+				}
 			}
 		}
 	}
 	return b.nodeLoc
-}
-
-// noteLoc records location l in nodeLoc for its nodes without one.
-func noteLoc(q *query, nodeLoc []int32, l int32) {
-	for _, n := range q.locNodes[q.locOff[l]:q.locOff[l+1]] {
-		if nodeLoc[n] < 0 {
-			nodeLoc[n] = l
-		}
-	}
 }
 
 func newGraphBuild(q *query) *graphBuild {

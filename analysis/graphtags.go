@@ -93,26 +93,19 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 	if b.noTags && leafOnly && !q.mean && !slices.ContainsFunc(vals, func(v int64) bool { return v < 0 }) {
 		counted = make([]int32, limit)
 	}
-	// With no filter on frames, a flat tag's node is its stack's first
-	// location's innermost frame: stackGI has, per stack, that node's
-	// index among the first limit nodes (-1: another node, or none), so
-	// that a sample whose leaf is not among them is passed over with one
-	// look-up, before its labels are read (a million samples of 20,000
-	// stacks look up 20,000 leaves). A first location without frames
-	// (-2) leaves the stack to stackLeaf.
-	var stackGI []int32
-	if leafOnly && !q.filtering {
-		stackGI = make([]int32, p.Stacks.Len())
-		for s := range stackGI {
-			stackGI[s] = -1
-			st := p.Stacks.At(int32(s))
-			switch {
-			case len(st) == 0:
-			case off[st[0]+1] == off[st[0]]:
-				stackGI[s] = -2
-			default:
-				if gi := g.where[nodes[off[st[0]+1]-1]]; gi >= 0 && int(gi) < limit {
-					stackGI[s] = gi
+	// A flat tag's node is its stack's leaf (stackLeaf): leafGI has, per
+	// stack, the leaf's index among the first limit nodes (-1: another
+	// node, or none), so that a sample whose leaf is not among them is
+	// passed over with one look-up, before its labels are read (a
+	// million samples of 20,000 stacks look up 20,000 leaves).
+	var leafGI []int32
+	if leafOnly {
+		leafGI = make([]int32, p.Stacks.Len())
+		for s := range leafGI {
+			leafGI[s] = -1
+			if _, leaf := q.stackLeaf(p.Stacks.At(int32(s))); leaf >= 0 {
+				if gi := g.where[leaf]; gi >= 0 && int(gi) < limit {
+					leafGI[s] = gi
 				}
 			}
 		}
@@ -137,8 +130,8 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		if w == 0 && dw == 0 {
 			continue
 		}
-		if stackGI != nil {
-			if gi := stackGI[s]; gi == -1 || gi >= 0 && counted != nil && counted[gi] >= MaxNodelets {
+		if leafOnly {
+			if gi := leafGI[s]; gi < 0 || counted != nil && counted[gi] >= MaxNodelets {
 				continue // a leaf not among the first nodes, or counted enough
 			}
 		}
@@ -155,15 +148,15 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 			continue
 		}
 		// Samples of one stack often follow each other.
-		if s != pathOf {
+		if s != pathOf && !leafOnly {
 			pathOf = s
-			if leafOnly || byLoc {
+			if byLoc {
 				locs, leaf = q.stackLeaf(p.Stacks.At(s))
 			} else {
 				path, pathOK = q.appendPath(fold, path[:0], nil, p.Stacks.At(s))
 			}
 		}
-		if (leafOnly || byLoc) && leaf < 0 || !leafOnly && !byLoc && (!pathOK || len(path) == 0) {
+		if byLoc && leaf < 0 || !leafOnly && !byLoc && (!pathOK || len(path) == 0) {
 			continue
 		}
 		mark := int32(i + 1)
@@ -185,7 +178,7 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 		if flatOnly {
 			gi := int32(-1)
 			if leafOnly {
-				gi = g.where[leaf]
+				gi = leafGI[s]
 			} else {
 				parent := int32(-1)
 				for _, n := range path {

@@ -178,48 +178,34 @@ func Tags(p *format.Profile, vi int, keep sampleFilter, keyOK func(string) bool,
 }
 
 // sortTagValues sorts values by |total|, largest first, then by name.
-// The names' first eight bytes are compared in the key beside the
-// total, the whole names only where those are equal: a million names
-// (span ids) lie scattered in the heap. From radixTagValues values on,
-// the keys are radix-sorted (by prefix, then stably by total), and only
-// the runs of equal keys compared by name.
+// The keys are radix-sorted, by the names' first eight bytes and then
+// stably by |total|, and only the runs of equal keys compared by whole
+// names: a million names (span ids) lie scattered in the heap. From
+// parallelTagValues values on, in two halves on two goroutines, merged.
 func sortTagValues(values []TagValue) {
-	prefix := func(i int) uint64 {
-		var b [8]byte
-		copy(b[:], values[i].Value)
-		return binary.BigEndian.Uint64(b[:])
-	}
-	byName := func(a, b int) int { return strings.Compare(values[a].Value, values[b].Value) }
-	if len(values) < radixTagValues {
-		type sortKey struct {
-			abs    int64
-			prefix uint64
-		}
-		sortByKey(values, func(i int) sortKey {
-			return sortKey{abs64(values[i].Total), prefix(i)}
-		}, func(a, b keyed[sortKey]) int {
-			if c := cmp.Compare(b.key.abs, a.key.abs); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.key.prefix, b.key.prefix); c != 0 {
-				return c
-			}
-			return byName(a.at, b.at)
-		})
-		return
-	}
 	type sortKey struct {
 		desc   uint64 // |total| in signed order, flipped: largest first
-		prefix uint64
+		prefix uint64 // the name's first eight bytes, big-endian, zero-padded
 		at     int
 	}
 	keys := make([]sortKey, len(values))
 	for i := range values {
-		keys[i] = sortKey{^(uint64(abs64(values[i].Total)) ^ 1<<63), prefix(i), i}
+		var b [8]byte
+		copy(b[:], values[i].Value)
+		keys[i] = sortKey{^(uint64(abs64(values[i].Total)) ^ 1<<63), binary.BigEndian.Uint64(b[:]), i}
+	}
+	compare := func(x, y sortKey) int {
+		if c := cmp.Compare(x.desc, y.desc); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.prefix, y.prefix); c != 0 {
+			return c
+		}
+		return strings.Compare(values[x.at].Value, values[y.at].Value)
 	}
 	tmp := make([]sortKey, len(keys))
-	// Halves on two goroutines, then merged.
-	inHalves(len(keys), parallelTagValues, func(_, lo, hi int) {
+	h := half(len(keys), parallelTagValues)
+	splitAt(h, len(keys), func(_, lo, hi int) {
 		part, ptmp := keys[lo:hi], tmp[lo:hi]
 		radix.Sort(part, ptmp, func(k sortKey) uint64 { return k.prefix })
 		radix.Sort(part, ptmp, func(k sortKey) uint64 { return k.desc })
@@ -229,40 +215,23 @@ func sortTagValues(values []TagValue) {
 				j++
 			}
 			if j-i > 1 {
-				slices.SortFunc(part[i:j], func(a, b sortKey) int { return byName(a.at, b.at) })
+				slices.SortFunc(part[i:j], compare)
 			}
 			i = j
 		}
 	})
-	less := func(x, y sortKey) bool {
-		if x.desc != y.desc {
-			return x.desc < y.desc
-		}
-		if x.prefix != y.prefix {
-			return x.prefix < y.prefix
-		}
-		return byName(x.at, y.at) < 0
-	}
+	mergeHalves(keys, h, compare)
 	sorted := make([]TagValue, len(values))
-	h := half(len(keys), parallelTagValues)
-	a, b := keys[:h], keys[h:]
-	for i := range sorted {
-		if len(b) == 0 || len(a) > 0 && !less(b[0], a[0]) {
-			sorted[i], a = values[a[0].at], a[1:]
-		} else {
-			sorted[i], b = values[b[0].at], b[1:]
-		}
+	for i, k := range keys {
+		sorted[i] = values[k.at]
 	}
 	copy(values, sorted)
 }
 
-// radixTagValues is the value count from which sortTagValues
-// radix-sorts, and parallelTagValues the count from which it sorts two
-// halves on two goroutines (variables for the tests).
-var (
-	radixTagValues    = 1 << 12
-	parallelTagValues = 1 << 15
-)
+// parallelTagValues is the count of values (or samples) from which the
+// Labels report sorts (or sums) them in two halves on two goroutines (a
+// variable for the tests).
+var parallelTagValues = 1 << 15
 
 // numTagValues sums value vi of the samples keep passes (nil: all) by
 // numeric label key (those keyOK accepts, nil: all) and printed value

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -517,75 +518,64 @@ func checkNumTagValues(t *testing.T, p *format.Profile, keep sampleFilter, units
 			want[key][ScaledLabel(l.Value, units[key], "minimum")] += values[i]
 		}
 	}
-	for _, c := range []struct{ rows, radix, halves int }{
-		{parallelRows, radixTagValues, parallelTagValues},
-		{8, radixTagValues, parallelTagValues},
-		{parallelRows, 8, parallelTagValues},
-		{parallelRows, 8, 8},
-	} {
-		rows := c.rows
-		func() {
-			defer func(old, radix, halves int) {
-				parallelRows, radixTagValues, parallelTagValues = old, radix, halves
-			}(parallelRows, radixTagValues, parallelTagValues)
-			parallelRows, radixTagValues, parallelTagValues = rows, c.radix, c.halves
-			got := numTagValues(p, 0, keep, nil, units)
-			if len(got) != len(want) {
-				t.Fatalf("parallelRows %d: %d keys, want %d", rows, len(got), len(want))
+	atTagSplits(func(split string) {
+		got := numTagValues(p, 0, keep, nil, units)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d keys, want %d", split, len(got), len(want))
+		}
+		for key, m := range want {
+			if len(got[key]) != len(m) {
+				t.Errorf("%s: key %s: %d values, want %d", split, key, len(got[key]), len(m))
 			}
-			for key, m := range want {
-				if len(got[key]) != len(m) {
-					t.Errorf("parallelRows %d: key %s: %d values, want %d", rows, key, len(got[key]), len(m))
-				}
-				for _, tv := range got[key] {
-					if m[tv.Value] != tv.Total {
-						t.Errorf("parallelRows %d: %s=%s: %d, want %d", rows, key, tv.Value, tv.Total, m[tv.Value])
-					}
+			for _, tv := range got[key] {
+				if m[tv.Value] != tv.Total {
+					t.Errorf("%s: %s=%s: %d, want %d", split, key, tv.Value, tv.Total, m[tv.Value])
 				}
 			}
-		}()
+		}
+	})
+}
+
+// atTagSplits runs f with the Labels report's two halves from their
+// usual count of values (or samples) and from 8, f's argument naming
+// which for its messages. It changes parallelTagValues: its callers do
+// not run in parallel.
+func atTagSplits(f func(split string)) {
+	defer func(old int) { parallelTagValues = old }(parallelTagValues)
+	for _, n := range []int{parallelTagValues, 8} {
+		parallelTagValues = n
+		f(fmt.Sprintf("parallelTagValues %d", n))
 	}
 }
 
-// TestSortTagValues compares the sort by |total| and name (names keyed
-// by their first eight bytes), compared and radix-sorted, with a
-// comparison of whole names, over names that share prefixes of every
-// length up to and past eight bytes.
+// TestSortTagValues compares the radix sort by |total| and name (names
+// keyed by their first eight bytes, compared whole where those are
+// equal) with a comparison of whole names, over names that share
+// prefixes of every length up to and past eight bytes, whole and in two
+// halves.
 func TestSortTagValues(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, c := range []struct{ rows, radix, halves int }{
-		{parallelRows, radixTagValues, parallelTagValues},
-		{8, radixTagValues, parallelTagValues},
-		{parallelRows, 8, parallelTagValues},
-		{parallelRows, 8, 8},
-	} {
-		rows := c.rows
-		func() {
-			defer func(old, radix, halves int) {
-				parallelRows, radixTagValues, parallelTagValues = old, radix, halves
-			}(parallelRows, radixTagValues, parallelTagValues)
-			parallelRows, radixTagValues, parallelTagValues = rows, c.radix, c.halves
-			var values []TagValue
-			for range 3000 {
-				name := strings.Repeat("a", rng.IntN(12)) + string(rune('a'+rng.IntN(3)))
-				if rng.IntN(3) == 0 {
-					name += "\x00" + strconv.Itoa(rng.IntN(5))
-				}
-				values = append(values, TagValue{name, rng.Int64N(7) - 3})
+	atTagSplits(func(split string) {
+		var values []TagValue
+		for range 3000 {
+			name := strings.Repeat("a", rng.IntN(12)) + string(rune('a'+rng.IntN(3)))
+			if rng.IntN(3) == 0 {
+				name += "\x00" + strconv.Itoa(rng.IntN(5))
 			}
-			want := slices.Clone(values)
-			slices.SortStableFunc(want, func(a, b TagValue) int {
-				if a, b := abs64(a.Total), abs64(b.Total); a != b {
-					return cmp.Compare(b, a)
-				}
-				return strings.Compare(a.Value, b.Value)
-			})
-			sortTagValues(values)
-			for i := range values {
-				if abs64(values[i].Total) != abs64(want[i].Total) || values[i].Value != want[i].Value {
-					t.Fatalf("parallelRows %d: row %d: %q %d, want %q %d", rows, i, values[i].Value, values[i].Total, want[i].Value, want[i].Total)
-				}
+			values = append(values, TagValue{name, rng.Int64N(7) - 3})
+		}
+		want := slices.Clone(values)
+		slices.SortStableFunc(want, func(a, b TagValue) int {
+			if a, b := abs64(a.Total), abs64(b.Total); a != b {
+				return cmp.Compare(b, a)
 			}
-		}()
-	}
+			return strings.Compare(a.Value, b.Value)
+		})
+		sortTagValues(values)
+		for i := range values {
+			if abs64(values[i].Total) != abs64(want[i].Total) || values[i].Value != want[i].Value {
+				t.Fatalf("%s: row %d: %q %d, want %q %d", split, i, values[i].Value, values[i].Total, want[i].Value, want[i].Total)
+			}
+		}
+	})
 }
