@@ -1,11 +1,13 @@
 package analysis_test
 
 import (
+	"math/rand/v2"
 	"regexp"
 	"runtime"
 	"testing"
 
 	"github.com/pprof-tui/pprof-tui/analysis"
+	"github.com/pprof-tui/pprof-tui/format"
 	"github.com/pprof-tui/pprof-tui/internal/bigprof"
 	"github.com/pprof-tui/pprof-tui/internal/cputime"
 	"github.com/pprof-tui/pprof-tui/internal/synth"
@@ -457,6 +459,47 @@ func BenchmarkTags1M(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkTagsShuffled1M is BenchmarkTags1M with the samples in a
+// random order: a Go profile does not keep a request's samples together,
+// so zipf's span ids come one sample at a time, not in runs:
+//
+//	PPROF_TUI_SHAPES=zipf go test ./analysis -run XXX -bench TagsShuffled1M -benchtime 10x
+func BenchmarkTagsShuffled1M(b *testing.B) {
+	shapes(b, func(b *testing.B, e *analysis.Engine, _ synth.Shape) {
+		shuffled := *e.Profile()
+		shuffled.Samples = shuffleSamples(&e.Profile().Samples)
+		e = analysis.NewEngine(&shuffled)
+		opt := explorer()
+		for b.Loop() {
+			if _, err := e.Tags(opt); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// shuffleSamples returns s's samples in a random order (always the same
+// one).
+func shuffleSamples(s *format.Samples) format.Samples {
+	out := format.Samples{Values: make([][]int64, len(s.Values)), NumKinds: s.NumKinds}
+	if s.NumOff != nil {
+		out.NumOff = []uint32{0}
+	}
+	for _, i := range rand.New(rand.NewPCG(1, 2)).Perm(s.Len()) {
+		out.Stack = append(out.Stack, s.Stack[i])
+		out.Labels = append(out.Labels, s.Labels[i])
+		for t := range s.Values {
+			out.Values[t] = append(out.Values[t], s.Values[t][i])
+		}
+		if s.NumOff != nil {
+			out.NumKind = append(out.NumKind, s.NumKind[s.NumOff[i]:s.NumOff[i+1]]...)
+			out.NumValue = append(out.NumValue, s.NumValue[s.NumOff[i]:s.NumOff[i+1]]...)
+			out.NumOff = append(out.NumOff, uint32(len(out.NumValue)))
+		}
+	}
+	return out
 }
 
 // BenchmarkGraph1M is the call graph of -dot and of -tree on a

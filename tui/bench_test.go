@@ -2,6 +2,9 @@ package tui
 
 import (
 	"testing"
+
+	"github.com/pprof-tui/pprof-tui/internal/bigprof"
+	"github.com/pprof-tui/pprof-tui/internal/synth"
 )
 
 // The explorer's work on the UI goroutine, which every frame and every
@@ -62,4 +65,25 @@ func BenchmarkUIOptsKey(b *testing.B) {
 			_ = m.optsKey(m.opts)
 		}
 	})
+}
+
+// BenchmarkSafeProfile1M is what every load spends making the profile's
+// strings safe to draw (safeProfile, in accept), per shape: wide's
+// 100,000 functions have long package paths, read twice (the string
+// table and the functions):
+//
+//	PPROF_TUI_SHAPES=wide,distinct go test ./tui -run XXX -bench SafeProfile1M -benchtime 20x
+func BenchmarkSafeProfile1M(b *testing.B) {
+	for _, s := range synth.BenchShapes() {
+		b.Run(string(s), func(b *testing.B) {
+			e, err := bigprof.Engine(s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := e.Profile()
+			for b.Loop() {
+				safeProfile(p)
+			}
+		})
+	}
 }
