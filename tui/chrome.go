@@ -30,14 +30,16 @@ func (m *Model) frame() string {
 			return m.load.view(m.source, m.spin.Model) // the alt screen already
 		}
 		return ""
-	case phaseLoading, phaseOpening:
+	case phaseOpening: // in the alt screen
+		if m.err != nil {
+			return ""
+		}
+		return m.spin.View() + " " + st.Prompt.Render("Opening") + " " + m.source.String()
+	case phaseLoading:
 		if m.err != nil {
 			return ""
 		}
 		line := m.load.view(m.source, m.spin.Model)
-		if m.phase == phaseOpening {
-			line = m.spin.View() + " " + st.Prompt.Render("Opening") + " " + m.source.String()
-		}
 		if m.picker != nil {
 			return line // in the alt screen already
 		}

@@ -218,7 +218,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		if req.commit {
 			m.optionState.failed()
 		}
-		if m.phase == phaseOpening {
+		if m.phase == phaseEntering || m.phase == phaseOpening {
 			m.err = msg.err
 			return tea.Quit
 		}
@@ -251,11 +251,12 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		cmds = append(cmds, completeLater(req))
 	}
 	cmds = append(cmds, m.foldLater(req))
-	if m.phase == phaseOpening {
-		// Draw nothing for a frame, which erases the loading line from the
-		// terminal's main screen, then take the alt screen.
-		m.phase = phaseEntering
-		cmds = append(cmds, tea.Tick(2*time.Second/frameRate, func(time.Time) tea.Msg { return enterMsg{} }))
+	if m.phase == phaseEntering || m.phase == phaseOpening {
+		// The first view: drawn now if the alt screen is taken (else
+		// once it is, see enterMsg).
+		if m.phase == phaseOpening {
+			m.phase = phaseReady
+		}
 		// The next sample type's table waits for the first one's
 		// completion, which tells the engine what makes tables fast.
 		if partial {

@@ -170,11 +170,15 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 	if len(msg.notes) > 0 {
 		m.setNote(views.Safe(strings.Join(msg.notes, "; ")), false)
 	}
-	m.phase = phaseOpening
+	// The loading line is erased (a frame drawing nothing) while the
+	// first view computes, then the alt screen is taken: the first view
+	// is drawn as soon as it is computed.
+	m.phase = phaseEntering
+	enter := tea.Tick(2*time.Second/frameRate, func(time.Time) tea.Msg { return enterMsg{} })
 	if m.live != nil {
-		return tea.Batch(m.ensure(m.views.active, false), m.live.start(m.prof, m.c.Diff, m.opts))
+		return tea.Batch(m.ensure(m.views.active, false), enter, m.live.start(m.prof, m.c.Diff, m.opts))
 	}
-	return m.ensure(m.views.active, false)
+	return tea.Batch(m.ensure(m.views.active, false), enter)
 }
 
 func (m *Model) startSpin() tea.Cmd {

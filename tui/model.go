@@ -23,8 +23,8 @@ type phase int
 const (
 	phasePicking  phase = iota // choosing a profile
 	phaseLoading               // reading it
-	phaseOpening               // computing the first view, still off the alt screen
-	phaseEntering              // erasing the loading line before the alt screen
+	phaseEntering              // erasing the loading line before the alt screen, the first view computing
+	phaseOpening               // in the alt screen, the first view still computing
 	phaseReady
 )
 
@@ -394,7 +394,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case enterMsg:
-		m.phase = phaseReady
+		if m.phase == phaseEntering {
+			m.phase = phaseOpening
+			if m.ActiveView().HasResult() {
+				m.phase = phaseReady
+			}
+		}
 		return m, tea.EnterAltScreen
 	}
 	return m, nil
