@@ -173,11 +173,10 @@ func decodeProto(s *byteStream, sizeHint int64, m *meter) (*Profile, error) {
 		return nil, err
 	}
 	d.buildStacks()
-	// The lines were given room for two per location; most locations
-	// have one or two (on wide's 1.1M, 1.5 each: 13 MB unused).
-	if n := len(p.Lines); cap(p.Lines)-n > n/8 {
-		p.Lines = slices.Clone(p.Lines)
-	}
+	// The lines keep the room they were given (two per location, see
+	// addLocation): the part not used is not written, so it takes address
+	// space rather than memory; copying them to their exact size (40 MB
+	// on 1.1M locations) cost the load 60 ms.
 	if err := d.finish(); err != nil {
 		return nil, err
 	}
