@@ -405,7 +405,6 @@ type gedge struct {
 	w, dw            int64
 	residual, inline bool
 	removed          bool
-	stamp            int32 // the last stack that counted the edge
 }
 
 type ggraph struct {
