@@ -98,10 +98,10 @@ func TestRunsInTwo(t *testing.T) {
 			})
 		}
 	})
-	defer func(frames, run, locs, sort int) {
-		parallelFrames, minRun, parallelLocations, parallelRows = frames, run, locs, sort
-	}(parallelFrames, minRun, parallelLocations, parallelRows)
-	parallelFrames, minRun, parallelLocations, parallelRows = 2, 3, 2, 8
+	defer func(frames, run, locs, sort, edges int) {
+		parallelFrames, minRun, parallelLocations, parallelRows, parallelEdges = frames, run, locs, sort, edges
+	}(parallelFrames, minRun, parallelLocations, parallelRows, parallelEdges)
+	parallelFrames, minRun, parallelLocations, parallelRows, parallelEdges = 2, 3, 2, 8, 2
 	compared := 0
 	t.Run("in runs", func(t *testing.T) {
 		for _, j := range jobs {
