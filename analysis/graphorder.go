@@ -130,27 +130,47 @@ func (g *ggraph) entropyScores() []int64 {
 		}
 		return score
 	}
+	// The nodes' sums over their in edges and over their out edges are
+	// independent: from parallelEdges edges on, on two goroutines (1.4M
+	// edges, 2.8M logarithms on wide).
 	tin, tout := make([]int64, n), make([]int64, n)
 	for i := range g.nodes {
 		tout[i] = g.nodes[i].flat // edgeEntropy's self
 	}
-	for i := range g.edges {
-		if e := &g.edges[i]; e.w > 0 {
-			tin[e.to] += e.w
-			tout[e.from] += e.w
+	hin, hout := make([]float64, n), make([]float64, n)
+	in := func() {
+		for i := range g.edges {
+			if e := &g.edges[i]; e.w > 0 {
+				tin[e.to] += e.w
+			}
+		}
+		for i := range g.edges {
+			e := &g.edges[i]
+			if t := tin[e.to]; t != 0 {
+				frac := float64(abs64(e.w)) / float64(t)
+				hin[e.to] += -frac * math.Log2(frac)
+			}
 		}
 	}
-	hin, hout := make([]float64, n), make([]float64, n)
-	for i := range g.edges {
-		e := &g.edges[i]
-		if t := tin[e.to]; t != 0 {
-			frac := float64(abs64(e.w)) / float64(t)
-			hin[e.to] += -frac * math.Log2(frac)
+	out := func() {
+		for i := range g.edges {
+			if e := &g.edges[i]; e.w > 0 {
+				tout[e.from] += e.w
+			}
 		}
-		if t := tout[e.from]; t != 0 {
-			frac := float64(abs64(e.w)) / float64(t)
-			hout[e.from] += -frac * math.Log2(frac)
+		for i := range g.edges {
+			e := &g.edges[i]
+			if t := tout[e.from]; t != 0 {
+				frac := float64(abs64(e.w)) / float64(t)
+				hout[e.from] += -frac * math.Log2(frac)
+			}
 		}
+	}
+	if len(g.edges) >= parallelEdges {
+		both(in, out)
+	} else {
+		in()
+		out()
 	}
 	for i := range g.nodes {
 		gn := &g.nodes[i]
