@@ -138,34 +138,8 @@ func (g *ggraph) entropyScores() []int64 {
 		tout[i] = g.nodes[i].flat // edgeEntropy's self
 	}
 	hin, hout := make([]float64, n), make([]float64, n)
-	in := func() {
-		for i := range g.edges {
-			if e := &g.edges[i]; e.w > 0 {
-				tin[e.to] += e.w
-			}
-		}
-		for i := range g.edges {
-			e := &g.edges[i]
-			if t := tin[e.to]; t != 0 {
-				frac := float64(abs64(e.w)) / float64(t)
-				hin[e.to] += -frac * math.Log2(frac)
-			}
-		}
-	}
-	out := func() {
-		for i := range g.edges {
-			if e := &g.edges[i]; e.w > 0 {
-				tout[e.from] += e.w
-			}
-		}
-		for i := range g.edges {
-			e := &g.edges[i]
-			if t := tout[e.from]; t != 0 {
-				frac := float64(abs64(e.w)) / float64(t)
-				hout[e.from] += -frac * math.Log2(frac)
-			}
-		}
-	}
+	in := func() { g.edgeEntropies(tin, hin, true) }
+	out := func() { g.edgeEntropies(tout, hout, false) }
 	if len(g.edges) >= parallelEdges {
 		both(in, out)
 	} else {
@@ -193,6 +167,30 @@ func (g *ggraph) entropyScores() []int64 {
 		score[i] = int64(s*float64(gn.cum)) + gn.flat
 	}
 	return score
+}
+
+// edgeEntropies sums, per node, the positive weights of its in edges
+// (else its out edges) into total, which holds any self weight already,
+// then each edge's -frac·log2(frac) of that total into h, in id order.
+func (g *ggraph) edgeEntropies(total []int64, h []float64, in bool) {
+	end := func(e *gedge) int32 {
+		if in {
+			return e.to
+		}
+		return e.from
+	}
+	for i := range g.edges {
+		if e := &g.edges[i]; e.w > 0 {
+			total[end(e)] += e.w
+		}
+	}
+	for i := range g.edges {
+		e := &g.edges[i]
+		if t := total[end(e)]; t != 0 {
+			frac := float64(abs64(e.w)) / float64(t)
+			h[end(e)] += -frac * math.Log2(frac)
+		}
+	}
 }
 
 // listedInOrder reports whether every edge is in one caller's and one
