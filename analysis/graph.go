@@ -430,13 +430,9 @@ type ggraph struct {
 func (b *graphBuild) build(kept []bool) *ggraph {
 	q := b.q
 	n := q.e.p.Stacks.Len()
-	// The first half sums into keptLocs' records, the second into a
-	// copy made before either starts.
-	var lks [2]*plainWalk
+	// Each half sums into keptLocs' records of its own.
 	h := stacksHalf(&q.e.p.Stacks)
-	if lks[0] = b.keptLocs(kept); lks[0] != nil && h < n {
-		lks[1] = &plainWalk{locs: slices.Clone(lks[0].locs), at: lks[0].at}
-	}
+	lks := b.keptLocs(kept, h < n)
 	var parts [2]*ggraph
 	splitAt(h, n, func(part, lo, hi int) {
 		parts[part] = b.walk(kept, lks[part], lo, hi)

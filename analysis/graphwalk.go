@@ -89,59 +89,67 @@ const (
 // no node or edge needs counting once per stack), and every stack
 // weight is positive with no count under mean (so that a location or
 // node walked has a sum other than 0). Else nil, and every stack is
-// walked frame by frame.
-func (b *graphBuild) keptLocs(kept []bool) *plainWalk {
+// walked frame by frame. With two, a second plainWalk with records of its
+// own (for the second half of the stacks), made beside the first on
+// another goroutine.
+func (b *graphBuild) keptLocs(kept []bool, two bool) (lks [2]*plainWalk) {
 	q := b.q
 	if b.dw != nil || q.e.plainStacks(q.nodes) == nil {
-		return nil
+		return lks
 	}
 	for _, w := range b.w {
 		if w < 0 {
-			return nil
+			return lks
 		}
 	}
 	off, nodes := q.locOff, q.locNodes
+	// The records are counted first (on a million locations, growing
+	// them allocated twice their size), and given their places.
 	at := make([]int32, len(off)-1)
-	// The records are counted first: on a million locations, growing
-	// them allocated twice their size.
-	n := 0
+	n := int32(0)
 	for l := range at {
+		at[l] = noFrames
 		for j := off[l]; j < off[l+1]; j++ {
+			at[l] = keptNone
 			if kept == nil || kept[nodes[j]] {
+				at[l] = n
 				n++
 				break
 			}
 		}
 	}
-	lk := make([]keptLoc, 0, n)
-	for l := range at {
-		k := keptLoc{entry: -1, exit: -1, to: -1}
-		for j := off[l]; j < off[l+1]; j++ {
-			n := nodes[j]
-			if kept != nil && !kept[n] {
-				if k.entry < 0 {
-					k.flags |= lead
-				}
-				k.flags |= trail
+	records := func() *plainWalk {
+		lk := make([]keptLoc, n)
+		for l, x := range at {
+			if x < 0 {
 				continue
 			}
-			if k.entry < 0 {
-				k.entry = n
+			k := keptLoc{entry: -1, exit: -1, to: -1}
+			for j := off[l]; j < off[l+1]; j++ {
+				n := nodes[j]
+				if kept != nil && !kept[n] {
+					if k.entry < 0 {
+						k.flags |= lead
+					}
+					k.flags |= trail
+					continue
+				}
+				if k.entry < 0 {
+					k.entry = n
+				}
+				k.exit = n
+				k.flags &^= trail
 			}
-			k.exit = n
-			k.flags &^= trail
+			lk[x] = k
 		}
-		switch {
-		case k.entry >= 0:
-			at[l] = int32(len(lk))
-			lk = append(lk, k)
-		case k.flags&lead != 0:
-			at[l] = keptNone
-		default:
-			at[l] = noFrames
-		}
+		return &plainWalk{locs: lk, at: at}
 	}
-	return &plainWalk{locs: lk, at: at}
+	if two {
+		both(func() { lks[0] = records() }, func() { lks[1] = records() })
+	} else {
+		lks[0] = records()
+	}
+	return lks
 }
 
 // walk walks stacks [lo, hi) into a graph of the nodes kept flags (see
@@ -390,26 +398,47 @@ func (w *graphWalk) finish() *ggraph {
 // link lists each edge in its nodes' in and out lists, in id order. The
 // lists are cut from two arrays (each list's capacity its length, so
 // that an append copies it), rather than grown edge by edge, which on
-// 100,000 nodes and 1.4M edges costs an allocation per growth.
+// 100,000 nodes and 1.4M edges costs an allocation per growth. The in
+// lists and the out lists are made on two goroutines from parallelEdges
+// edges on.
 func (g *ggraph) link() {
-	nIn, nOut := make([]int32, len(g.nodes)+1), make([]int32, len(g.nodes)+1)
+	in := func() { g.linkEnds(true) }
+	out := func() { g.linkEnds(false) }
+	if len(g.edges) >= parallelEdges {
+		both(in, out)
+	} else {
+		in()
+		out()
+	}
+}
+
+// linkEnds makes every node's in list (else its out list).
+func (g *ggraph) linkEnds(in bool) {
+	end := func(e *gedge) int32 {
+		if in {
+			return e.to
+		}
+		return e.from
+	}
+	list := func(gn *gnode) *[]int32 {
+		if in {
+			return &gn.in
+		}
+		return &gn.out
+	}
+	n := make([]int32, len(g.nodes)+1)
 	for id := range g.edges {
-		e := &g.edges[id]
-		nOut[e.from+1]++
-		nIn[e.to+1]++
+		n[end(&g.edges[id])+1]++
 	}
 	for i := range g.nodes {
-		nIn[i+1] += nIn[i]
-		nOut[i+1] += nOut[i]
+		n[i+1] += n[i]
 	}
-	ins, outs := make([]int32, len(g.edges)), make([]int32, len(g.edges))
+	ids := make([]int32, len(g.edges))
 	for i := range g.nodes {
-		g.nodes[i].in = ins[nIn[i]:nIn[i]:nIn[i+1]]
-		g.nodes[i].out = outs[nOut[i]:nOut[i]:nOut[i+1]]
+		*list(&g.nodes[i]) = ids[n[i]:n[i]:n[i+1]]
 	}
 	for id := range g.edges {
-		e := &g.edges[id]
-		g.nodes[e.from].out = append(g.nodes[e.from].out, int32(id))
-		g.nodes[e.to].in = append(g.nodes[e.to].in, int32(id))
+		l := list(&g.nodes[end(&g.edges[id])])
+		*l = append(*l, int32(id))
 	}
 }
