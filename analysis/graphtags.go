@@ -101,14 +101,16 @@ func (b *graphBuild) tags(g *ggraph, limit int, flatOnly bool) {
 	var leafGI []int32
 	if leafOnly {
 		leafGI = make([]int32, p.Stacks.Len())
-		for s := range leafGI {
-			leafGI[s] = -1
-			if _, leaf := q.stackLeaf(p.Stacks.At(int32(s))); leaf >= 0 {
-				if gi := g.where[leaf]; gi >= 0 && int(gi) < limit {
-					leafGI[s] = gi
+		splitAt(stacksHalf(&p.Stacks), len(leafGI), func(_, lo, hi int) {
+			for s := lo; s < hi; s++ {
+				leafGI[s] = -1
+				if _, leaf := q.stackLeaf(p.Stacks.At(int32(s))); leaf >= 0 {
+					if gi := g.where[leaf]; gi >= 0 && int(gi) < limit {
+						leafGI[s] = gi
+					}
 				}
 			}
-		}
+		})
 	}
 	isBytes := make([]bool, len(p.Samples.NumKinds)) // per numeric kind: its key is "bytes"
 	for k, kind := range p.Samples.NumKinds {
