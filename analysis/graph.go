@@ -410,8 +410,7 @@ type gedge struct {
 type ggraph struct {
 	nodes []gnode
 	edges []gedge
-	where []int32   // orig → index into nodes, or -1
-	index edgeIndex // a half's edges by caller and callee, until build adds it
+	where []int32 // orig → index into nodes, or -1
 	// child is, in a tree, each node's orig by its parent's orig (-1 for
 	// a root) and its node id.
 	child map[[2]int32]int32
@@ -434,31 +433,26 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 	h := stacksHalf(&q.e.p.Stacks)
 	lks := b.keptLocs(kept, h < n)
 	var parts [2]*ggraph
+	var edges [2]*walkEdges
 	splitAt(h, n, func(part, lo, hi int) {
-		parts[part] = b.walk(kept, lks[part], lo, hi)
+		parts[part], edges[part] = b.walk(kept, lks[part], lo, hi)
 	})
-	g := parts[0]
+	g, e := parts[0], edges[0]
 	if parts[1] != nil {
-		g.add(parts[1])
+		g.addNodes(parts[1])
+		e.add(edges[1])
 	}
+	// The graph's edges are made once, at their number (1.4M on wide),
+	// from the walks' 24 bytes an edge.
+	g.edges = e.graphEdges(g.where)
 	g.link()
-	// Only adding a half needs the index (1.4M edges on wide).
-	g.index = edgeIndex{}
 	g.dropValueless(q.opt.DropNegative)
 	return g
 }
 
-// add adds o, a graph of later stacks walked as g was, to g: its nodes'
-// values and its edges, new nodes and edges after g's, in o's order.
-// Neither is linked (link lists the edges in their nodes after), and
-// g's index does not have o's new edges afterwards.
-//
-// o's edges are looked up in g's index in two halves, on two goroutines
-// from parallelEdges on: each edge of o is one of g's or new, so the two
-// write to different edges of g, and each keeps a list of its new ones,
-// which are then appended in order (wide's 1.4M edges took 130 ms on
-// one).
-func (g *ggraph) add(o *ggraph) {
+// addNodes adds the values of o's nodes, a graph of later stacks walked
+// as g was, to g's, new nodes after g's.
+func (g *ggraph) addNodes(o *ggraph) {
 	for i := range o.nodes {
 		on := &o.nodes[i]
 		gn := &g.nodes[g.node(on.node)]
@@ -467,34 +461,10 @@ func (g *ggraph) add(o *ggraph) {
 		gn.cum += on.cum
 		gn.cumDiv += on.cumDiv
 	}
-	var added [2][]int32 // per half: o's edges that g does not have
-	inHalves(len(o.edges), parallelEdges, func(part, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			oe := &o.edges[i]
-			id := g.index.find(edgeKey{oe.fromNode, oe.toNode})
-			if id < 0 {
-				added[part] = append(added[part], int32(i))
-				continue
-			}
-			e := &g.edges[id]
-			e.w += oe.w
-			e.dw += oe.dw
-			e.residual = e.residual || oe.residual
-			e.inline = e.inline && oe.inline
-		}
-	})
-	g.edges = slices.Grow(g.edges, len(added[0])+len(added[1]))
-	for _, ids := range added {
-		for _, i := range ids {
-			oe := o.edges[i]
-			oe.from, oe.to = g.where[oe.fromNode], g.where[oe.toNode]
-			g.edges = append(g.edges, oe)
-		}
-	}
 }
 
-// parallelEdges is the edge count from which add looks edges up on two
-// goroutines.
+// parallelEdges is the edge count from which the edges of a graph are
+// merged, scored and listed on two goroutines.
 var parallelEdges = 1 << 15
 
 // dropValueless drops the nodes with no value, which are not in pprof's
