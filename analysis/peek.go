@@ -168,7 +168,7 @@ func (q *query) edges(want []bool) (in, out map[int32][]Edge, cum map[int32]int6
 func edgeLists(sums *edgeSums, want []bool) (in, out map[int32][]Edge) {
 	in, out = map[int32][]Edge{}, map[int32][]Edge{}
 	for id, e := range sums.keys {
-		w, inline := sums.weight[id], sums.allInline[id]
+		w, inline := sums.sums[id].weight, sums.sums[id].allInline
 		if want[e.to] {
 			in[e.to] = append(in[e.to], Edge{Node: e.from, Weight: w, Inline: inline})
 		}

@@ -69,7 +69,7 @@ func TestPeekHalves(t *testing.T) {
 func edgeMap(s *edgeSums) map[edgeKey]Edge {
 	m := map[edgeKey]Edge{}
 	for id, e := range s.keys {
-		m[e] = Edge{Weight: s.weight[id], Inline: s.allInline[id]}
+		m[e] = Edge{Weight: s.sums[id].weight, Inline: s.sums[id].allInline}
 	}
 	return m
 }
