@@ -154,10 +154,9 @@ func (b *graphBuild) keptLocs(kept []bool, two bool) (lks [2]*plainWalk) {
 	return lks
 }
 
-// walk walks stacks [lo, hi) into a graph of the nodes kept flags (see
-// build).
-// With lk (keptLocs, its records this walk's own) the plain stacks are
-// walked per location: a
+// walk walks stacks [lo, hi) into the nodes of a graph of the nodes kept
+// flags (see build) and its edges' sums. With lk (keptLocs, its records
+// this walk's own) the plain stacks are walked per location: a
 // location's weight, and the call edge into it; the nodes and edges
 // within locations are summed per location at the end. On a million
 // distinct stacks that is a third fewer steps than frames, each reading
