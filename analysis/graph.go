@@ -433,18 +433,18 @@ func (b *graphBuild) build(kept []bool) *ggraph {
 	h := stacksHalf(&q.e.p.Stacks)
 	lks := b.keptLocs(kept, h < n)
 	var parts [2]*ggraph
-	var edges [2]*walkEdges
+	var edges [2]*edgeSums
 	splitAt(h, n, func(part, lo, hi int) {
 		parts[part], edges[part] = b.walk(kept, lks[part], lo, hi)
 	})
 	g, e := parts[0], edges[0]
 	if parts[1] != nil {
 		g.addNodes(parts[1])
-		e.add(edges[1])
+		e.merge(edges[1])
 	}
 	// The graph's edges are made once, at their number (1.4M on wide),
 	// from the walks' 24 bytes an edge.
-	g.edges = e.graphEdges(g.where)
+	g.edges = graphEdges(e, g.where)
 	g.link()
 	g.dropValueless(q.opt.DropNegative)
 	return g
@@ -462,10 +462,6 @@ func (g *ggraph) addNodes(o *ggraph) {
 		gn.cumDiv += on.cumDiv
 	}
 }
-
-// parallelEdges is the edge count from which the edges of a graph are
-// merged, scored and listed on two goroutines.
-var parallelEdges = 1 << 15
 
 // dropValueless drops the nodes with no value, which are not in pprof's
 // graph, and with drop_negative the negative ones.

@@ -1,29 +1,21 @@
 package analysis
 
-import "slices"
-
 // graphWalk is one goroutine's walk of stacks into a graph (see
 // graphBuild.walk): the nodes' values by node id, the edges in the
 // order met.
 type graphWalk struct {
-	q     *query
-	kept  []bool
-	g     *ggraph
-	edges edgeIndex
-	// sums are the edges' sums by id (their nodes are the index's
-	// keys), from which finish makes g's edges: 16 bytes an edge rather
-	// than gedge's 40, so that the edges a walk updates (70,000 on a
-	// million distinct stacks) fit in a core's cache. dw, under mean, the
-	// count sums.
-	sums                       []edgeSum
-	dw                         []int64
+	q    *query
+	kept []bool
+	g    *ggraph
+	// edges are the edges' sums (and under mean their count sums).
+	edges                      *edgeSums
 	stamp                      []int32 // per node: the mark of the last stack that counted its cum
 	cum, flat, cumDiv, flatDiv []int64 // per node
 	// last is, per frame slot, the last edge whose caller was the
-	// slot's frame (made for the first stack walked frame by frame): a call site calls one function in most stacks (and
-	// an inlined frame's caller is always the next-outer line of its
-	// location), so that the edge index is asked only when it calls
-	// another.
+	// slot's frame (made for the first stack walked frame by frame): a
+	// call site calls one function in most stacks (and an inlined
+	// frame's caller is always the next-outer line of its location), so
+	// that the edge index is asked only when it calls another.
 	last []slotEdge
 	// locs sums the plain stacks walked per location with a kept frame
 	// (see keptLocs), whose nodes and edges within locations finish
@@ -35,15 +27,6 @@ type graphWalk struct {
 	locAt []int32
 }
 
-// edgeSum is an edge's sums in a walk: its weight, the last stack that
-// counted it, whether some occurrence is residual and whether some is
-// not inlined.
-type edgeSum struct {
-	w                   int64
-	stamp               int32
-	residual, notInline bool
-}
-
 // slotEdge is an edge's id+1 (0: none) and its callee.
 type slotEdge struct{ id, to int32 }
 
@@ -53,9 +36,9 @@ const (
 	noFrames
 )
 
-// plainWalk is what keptLocs makes for the walks of one build: a
-// keptLoc per location with a kept frame, with no sums (a walk sums
-// into them: a second walk, into a copy), and each location's locAt.
+// plainWalk is what keptLocs makes for a walk of one build: a keptLoc
+// per location with a kept frame, with no sums (the walk sums into them;
+// each walk has records of its own), and each location's locAt.
 type plainWalk struct {
 	locs []keptLoc
 	at   []int32
@@ -161,13 +144,15 @@ func (b *graphBuild) keptLocs(kept []bool, two bool) (lks [2]*plainWalk) {
 // within locations are summed per location at the end. On a million
 // distinct stacks that is a third fewer steps than frames, each reading
 // one location's record.
-func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int) (*ggraph, *walkEdges) {
+func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int) (*ggraph, *edgeSums) {
 	q := b.q
 	p := q.e.p
 	nn := q.nodes.len()
 	nodes := q.locNodes
-	// About as many edges as frame slots: a half sees about half of
-	// them, and a graph of few nodes at most one per pair.
+	// The edges are sized for half the frame slots, or one per pair of
+	// a graph of few nodes. A walk may see more (each half of a million
+	// distinct stacks sees 69,500 of their 79,500 slots' edges) and grow
+	// them: an index sized for every slot, sparser, was slower to probe.
 	nk := nn
 	if kept != nil {
 		nk = 0
@@ -178,11 +163,11 @@ func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int) (*ggraph, *wal
 		}
 	}
 	hint := min(len(nodes)/2, nk*nk)
-	w := &graphWalk{q: q, kept: kept, g: &ggraph{where: make([]int32, nn)}, edges: newEdgeIndex(hint),
-		sums: make([]edgeSum, 0, hint), stamp: make([]int32, nn), cum: make([]int64, nn), flat: make([]int64, nn)}
+	w := &graphWalk{q: q, kept: kept, g: &ggraph{where: make([]int32, nn)}, edges: newEdgeSums(hint),
+		stamp: make([]int32, nn), cum: make([]int64, nn), flat: make([]int64, nn)}
 	if b.dw != nil {
 		w.cumDiv, w.flatDiv = make([]int64, nn), make([]int64, nn)
-		w.dw = make([]int64, 0, hint)
+		w.edges.div = make([]int64, 0, hint)
 	}
 	var plain []uint8
 	if lk != nil {
@@ -206,12 +191,12 @@ func (b *graphBuild) walk(kept []bool, lk *plainWalk, lo, hi int) (*ggraph, *wal
 		}
 		w.frames(locs, int32(s+1), sw, sdw)
 	}
-	return w.finish(), &walkEdges{index: w.edges, sums: w.sums, dw: w.dw}
+	return w.finish(), w.edges
 }
 
 // edge returns the id of the edge from node parent, the frame at slot
-// pslot, to node n, adding it (inline if inl).
-func (w *graphWalk) edge(parent, pslot, n int32, inl bool) int32 {
+// pslot, to node n, adding it.
+func (w *graphWalk) edge(parent, pslot, n int32) int32 {
 	if w.last == nil {
 		w.last = make([]slotEdge, len(w.q.locNodes))
 	}
@@ -219,21 +204,8 @@ func (w *graphWalk) edge(parent, pslot, n int32, inl bool) int32 {
 	if c.id > 0 && c.to == n {
 		return c.id - 1
 	}
-	id := w.edgeOf(parent, n, inl)
+	id := w.edges.id(edgeKey{parent, n})
 	*c = slotEdge{id + 1, n}
-	return id
-}
-
-// edgeOf returns the id of the edge from node parent to node n, adding
-// it (inline if inl).
-func (w *graphWalk) edgeOf(parent, n int32, inl bool) int32 {
-	id, added := w.edges.number(edgeKey{parent, n})
-	if added {
-		w.sums = append(w.sums, edgeSum{notInline: !inl})
-		if w.cumDiv != nil {
-			w.dw = append(w.dw, 0)
-		}
-	}
 	return id
 }
 
@@ -264,15 +236,11 @@ func (w *graphWalk) frames(locs []int32, mark int32, sw, sdw int64) {
 				}
 			}
 			if parent >= 0 && parent != n {
-				inl := j > off[l]
-				id := w.edge(parent, pslot, n, inl)
-				if e := &w.sums[id]; e.stamp != mark {
-					e.stamp = mark
-					e.w += sw
+				if id := w.edge(parent, pslot, n); w.edges.add(id, mark, sw, j > off[l]) {
+					e := &w.edges.sums[id]
 					e.residual = e.residual || residual
-					e.notInline = e.notInline || !inl
-					if w.dw != nil {
-						w.dw[id] += sdw
+					if w.edges.div != nil {
+						w.edges.div[id] += sdw
 					}
 				}
 			}
@@ -329,10 +297,10 @@ func (w *graphWalk) flushOut(k *keptLoc) {
 	if k.to < 0 {
 		return
 	}
-	e := &w.sums[w.edgeOf(k.exit, k.to, true)]
-	e.w += k.out
+	id := w.edges.id(edgeKey{k.exit, k.to})
+	w.edges.addSum(id, k.out, k.flags&outInline != 0)
+	e := &w.edges.sums[id]
 	e.residual = e.residual || k.flags&outResidual != 0
-	e.notInline = e.notInline || k.flags&outInline == 0
 	k.to, k.out, k.flags = -1, 0, k.flags&^(outInline|outResidual)
 }
 
@@ -361,8 +329,9 @@ func (w *graphWalk) finish() *ggraph {
 			}
 			w.cum[n] += k.w
 			if parent >= 0 && parent != n {
-				e := &w.sums[w.edgeOf(parent, n, true)]
-				e.w += k.w
+				id := w.edges.id(edgeKey{parent, n})
+				w.edges.addSum(id, k.w, true)
+				e := &w.edges.sums[id]
 				e.residual = e.residual || residual
 			}
 			parent = n
@@ -386,64 +355,15 @@ func (w *graphWalk) finish() *ggraph {
 	return g
 }
 
-// walkEdges are a walk's edges: their nodes (the index's keys, by id)
-// and their sums, and under mean their count sums.
-type walkEdges struct {
-	index edgeIndex
-	sums  []edgeSum
-	dw    []int64
-}
-
-// add adds o, the edges of a walk of later stacks, to e: new edges after
-// e's, in o's order. Afterwards e's keys have the new edges but its index
-// does not find them.
-//
-// o's edges are looked up in e's index in two halves, on two goroutines
-// from parallelEdges on: each edge of o is one of e's or new, so the two
-// write to different sums, and each keeps a list of its new ones, which
-// are then appended in order (wide's 1M into 1.4M took 130 ms on one).
-func (e *walkEdges) add(o *walkEdges) {
-	var added [2][]int32 // per half: o's edges that e does not have
-	inHalves(len(o.sums), parallelEdges, func(part, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			id := e.index.find(o.index.keys[i])
-			if id < 0 {
-				added[part] = append(added[part], int32(i))
-				continue
-			}
-			s, os := &e.sums[id], &o.sums[i]
-			s.w += os.w
-			s.residual = s.residual || os.residual
-			s.notInline = s.notInline || os.notInline
-			if e.dw != nil {
-				e.dw[id] += o.dw[i]
-			}
-		}
-	})
-	n := len(e.sums) + len(added[0]) + len(added[1])
-	e.index.keys, e.sums = slices.Grow(e.index.keys, n-len(e.sums)), slices.Grow(e.sums, n-len(e.sums))
-	if e.dw != nil {
-		e.dw = slices.Grow(e.dw, n-len(e.dw))
-	}
-	for _, ids := range added {
-		for _, i := range ids {
-			e.index.keys = append(e.index.keys, o.index.keys[i])
-			e.sums = append(e.sums, o.sums[i])
-			if e.dw != nil {
-				e.dw = append(e.dw, o.dw[i])
-			}
-		}
-	}
-}
-
-// graphEdges makes a graph's edges from e, its nodes' indices from where.
-func (e *walkEdges) graphEdges(where []int32) []gedge {
+// graphEdges makes a graph's edges from e's sums, its nodes' indices
+// from where.
+func graphEdges(e *edgeSums, where []int32) []gedge {
 	edges := make([]gedge, len(e.sums))
-	for id, k := range e.index.keys {
+	for id, k := range e.keys {
 		s := &e.sums[id]
-		g := gedge{fromNode: k.from, toNode: k.to, from: where[k.from], to: where[k.to], w: s.w, residual: s.residual, inline: !s.notInline}
-		if e.dw != nil {
-			g.dw = e.dw[id]
+		g := gedge{fromNode: k.from, toNode: k.to, from: where[k.from], to: where[k.to], w: s.weight, residual: s.residual, inline: s.allInline}
+		if e.div != nil {
+			g.dw = e.div[id]
 		}
 		edges[id] = g
 	}
