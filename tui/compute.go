@@ -218,7 +218,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		if req.commit {
 			m.optionState.failed()
 		}
-		if m.phase == phaseEntering || m.phase == phaseOpening {
+		if m.opening() {
 			m.err = msg.err
 			return tea.Quit
 		}
@@ -251,7 +251,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		cmds = append(cmds, completeLater(req))
 	}
 	cmds = append(cmds, m.foldLater(req))
-	if m.phase == phaseEntering || m.phase == phaseOpening {
+	if m.opening() {
 		// The first view: drawn now if the alt screen is taken (else
 		// once it is, see enterMsg).
 		if m.phase == phaseOpening {

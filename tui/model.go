@@ -28,6 +28,9 @@ const (
 	phaseReady
 )
 
+// opening reports whether the first view is still computing.
+func (m *Model) opening() bool { return m.phase == phaseEntering || m.phase == phaseOpening }
+
 // Model is the root of the explorer: it owns the profile, the options
 // and their history, and routes messages to the views.
 type Model struct {
