@@ -50,3 +50,16 @@ func TestMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestPace: Go's default pace for a small live heap, half of it from
+// smallHeap on.
+func TestPace(t *testing.T) {
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{{0, 100}, {smallHeap - 1, 100}, {smallHeap, 50}, {1 << 31, 50}} {
+		if got := pace(c.live); got != c.want {
+			t.Errorf("pace(%d MB) = %d, want %d", c.live>>20, got, c.want)
+		}
+	}
+}
