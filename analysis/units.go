@@ -118,12 +118,6 @@ func ScaleValue(v int64, fromUnit, toUnit string) (float64, string) {
 	return newScaler(fromUnit, toUnit).value(v)
 }
 
-// scaleFloat is ScaleValue's conversion of x, not negative but for
-// math.MinInt64: also the rates' (RateLabel), which are not integers.
-func scaleFloat(x float64, fromUnit, toUnit string) (float64, string) {
-	return newScaler(fromUnit, toUnit).scale(x)
-}
-
 // ScaledLabel formats v, in fromUnit, scaled to toUnit: two decimals
 // unless both are zero, then the unit ("0.75s", "116.21MB", "284"); a
 // value that rounds to zero is "0", without unit.
@@ -173,7 +167,9 @@ func (s scaler) value(v int64) (float64, string) {
 	return s.scale(float64(v))
 }
 
-// scale is scaleFloat(x) in s's units.
+// scale is ScaleValue's conversion of x, not negative but for
+// math.MinInt64, in s's units: also the rates' (RateLabel), which are
+// not integers.
 func (s scaler) scale(x float64) (float64, string) {
 	if s.kind == nil {
 		return x, s.name
